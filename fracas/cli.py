@@ -1,0 +1,313 @@
+"""The command line: ``fracas run``, ``fracas odds``, ``fracas rules``.
+
+Thin: it reads files, hands actions to the engine and prints what comes back.
+Every error fracas raises on purpose ends the command with exit status 1 and
+one line on stderr; nothing prints a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from fracas.engine import Engine, Record
+from fracas.errors import FracasError
+from fracas.files import EncounterFile, load
+from fracas.odds import Odds, action_odds
+from fracas.render import action_title, events_json, log_lines, rolls_json, state_json
+from fracas.rules_info import describe_ruleset, ruleset_table
+
+__all__ = ["main"]
+
+_out = Console(highlight=False, soft_wrap=True)
+if not _out.is_terminal:
+    _out.width = 120  # piped output: no table squeezed to 80 columns
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _guard(fn: Callable[[], None]) -> None:
+    try:
+        fn()
+    except FracasError as exc:
+        _fail(str(exc))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="fracas")
+def main() -> None:
+    """fracas: dice combat with the rules automated, and the exact odds of every action.
+
+    \b
+    Try:
+      fracas run examples/dice-combat.yaml        play an encounter file, print the log
+      fracas odds examples/dice-combat.yaml       exact odds of the file's last action
+      fracas rules dice-combat                    sheet fields, actions, dice, options
+    """
+
+
+def _play(
+    ef: EncounterFile, actions: int
+) -> tuple[Engine, list[Record], tuple[int, FracasError] | None]:
+    engine = Engine(ef.ruleset, ef.start, ef.seed)
+    records = [engine.begin(ef.dice, ef.order)]
+    for number, action in enumerate(ef.actions[:actions], 1):
+        try:
+            records.append(engine.act(action))
+        except FracasError as exc:
+            return engine, records, (number, exc)
+    return engine, records, None
+
+
+def _start(ef: EncounterFile, engine: Engine) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(ef.start, order=engine.state.order)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed for every die the file does not give (overrides the file's `seed`).",
+)
+def run(file: str, as_json: bool, seed: int | None) -> None:
+    """Play an encounter FILE and print the log, then where everyone stands.
+
+    An illegal action stops the run there (exit status 1): nothing of it is
+    consumed, and the state printed is the one before it.
+    """
+
+    def go() -> None:
+        ef = load(file)
+        if seed is not None:
+            import dataclasses
+
+            ef2 = dataclasses.replace(ef, seed=seed)
+        else:
+            ef2 = ef
+        engine, records, error = _play(ef2, len(ef2.actions))
+        lines = log_lines(_start(ef2, engine), records)
+        if as_json:
+            out = state_json(ef2.ruleset, engine.state)
+            out.update(
+                {
+                    "seed": engine.seed,
+                    "log": lines,
+                    "events": events_json(records),
+                    "rolls": rolls_json(records),
+                }
+            )
+            if error is not None:
+                number, exc = error
+                out["error"] = {"action": number, "code": exc.code, "message": exc.message}
+            click.echo(json.dumps(out, indent=2))
+        else:
+            _print_log(ef2, engine, lines)
+        if error is not None:
+            number, exc = error
+            where = ef2.action_where[number - 1]
+            _fail(f"action {number} ({where}): {exc.code}: {exc.message}")
+
+    _guard(go)
+
+
+def _print_log(ef: EncounterFile, engine: Engine, lines: list[str]) -> None:
+    opts = ", ".join(
+        f"{k}={v}"
+        for k, v in engine.ruleset.option_values().items()
+        if v != engine.ruleset.option_defaults()[k]
+    )
+    _out.print(
+        f"[bold]{escape(ef.path)}[/bold] · {ef.ruleset.name}"
+        f"{' (' + escape(opts) + ')' if opts else ''} · seed {engine.seed}"
+    )
+    for line in lines:
+        text = escape(line)
+        if "CRITICAL FAILURE" in line:
+            text = f"[bold red]{text}[/bold red]"
+        elif line.startswith("#"):
+            text = f"\n[bold cyan]{text}[/bold cyan]"
+        elif line.startswith("--"):
+            text = f"[dim]{text}[/dim]"
+        _out.print(text)
+    _out.print()
+    _out.print(_status_table(ef, engine))
+
+
+def _status_table(ef: EncounterFile, engine: Engine) -> Table:
+    state = engine.state
+    table = Table(
+        title=f"round {state.round}, {state.name(state.turn.actor)}'s turn", title_justify="left"
+    )
+    for col in ("combatant", "side", "HP", "at", "statuses", "hand"):
+        table.add_column(col)
+    for c in state.combatants.values():
+        width = 12
+        filled = round(width * c.hp / c.max_hp) if c.max_hp else 0
+        bar = f"[green]{'█' * filled}[/green][dim]{'·' * (width - filled)}[/dim]"
+        hp = f"{bar} {c.hp}/{c.max_hp}" + (" [red]DOWN[/red]" if engine.ruleset.is_down(c) else "")
+        statuses = ", ".join(
+            f"{k} " + " ".join(f"{a}={b}" for a, b in v.items()) for k, v in c.statuses.items()
+        )
+        sheet = engine.ruleset.sheet_json(c)
+        hand = sheet.get("hand")
+        hand_text = ""
+        if isinstance(hand, dict):
+            hand_text = str(hand.get("name"))
+            if hand.get("capacity") is not None:
+                hand_text += f" {hand.get('loaded')}/{hand.get('capacity')}"
+        at = f"{c.at[0]},{c.at[1]}" if c.at is not None else "-"
+        table.add_row(escape(c.name), escape(c.side), hp, at, escape(statuses), escape(hand_text))
+    return table
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the odds as one JSON object.")
+def odds(file: str, as_json: bool) -> None:
+    """Exact odds of the last action of FILE, before anyone rolls.
+
+    Every action but the last is played with its dice; the last one is
+    replayed over every face of every die it rolls. Dice the last action
+    names stay fixed: the odds are conditional on them.
+    """
+
+    def go() -> None:
+        ef = load(file)
+        if not ef.actions:
+            raise FracasError(
+                "no_actions",
+                f"{file!r} has no actions: odds are computed for the file's last action",
+            )
+        engine, _records, error = _play(ef, len(ef.actions) - 1)
+        if error is not None:
+            number, exc = error
+            _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
+        last = ef.actions[-1]
+        try:
+            result = action_odds(ef.ruleset, engine.state, last, seed=engine.seed)
+        except FracasError as exc:
+            n = len(ef.actions)
+            _fail(f"action {n} ({ef.action_where[n - 1]}): {exc.code}: {exc.message}")
+        if as_json:
+            click.echo(json.dumps(result.to_json(), indent=2))
+        else:
+            _print_odds(ef, engine, result, len(ef.actions))
+
+    _guard(go)
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:6.2f}%"
+
+
+def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) -> None:
+    last = ef.actions[-1]
+    fixed = ", ".join(f"{k}={list(v) if len(v) > 1 else v[0]}" for k, v in last.dice.items())
+    _out.print(
+        f"[bold]Odds of {escape(action_title(number, last))}[/bold]"
+        f"{' given ' + escape(fixed) if fixed else ''}"
+    )
+    _out.print(f"[dim]{result.paths:,} dice paths, exact[/dim]")
+    if result.truncated:
+        _out.print(
+            f"[yellow]paths cut at {result.depth} rolls: probability "
+            f"{result.truncated} ({float(result.truncated):.2e}) not shown[/yellow]"
+        )
+    for cid, o in result.combatants.items():
+        c = engine.state.get(cid)
+        hit = "hit   n/a  " if o.hit is None else f"hit {_pct(o.hit)}"
+        _out.print(
+            f"\n[bold]{escape(c.name)}[/bold] (HP {c.hp}/{c.max_hp})  {hit}   "
+            f"mean damage {float(o.mean):.3f}   down {_pct(o.down)}"
+        )
+        top = max(o.damage.values())
+        for dmg, p in sorted(o.damage.items()):
+            bar = "█" * max(1 if p else 0, round(30 * p / top))
+            _out.print(f"  {dmg:>3} dmg [cyan]{bar:<30}[/cyan] {_pct(p)}  [dim]{p}[/dim]")
+
+
+@main.command()
+@click.argument("ruleset", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def rules(ruleset: str | None, as_json: bool) -> None:
+    """List the rulesets, or one RULESET's sheet fields, items, actions, dice and options."""
+
+    def go() -> None:
+        if ruleset is None:
+            if as_json:
+                click.echo(json.dumps(ruleset_table(), indent=2))
+                return
+            table = Table(title="rulesets", title_justify="left")
+            for col in ("name", "seed", "what it is"):
+                table.add_column(col)
+            for row in ruleset_table():
+                table.add_row(row["name"], row["seed"], row["summary"])
+            _out.print(table)
+            _out.print("[dim]fracas rules NAME shows one ruleset's contract[/dim]")
+            return
+        info = describe_ruleset(ruleset)
+        if as_json:
+            click.echo(json.dumps(info, indent=2))
+            return
+        _print_rules(info)
+
+    _guard(go)
+
+
+def _print_rules(info: dict[str, Any]) -> None:
+    _out.print(f"[bold]{info['name']}[/bold]: {escape(info['title'])} (seed {info['seed']})")
+    _out.print(escape(info["summary"]))
+    sections = (
+        ("sheet fields", info["sheet"], ("field", "type", "default", "meaning")),
+        ("item fields", info.get("item") or [], ("field", "type", "default", "meaning")),
+        ("options", info["options"], ("option", "type", "default", "meaning")),
+    )
+    for title, rows, cols in sections:
+        if not rows:
+            continue
+        table = Table(title=title, title_justify="left")
+        for col in cols:
+            table.add_column(col)
+        for row in rows:
+            table.add_row(
+                row["name"],
+                escape(row["type"]),
+                escape(json.dumps(row["default"])),
+                escape(row["meaning"]),
+            )
+        _out.print(table)
+    table = Table(title="actions", title_justify="left")
+    for col in ("do", "target", "parameters", "what it does"):
+        table.add_column(col)
+    for row in info["actions"]:
+        table.add_row(row["do"], row["target"], ", ".join(row["params"]), escape(row["summary"]))
+    _out.print(table)
+    table = Table(title="dice labels", title_justify="left")
+    for col in ("label", "die", "per combatant", "rolled"):
+        table.add_column(col)
+    for row in info["dice"]:
+        table.add_row(
+            row["label"],
+            f"d{row['sides']}",
+            "yes" if row["per_combatant"] else "",
+            escape(row["when"]),
+        )
+    _out.print(table)
+    if info.get("shorthands"):
+        _out.print("[bold]item short-hands:[/bold] " + ", ".join(info["shorthands"]))

@@ -1,0 +1,18 @@
+"""Dice: the source protocol, seeded and given sources, the exact enumerator, notation."""
+
+from fracas.dice.exact import Distribution, enumerate_exact
+from fracas.dice.notation import Expression, parse
+from fracas.dice.source import Dice, RandomDice, Roll, TableDice, label_keys, label_of
+
+__all__ = [
+    "Dice",
+    "Distribution",
+    "Expression",
+    "RandomDice",
+    "Roll",
+    "TableDice",
+    "enumerate_exact",
+    "label_keys",
+    "label_of",
+    "parse",
+]

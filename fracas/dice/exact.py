@@ -1,0 +1,153 @@
+"""The exact enumerator: replay a rules function over every face of every roll.
+
+Depth-first: the first run takes face 1 of every die; each later run keeps the
+prefix of faces and moves the deepest die that has faces left to its next
+face. Every complete run is a path with probability ``1 / prod(sides)``;
+results are accumulated exactly as ``Fraction``s. The rules code is the
+ordinary one: only the dice object differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Generic, TypeVar
+
+from fracas.dice.source import Dice, TableDice
+from fracas.errors import FracasError
+
+__all__ = ["DEFAULT_MAX_PATHS", "DEFAULT_MAX_ROLLS", "Distribution", "enumerate_exact"]
+
+K = TypeVar("K", bound=Hashable)
+
+DEFAULT_MAX_ROLLS = 40
+"""Rolls along one path before the enumerator stops it (exploding dice) and counts its mass."""
+
+DEFAULT_MAX_PATHS = 2_000_000
+"""Paths before the enumerator gives up with ``too_many_paths``."""
+
+
+class _Truncated(Exception):
+    """A path went deeper than the stated depth."""
+
+
+@dataclass(frozen=True)
+class Distribution(Generic[K]):
+    """An exact outcome distribution.
+
+    Attributes:
+        outcomes: each result the function returned, with its probability.
+        paths: how many complete dice paths were replayed.
+        truncated: the probability mass of paths cut at ``depth`` (0 when none).
+        depth: the rolls-per-path limit that was applied.
+    """
+
+    outcomes: dict[K, Fraction]
+    paths: int
+    truncated: Fraction = Fraction(0)
+    depth: int = DEFAULT_MAX_ROLLS
+    truncated_paths: int = field(default=0)
+
+
+class _PathDice:
+    """Answers rolls from the current path, extending it with face 1 where it ends."""
+
+    __slots__ = ("faces", "limit", "pos", "sides")
+
+    def __init__(self, limit: int) -> None:
+        self.faces: list[int] = []
+        self.sides: list[int] = []
+        self.pos = 0
+        self.limit = limit
+
+    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        pos = self.pos
+        self.pos = pos + 1
+        if pos < len(self.faces):
+            return self.faces[pos]
+        if pos >= self.limit:
+            raise _Truncated
+        self.faces.append(1)
+        self.sides.append(sides)
+        return 1
+
+    def advance(self) -> bool:
+        """Move to the next path; False when every path has been visited."""
+        faces, sides = self.faces, self.sides
+        # The path may be longer than this run used (never: replay is deterministic),
+        # so trim to what was rolled before stepping.
+        del faces[self.pos :]
+        del sides[self.pos :]
+        while faces and faces[-1] == sides[-1]:
+            faces.pop()
+            sides.pop()
+        if not faces:
+            return False
+        faces[-1] += 1
+        self.pos = 0
+        return True
+
+
+def enumerate_exact(
+    fn: Callable[[Dice], K],
+    *,
+    given: Mapping[str, Sequence[int]] | None = None,
+    max_rolls: int = DEFAULT_MAX_ROLLS,
+    max_paths: int = DEFAULT_MAX_PATHS,
+) -> Distribution[K]:
+    """The exact distribution of ``fn``'s result over every face of every die it rolls.
+
+    Args:
+        fn: the rules function; it must roll deterministically given the faces.
+        given: faces fixed by label (the odds are conditional on them).
+        max_rolls: rolls along one path before it is cut and counted as truncated mass.
+        max_paths: a guard against outcome spaces too large to enumerate.
+
+    Raises:
+        FracasError: ``too_many_paths`` when the space exceeds ``max_paths``.
+
+    >>> d = enumerate_exact(lambda dice: dice.roll(6, "a") + dice.roll(6, "b"))
+    >>> d.outcomes[7], d.paths
+    (Fraction(1, 6), 36)
+    """
+    path = _PathDice(max_rolls)
+    table = TableDice(given, path) if given else None
+    source: Dice = table if table is not None else path
+    counts: dict[K, dict[int, int]] = {}
+    truncated: dict[int, int] = {}
+    paths = 0
+    while True:
+        if table is not None:
+            table.reset()
+        path.pos = 0
+        try:
+            result = fn(source)
+        except _Truncated:
+            den = 1
+            for s in path.sides:
+                den *= s
+            truncated[den] = truncated.get(den, 0) + 1
+        else:
+            den = 1
+            for s in path.sides[: path.pos]:
+                den *= s
+            by_den = counts.get(result)
+            if by_den is None:
+                counts[result] = {den: 1}
+            else:
+                by_den[den] = by_den.get(den, 0) + 1
+            paths += 1
+            if paths > max_paths:
+                raise FracasError(
+                    "too_many_paths",
+                    f"the action has more than {max_paths:,} dice paths: too many to enumerate "
+                    "exactly; fix some of its dice to condition the odds on them",
+                )
+        if not path.advance():
+            break
+    outcomes = {
+        key: sum((Fraction(c, d) for d, c in by.items()), Fraction(0)) for key, by in counts.items()
+    }
+    lost = sum((Fraction(c, d) for d, c in truncated.items()), Fraction(0))
+    return Distribution(outcomes, paths, lost, max_rolls, sum(truncated.values()))

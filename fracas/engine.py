@@ -1,0 +1,183 @@
+"""The engine: turns actions into events, keeps turns, and logs every step.
+
+An action's events are computed in full before any is kept: the turn
+advance it causes, the ruleset's resolution, the dice check. A refused action
+(a :class:`~fracas.errors.FracasError`) leaves the state and the log as they
+were: no die, no ammo, no item, no action is consumed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.dice.source import Dice, RandomDice, Roll, TableDice
+from fracas.errors import FileError, FracasError, Refusal
+from fracas.model import (
+    Action,
+    Encounter,
+    Event,
+    FieldsSet,
+    Moved,
+    TurnEnded,
+    TurnStarted,
+    fold,
+)
+from fracas.rulesets.base import ActionSpec, Ruleset, plain
+from fracas.validation import validate
+
+__all__ = ["CORE_ACTIONS", "CORE_FIELDS", "Engine", "Record", "advance_to", "plan"]
+
+CORE_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("end_turn", "end the actor's turn; the next in order begins", (), "none"),
+    ActionSpec(
+        "move",
+        "put the actor's token on tile `to: [x, y]` (a game master's move, logged, not checked)",
+        ("to",),
+        "none",
+    ),
+    ActionSpec(
+        "set", "a game master's edit of any sheet field (`hp: 5`, `cover: true`)", (), "none"
+    ),
+)
+CORE_FIELDS = ("name", "side", "at", "hp", "max_hp")
+"""Fields every combatant has, outside the ruleset's sheet."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One entry of the log: an action (None for the encounter's start), its dice, its events."""
+
+    seq: int
+    action: Action | None
+    rolls: tuple[Roll, ...]
+    events: tuple[Event, ...]
+
+
+def end_turn(ruleset: Ruleset, state: Encounter, dice: Dice, *, passed: bool) -> list[Event]:
+    """End the current turn and begin the next (a new round after the last in order)."""
+    actor = state.turn.actor
+    events = ruleset.turn_end(state, actor, dice)
+    events.append(TurnEnded(actor, passed))
+    index = state.order.index(actor) + 1
+    round_ = state.round
+    if index == len(state.order):
+        index, round_ = 0, round_ + 1
+    return events + begin_turn(ruleset, fold(state, events), state.order[index], round_, dice)
+
+
+def begin_turn(
+    ruleset: Ruleset, state: Encounter, actor: str, round_: int, dice: Dice
+) -> list[Event]:
+    """A turn's start: TurnStarted, then the ruleset's start-of-turn effects."""
+    started = TurnStarted(actor, round_)
+    return [started, *ruleset.turn_start(started.apply(state), actor, dice)]
+
+
+def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> list[Event]:
+    """End the turns before ``actor``'s, in order, their effects firing (README)."""
+    events: list[Event] = []
+    while state.turn.actor != actor:
+        step = end_turn(ruleset, state, dice, passed=True)
+        state = fold(state, step)
+        events += step
+    return events
+
+
+def spec_of(ruleset: Ruleset, name: str) -> ActionSpec | None:
+    """The core or ruleset action called ``name``."""
+    for spec in CORE_ACTIONS:
+        if spec.name == name:
+            return spec
+    return ruleset.action_spec(name)
+
+
+def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+    """Every event of one action, computed from ``state`` without changing it."""
+    if action.do == "set":  # a game master's edit: takes no turn
+        return [set_fields(ruleset, state, action.actor, action.params)]
+    if action.do == "move":
+        return [Moved(action.actor, action.params["to"])]
+    spec = spec_of(ruleset, action.do)
+    events: list[Event] = []
+    if spec is not None and not spec.off_turn and state.turn.actor != action.actor:
+        events = advance_to(ruleset, state, action.actor, dice)
+        state = fold(state, events)
+    if action.do == "end_turn":
+        return events + end_turn(ruleset, state, dice, passed=False)
+    return events + ruleset.resolve(state, action, dice)
+
+
+def set_fields(
+    ruleset: Ruleset, state: Encounter, actor: str, fields: Mapping[str, Any]
+) -> FieldsSet:
+    """Validate a ``set`` action's fields against the sheet; refuse what does not fit."""
+    c = state.get(actor)
+    core = {k: v for k, v in fields.items() if k in CORE_FIELDS}
+    sheet_raw = {k: v for k, v in fields.items() if k not in CORE_FIELDS}
+
+    def where(path: Sequence[str | int]) -> str:
+        return ".".join(str(p) for p in path)
+
+    try:
+        merged = {**{k: plain(v) for k, v in ruleset.sheet_json_raw(c).items()}, **sheet_raw}
+        sheet = validate(ruleset.sheet_type, merged, where, valid_fields=ruleset.sheet_fields())
+    except FileError as exc:
+        raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
+    if "at" in core and core["at"] is not None:
+        core["at"] = tuple(core["at"])
+    max_hp = core.get("max_hp", c.max_hp)
+    hp = core.get("hp", min(c.hp, max_hp))
+    if not isinstance(max_hp, int) or max_hp < 1:
+        raise Refusal("bad_value", f"set max_hp: {max_hp!r} is not an int >= 1")
+    if not isinstance(hp, int) or not 0 <= hp <= max_hp:
+        raise Refusal("bad_value", f"set hp: {hp!r} is not in 0..{max_hp}")
+    if hp != c.hp:
+        core["hp"] = hp
+    changed = {k: getattr(sheet, k) for k in sheet_raw}
+    return FieldsSet(actor, core, changed)
+
+
+class Engine:
+    """One encounter being played: the ruleset, the state, the log and the dice."""
+
+    def __init__(self, ruleset: Ruleset, start: Encounter, seed: int | None = None) -> None:
+        self.ruleset = ruleset
+        self.random = RandomDice(seed)
+        self.seed = self.random.seed
+        self.state = start
+        self.log: list[Record] = []
+
+    def begin(
+        self, given: Mapping[str, Sequence[int]] | None = None, order: Sequence[str] | None = None
+    ) -> Record:
+        """Roll initiative unless ``order`` is given, and begin the first turn."""
+        dice = TableDice(given or {}, self.random)
+        state = self.state
+        turn_order = tuple(order) if order else self.ruleset.initiative(state, dice)
+        state = dataclasses.replace(state, order=turn_order)
+        events = begin_turn(self.ruleset, state, turn_order[0], state.round, dice)
+        dice.check_used()
+        self.state = state
+        return self._commit(None, dice, events)
+
+    def act(self, action: Action) -> Record:
+        """Play one action; on a refusal nothing is kept (not even a random die) and the
+        error is raised."""
+        dice = TableDice(action.dice, self.random)
+        saved = self.random.getstate()
+        try:
+            events = plan(self.ruleset, self.state, action, dice)
+            dice.check_used()
+        except FracasError:
+            self.random.setstate(saved)
+            raise
+        return self._commit(action, dice, events)
+
+    def _commit(self, action: Action | None, dice: TableDice, events: list[Event]) -> Record:
+        record = Record(len(self.log), action, tuple(dice.rolls), tuple(events))
+        self.state = fold(self.state, events)
+        self.log.append(record)
+        return record

@@ -1,0 +1,450 @@
+"""Encounter files (YAML; JSON accepted), validated with errors that name the line.
+
+The format is ``../shared/rules/README.md``'s "Encounter file". Every problem
+is a :class:`~fracas.errors.FileError` whose ``where`` reads
+``FILE:LINE: field.path`` and whose message quotes the input and lists what is valid.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import yaml
+from pydantic import ConfigDict, Field
+
+from fracas.engine import CORE_ACTIONS, CORE_FIELDS, spec_of
+from fracas.errors import FileError, FracasError
+from fracas.grid import Tile
+from fracas.model import Action, Combatant, Encounter, Turn
+from fracas.rulesets import RULESETS, Ruleset, find_ruleset
+from fracas.validation import Locator, validate
+
+__all__ = ["EncounterFile", "MapSize", "load", "parse_text"]
+
+_ID = re.compile(r"^[a-z0-9_-]+$")
+_ACTION_KEYS = ("actor", "do", "target", "at", "dice")
+
+
+@dataclass(frozen=True, slots=True)
+class MapSize:
+    """Optional map bounds: tiles run 0..width-1 and 0..height-1."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    width: Annotated[int, Field(ge=1)]
+    height: Annotated[int, Field(ge=1)]
+
+
+@dataclass(frozen=True, slots=True)
+class _TopLevel:
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    ruleset: str
+    combatants: Annotated[list[dict[str, Any]], Field(min_length=1)]
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    round: Annotated[int, Field(ge=1)] = 1
+    order: list[str] | None = None
+    dice: dict[str, int | list[int]] = field(default_factory=dict)
+    map: MapSize | None = None
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Core:
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    id: str
+    name: str | None = None
+    side: str | None = None
+    at: tuple[int, int] | None = None
+    hp: Annotated[int, Field(ge=0)] | None = None
+    max_hp: Annotated[int, Field(ge=1)] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _ActionCore:
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    actor: str
+    do: str
+    target: str | None = None
+    at: tuple[int, int] | None = None
+    dice: dict[str, int | list[int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EncounterFile:
+    """A validated encounter file, ready to play."""
+
+    path: str
+    ruleset: Ruleset
+    start: Encounter
+    seed: int | None
+    order: tuple[str, ...] | None
+    dice: Mapping[str, tuple[int, ...]]
+    actions: tuple[Action, ...]
+    map: MapSize | None = None
+    action_where: tuple[str, ...] = ()
+    """``FILE:LINE`` of each action, for messages."""
+
+
+def load(path: str | Path) -> EncounterFile:
+    """Read and validate an encounter file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FileError(
+            "unreadable_file", f"cannot read {str(p)!r}: {exc.strerror}", str(p)
+        ) from None
+    except UnicodeDecodeError:
+        raise FileError("unreadable_file", f"{str(p)!r} is not UTF-8 text", str(p)) from None
+    return parse_text(text, str(p))
+
+
+def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
+    """Validate the text of an encounter file (YAML, or JSON where ``name`` ends in .json)."""
+    raw, lines = _read(text, name)
+    locate = _locator(name, lines)
+    top: _TopLevel = validate(
+        _TopLevel, raw, locate, valid_fields=[f for f in _TopLevel.__dataclass_fields__]
+    )
+    try:
+        ruleset_cls = find_ruleset(top.ruleset)
+    except FracasError as exc:
+        raise FileError(exc.code, exc.message, locate(("ruleset",))) from None
+    options = validate(
+        ruleset_cls.options_type,
+        top.options,
+        locate,
+        ("options",),
+        valid_fields=list(ruleset_cls.option_defaults()),
+        unknown_code="unknown_option",
+    )
+    ruleset = ruleset_cls(options)
+    combatants = _combatants(ruleset, top, locate)
+    ids = list(combatants)
+    order = _order(top.order, ids, locate)
+    dice = _dice(ruleset, top.dice, ids, locate, ("dice",))
+    actions = tuple(
+        _action(ruleset, a, combatants, top.map, locate, ("actions", i))
+        for i, a in enumerate(top.actions)
+    )
+    first = order[0] if order else ids[0]
+    start = Encounter(ruleset.name, combatants, tuple(order or ids), top.round, Turn(first))
+    where = tuple(locate(("actions", i)).split(": ")[0] for i in range(len(actions)))
+    return EncounterFile(
+        name,
+        ruleset,
+        start,
+        top.seed,
+        tuple(order) if order else None,
+        dice,
+        actions,
+        top.map,
+        where,
+    )
+
+
+# --- reading with line numbers --------------------------------------------------
+
+
+def _read(text: str, name: str) -> tuple[Any, dict[tuple[str | int, ...], int]]:
+    if name.endswith(".json"):
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FileError("bad_json", exc.msg, f"{name}:{exc.lineno}") from None
+    else:
+        try:
+            raw = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"{name}:{mark.line + 1}" if mark is not None else name
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise FileError("bad_yaml", f"not valid YAML: {problem}", where) from None
+    if not isinstance(raw, dict):
+        raise FileError(
+            "bad_file",
+            f"an encounter file is a mapping with `ruleset:` and "
+            f"`combatants:`, not {type(raw).__name__}",
+            name,
+        )
+    lines: dict[tuple[str | int, ...], int] = {}
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:  # JSON that YAML cannot read: no line numbers
+        node = None
+    if node is not None:
+        _walk(node, (), lines, name)
+    return raw, lines
+
+
+def _walk(
+    node: yaml.Node, path: tuple[str | int, ...], out: dict[tuple[str | int, ...], int], name: str
+) -> None:
+    out.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            k = str(key.value)
+            if k in seen:
+                raise FileError(
+                    "duplicate_key",
+                    f"key {k!r} appears twice in one mapping",
+                    f"{name}:{key.start_mark.line + 1}",
+                )
+            seen.add(k)
+            out[(*path, k)] = key.start_mark.line + 1
+            _walk(value, (*path, k), out, name)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            _walk(value, (*path, i), out, name)
+
+
+def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:
+    def locate(path: Sequence[str | int]) -> str:
+        key = tuple(path)
+        line = None
+        for n in range(len(key), -1, -1):
+            line = lines.get(key[:n])
+            if line is not None:
+                break
+        where = f"{name}:{line}" if line is not None else name
+        return f"{where}: {_dotted(key)}" if key else where
+
+    return locate
+
+
+def _dotted(path: Sequence[str | int]) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+    return out
+
+
+# --- combatants, order, dice, actions -------------------------------------------
+
+
+def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, Combatant]:
+    out: dict[str, Combatant] = {}
+    valid = ["id", *CORE_FIELDS, *ruleset.sheet_fields()]
+    for i, raw in enumerate(top.combatants):
+        at = ("combatants", i)
+        core_raw = {k: v for k, v in raw.items() if k == "id" or k in CORE_FIELDS}
+        sheet_raw = {k: v for k, v in raw.items() if k not in core_raw}
+        core: _Core = validate(_Core, core_raw, locate, at, valid_fields=valid)
+        if not _ID.match(core.id):
+            raise FileError("bad_id", f"id {core.id!r} must match [a-z0-9_-]+", locate((*at, "id")))
+        if core.id in out:
+            raise FileError(
+                "duplicate_id",
+                f"id {core.id!r} is used by two combatants; ids must be unique",
+                locate((*at, "id")),
+            )
+        sheet = validate(ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid)
+        max_hp = core.max_hp if core.max_hp is not None else ruleset.default_max_hp
+        hp = core.hp if core.hp is not None else max_hp
+        if hp > max_hp:
+            raise FileError(
+                "bad_value",
+                f"hp {hp!r} is above max_hp {max_hp}: give 0..{max_hp}",
+                locate((*at, "hp")),
+            )
+        if core.at is not None:
+            _check_tile(core.at, top.map, locate, (*at, "at"))
+        c = Combatant(
+            core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet
+        )
+        out[core.id] = ruleset.prepare(c)
+    return out
+
+
+def _order(order: list[str] | None, ids: list[str], locate: Locator) -> list[str] | None:
+    if order is None:
+        return None
+    for i, cid in enumerate(order):
+        if cid not in ids:
+            raise FileError(
+                "unknown_combatant",
+                f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
+                locate(("order", i)),
+            )
+        if order.index(cid) != i:
+            raise FileError(
+                "bad_order", f"{cid!r} appears twice in the order", locate(("order", i))
+            )
+    missing = [cid for cid in ids if cid not in order]
+    if missing:
+        raise FileError(
+            "bad_order",
+            f"the order must name every combatant once; missing: {', '.join(missing)}",
+            locate(("order",)),
+        )
+    return order
+
+
+def _dice(
+    ruleset: Ruleset,
+    raw: Mapping[str, int | list[int]],
+    ids: Sequence[str],
+    locate: Locator,
+    at: tuple[str | int, ...],
+) -> dict[str, tuple[int, ...]]:
+    out: dict[str, tuple[int, ...]] = {}
+    labels = ", ".join(d.label for d in ruleset.dice) or "none"
+    for key, value in raw.items():
+        here = locate((*at, key))
+        name, *rest = key.split(":")
+        spec = ruleset.die_spec(name)
+        if spec is None:
+            raise FileError(
+                "unknown_die_label",
+                f"{key!r} is not a dice label of {ruleset.name}; valid: {labels}",
+                here,
+            )
+        if len(rest) > 2 or not all(p in ids or (p.isdigit() and int(p) >= 1) for p in rest):
+            raise FileError(
+                "unknown_die_label",
+                f"{key!r}: after {name!r} give a combatant id "
+                f"({', '.join(ids)}) and/or a roll number (name:id, name:N)",
+                here,
+            )
+        values = tuple(value) if isinstance(value, list) else (value,)
+        for v in values:
+            if not 1 <= v <= spec.sides:
+                raise FileError(
+                    "die_out_of_range",
+                    f"{key!r} = {v!r} is not a face of a d{spec.sides}: give 1..{spec.sides}",
+                    here,
+                )
+        out[key] = values
+    return out
+
+
+def _check_tile(
+    tile: Tile, size: MapSize | None, locate: Locator, at: tuple[str | int, ...]
+) -> None:
+    if size is None:
+        return
+    if not (0 <= tile[0] < size.width and 0 <= tile[1] < size.height):
+        raise FileError(
+            "off_map",
+            f"tile {list(tile)!r} is off the map: x in "
+            f"0..{size.width - 1}, y in 0..{size.height - 1}",
+            locate(at),
+        )
+
+
+def _action(
+    ruleset: Ruleset,
+    raw: dict[str, Any],
+    combatants: Mapping[str, Combatant],
+    size: MapSize | None,
+    locate: Locator,
+    at: tuple[str | int, ...],
+) -> Action:
+    core_raw = {k: v for k, v in raw.items() if k in _ACTION_KEYS}
+    params = {k: v for k, v in raw.items() if k not in _ACTION_KEYS}
+    core: _ActionCore = validate(_ActionCore, core_raw, locate, at, valid_fields=_ACTION_KEYS)
+    ids = list(combatants)
+    for key in ("actor", "target"):
+        cid = getattr(core, key)
+        if cid is not None and cid not in combatants:
+            raise FileError(
+                "unknown_combatant",
+                f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
+                locate((*at, key)),
+            )
+    spec = spec_of(ruleset, core.do)
+    if spec is None:
+        valid = [s.name for s in (*ruleset.actions, *CORE_ACTIONS)]
+        raise FileError(
+            "unknown_action",
+            f"{core.do!r} is not an action of {ruleset.name}; valid: {', '.join(valid)}",
+            locate((*at, "do")),
+        )
+    if core.at is not None:
+        _check_tile(core.at, size, locate, (*at, "at"))
+    if core.do == "set":
+        fields = [*CORE_FIELDS, *ruleset.sheet_fields()]
+        for key in params:
+            if key not in fields:
+                raise FileError(
+                    "unknown_field",
+                    f"{key!r} is not a field to set; valid: {', '.join(fields)}",
+                    locate((*at, key)),
+                )
+        if core.target is not None or core.at is not None:
+            raise FileError(
+                "unknown_field", "set takes the fields to change, not a target or `at`", locate(at)
+            )
+    else:
+        _check_params(spec.params, spec.required, spec.choices, params, locate, at)
+        _check_targets(spec.targets, core, locate, at)
+    if core.do == "move":
+        to = validate(tuple[int, int], params.get("to"), locate, (*at, "to"))
+        _check_tile(to, size, locate, (*at, "to"))
+        params = {"to": to}
+    dice = _dice(ruleset, core.dice, ids, locate, (*at, "dice"))
+    return Action(core.actor, core.do, core.target, core.at, params, dice)
+
+
+def _check_params(
+    allowed: Sequence[str],
+    required: Sequence[str],
+    choices: Mapping[str, Sequence[str]],
+    params: Mapping[str, Any],
+    locate: Locator,
+    at: tuple[str | int, ...],
+) -> None:
+    for key, value in params.items():
+        if key not in allowed:
+            valid = ", ".join([*_ACTION_KEYS, *allowed])
+            raise FileError(
+                "unknown_field",
+                f"{key!r} is not a field of this action; valid: {valid}",
+                locate((*at, key)),
+            )
+        if key in choices and value not in choices[key]:
+            raise FileError(
+                "bad_value",
+                f"{key} {value!r}: give one of {', '.join(choices[key])}",
+                locate((*at, key)),
+            )
+        if key not in choices and not isinstance(value, str | int | list):
+            raise FileError("bad_value", f"{key} {value!r} is not a value", locate((*at, key)))
+    for key in required:
+        if key not in params:
+            raise FileError("missing_field", f"{key!r} is required for this action", locate(at))
+
+
+def _check_targets(
+    targets: str, core: _ActionCore, locate: Locator, at: tuple[str | int, ...]
+) -> None:
+    if targets == "none" and (core.target is not None or core.at is not None):
+        raise FileError("unknown_field", f"{core.do!r} takes no target and no `at`", locate(at))
+    if targets == "combatant":
+        if core.at is not None:
+            raise FileError(
+                "unknown_field", f"{core.do!r} targets a combatant, not a tile", locate((*at, "at"))
+            )
+        if core.target is None:
+            raise FileError("missing_field", f"{core.do!r} needs a `target`", locate(at))
+    if targets == "combatant_or_tile" and (core.target is None) == (core.at is None):
+        raise FileError(
+            "missing_field",
+            f"{core.do!r} needs a `target` or a tile `at: [x, y]`, not both",
+            locate(at),
+        )
+
+
+def rulesets_available() -> list[str]:
+    """Names of every registered ruleset."""
+    return [r.name for r in RULESETS]

@@ -1,0 +1,301 @@
+"""The encounter state, the core events, and the fold that applies them.
+
+State is immutable: an event's :meth:`Event.apply` returns a new
+:class:`Encounter`. The state of an encounter is the fold of its log.
+A ruleset's per-combatant data lives in ``Combatant.sheet`` (the ruleset's
+own frozen dataclass); this module never looks inside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.grid import Tile
+
+__all__ = [
+    "Action",
+    "ActionUsed",
+    "Attempted",
+    "Combatant",
+    "Damaged",
+    "Encounter",
+    "Event",
+    "FieldsSet",
+    "Moved",
+    "Note",
+    "StatusCleared",
+    "StatusSet",
+    "Turn",
+    "TurnEnded",
+    "TurnFlagged",
+    "TurnOver",
+    "TurnStarted",
+    "event_json",
+    "fold",
+]
+
+Statuses = Mapping[str, Mapping[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant:
+    """One combatant: the fields every ruleset shares, and the ruleset's own sheet."""
+
+    id: str
+    name: str
+    side: str
+    at: Tile | None
+    hp: int
+    max_hp: int
+    sheet: Any
+    """The ruleset's frozen sheet dataclass (its fields, flat, as its file names them)."""
+    statuses: Statuses = field(default_factory=dict)
+    marks: frozenset[str] = frozenset()
+    """Lasting markers a ruleset keeps on a combatant that are not sheet fields."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Whose turn it is and what that combatant may still do in it."""
+
+    actor: str
+    actions_used: int = 0
+    over: bool = False
+    """A rule ended the turn ("your turn ends"); it stays until end_turn or another acts."""
+    flags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Encounter:
+    """The whole state of one encounter at one point of its log."""
+
+    ruleset: str
+    combatants: Mapping[str, Combatant]
+    order: tuple[str, ...]
+    round: int
+    turn: Turn
+    values: Mapping[str, int] = field(default_factory=dict)
+    """Encounter-wide ruleset values, reported beside ``round``."""
+
+    def get(self, cid: str) -> Combatant:
+        return self.combatants[cid]
+
+    def name(self, cid: str) -> str:
+        return self.combatants[cid].name
+
+    def with_combatant(self, c: Combatant) -> Encounter:
+        combatants = dict(self.combatants)
+        combatants[c.id] = c
+        return dataclasses.replace(self, combatants=combatants)
+
+    def with_turn(self, **changes: Any) -> Encounter:
+        return dataclasses.replace(self, turn=dataclasses.replace(self.turn, **changes))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action as the file (or the prompt) gives it."""
+
+    actor: str
+    do: str
+    target: str | None = None
+    at: Tile | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A fact of the log. Subclasses override :meth:`apply` and :meth:`describe`."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        """The state after this event."""
+        return state
+
+    def describe(self, state: Encounter) -> str | None:
+        """A log line, given the state just before this event; None for no line."""
+        return None
+
+
+def fold(state: Encounter, events: Iterable[Event]) -> Encounter:
+    """Apply events in order."""
+    for event in events:
+        state = event.apply(state)
+    return state
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An event as a JSON-ready mapping with its ``type``."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for f in dataclasses.fields(event):
+        out[f.name] = _jsonable(getattr(event, f.name))
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, tuple | list | frozenset):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+# --- core events -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    actor: str
+    round: int
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state, round=self.round, turn=Turn(self.actor))
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"-- round {self.round}, {state.name(self.actor)}'s turn --"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    actor: str
+    passed: bool = False
+    """True when the turn ended because another combatant acted."""
+
+    def describe(self, state: Encounter) -> str | None:
+        why = " (another combatant acts)" if self.passed else ""
+        return f"{state.name(self.actor)}'s turn ends{why}"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionUsed(Event):
+    actor: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        return state.with_turn(actions_used=state.turn.actions_used + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOver(Event):
+    """A rule ended the actor's turn; its further ruleset actions are refused."""
+
+    actor: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        return state.with_turn(over=True)
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"{state.name(self.actor)}'s turn is over"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFlagged(Event):
+    actor: str
+    flag: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        return state.with_turn(flags=state.turn.flags | {self.flag})
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    actor: str
+    to: Tile | None
+
+    def apply(self, state: Encounter) -> Encounter:
+        return state.with_combatant(dataclasses.replace(state.get(self.actor), at=self.to))
+
+    def describe(self, state: Encounter) -> str | None:
+        where = f"[{self.to[0]}, {self.to[1]}]" if self.to is not None else "off the map"
+        return f"{state.name(self.actor)} moves to {where}"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldsSet(Event):
+    """A game master's edit of a combatant (core fields and sheet fields, validated)."""
+
+    actor: str
+    core: Mapping[str, Any]
+    sheet: Mapping[str, Any]
+
+    def apply(self, state: Encounter) -> Encounter:
+        c = state.get(self.actor)
+        if self.sheet:
+            c = dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **self.sheet))
+        return state.with_combatant(dataclasses.replace(c, **self.core))
+
+    def describe(self, state: Encounter) -> str | None:
+        parts = [f"{k}: {_jsonable(v)}" for k, v in {**self.core, **self.sheet}.items()]
+        return f"GM sets {state.name(self.actor)}: {', '.join(parts)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Attempted(Event):
+    """An attack's roll against one combatant, landed or not (the odds' ``hit``)."""
+
+    actor: str
+    target: str
+    landed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Damaged(Event):
+    """Damage dealt to a combatant, after armor and the like; HP stops at 0."""
+
+    target: str
+    amount: int
+    cause: str = ""
+
+    def apply(self, state: Encounter) -> Encounter:
+        c = state.get(self.target)
+        return state.with_combatant(dataclasses.replace(c, hp=max(0, c.hp - self.amount)))
+
+    def describe(self, state: Encounter) -> str | None:
+        c = state.get(self.target)
+        after = max(0, c.hp - self.amount)
+        cause = f" ({self.cause})" if self.cause else ""
+        return f"  {c.name} takes {self.amount} damage{cause}: HP {c.hp} -> {after}"
+
+
+@dataclass(frozen=True, slots=True)
+class StatusSet(Event):
+    target: str
+    status: str
+    details: Mapping[str, int]
+
+    def apply(self, state: Encounter) -> Encounter:
+        c = state.get(self.target)
+        statuses = {**c.statuses, self.status: dict(self.details)}
+        return state.with_combatant(dataclasses.replace(c, statuses=statuses))
+
+    def describe(self, state: Encounter) -> str | None:
+        details = ", ".join(f"{k} {v}" for k, v in self.details.items())
+        return f"  {state.name(self.target)} is {self.status} ({details})"
+
+
+@dataclass(frozen=True, slots=True)
+class StatusCleared(Event):
+    target: str
+    status: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        c = state.get(self.target)
+        statuses = {k: v for k, v in c.statuses.items() if k != self.status}
+        return state.with_combatant(dataclasses.replace(c, statuses=statuses))
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"  {state.name(self.target)} is no longer {self.status}"
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Event):
+    """A log line with no effect on the state."""
+
+    text: str
+
+    def describe(self, state: Encounter) -> str | None:
+        return self.text

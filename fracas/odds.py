@@ -1,0 +1,157 @@
+"""Exact odds of an action, from the ruleset's own resolution code.
+
+The action is replayed under the exact enumerator (every face of every die it
+rolls, dice it names held fixed) and each path is summarised per combatant:
+did the attack land on it, how much damage it took, is it down afterwards.
+There is no per-ruleset odds code: only ``resolve`` and the events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from fracas.dice.exact import DEFAULT_MAX_ROLLS, enumerate_exact
+from fracas.dice.source import Dice, RandomDice, TableDice
+from fracas.engine import advance_to, plan, spec_of
+from fracas.model import Action, Attempted, Damaged, Encounter, fold
+from fracas.rulesets.base import Ruleset
+
+__all__ = ["CombatantOdds", "Odds", "action_odds"]
+
+# One path's summary: per affected combatant (id, landed: True/False/None, damage, down).
+_Path = tuple[tuple[str, bool | None, int, bool], ...]
+
+
+@dataclass(frozen=True)
+class CombatantOdds:
+    """The exact odds for one combatant the action can affect."""
+
+    hit: Fraction | None
+    damage: dict[int, Fraction]
+    down: Fraction
+
+    @property
+    def mean(self) -> Fraction:
+        return sum((d * p for d, p in self.damage.items()), Fraction(0))
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The exact outcome distribution of one action."""
+
+    paths: int
+    combatants: dict[str, CombatantOdds]
+    truncated: Fraction
+    depth: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``fracas odds --json`` object (README, "Command line")."""
+        floats: dict[str, Any] = {}
+        exact: dict[str, Any] = {}
+        for cid, o in self.combatants.items():
+            floats[cid] = {
+                "hit": None if o.hit is None else float(o.hit),
+                "damage": {str(d): float(p) for d, p in sorted(o.damage.items())},
+                "mean": float(o.mean),
+                "down": float(o.down),
+            }
+            exact[cid] = {
+                "hit": None if o.hit is None else _frac(o.hit),
+                "damage": {str(d): _frac(p) for d, p in sorted(o.damage.items())},
+                "mean": _frac(o.mean),
+                "down": _frac(o.down),
+            }
+        out: dict[str, Any] = {
+            "paths": self.paths,
+            "combatants": floats,
+            "exact": {"combatants": exact},
+        }
+        if self.truncated:
+            out["truncated"] = {"depth": self.depth, "mass": _frac(self.truncated)}
+        return out
+
+
+def _frac(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def action_odds(
+    ruleset: Ruleset,
+    state: Encounter,
+    action: Action,
+    *,
+    seed: int | None = None,
+    max_rolls: int = DEFAULT_MAX_ROLLS,
+) -> Odds:
+    """The exact odds of ``action`` taken in ``state``, conditional on the dice it names.
+
+    The turn advance the action causes (ends of turns, burning ticks) happens
+    first, as it would in play; the odds are those of the action itself. Where
+    paths are cut at ``max_rolls`` (exploding dice), every probability given is
+    exact and their sum falls short of 1 by exactly ``truncated``.
+    """
+    spec = spec_of(ruleset, action.do)
+    if (
+        spec is not None
+        and not spec.off_turn
+        and action.do not in ("set", "move")
+        and state.turn.actor != action.actor
+    ):
+        dice = TableDice(action.dice, RandomDice(seed))
+        state = fold(state, advance_to(ruleset, state, action.actor, dice))
+    before = state
+
+    def summarise(dice: Dice) -> _Path:
+        events = plan(ruleset, before, action, dice)
+        landed: dict[str, bool] = {}
+        damage: dict[str, int] = {}
+        for e in events:
+            if isinstance(e, Attempted):
+                landed[e.target] = landed.get(e.target, False) or e.landed
+            elif isinstance(e, Damaged):
+                damage[e.target] = damage.get(e.target, 0) + e.amount
+        after = fold(before, events)
+        ids = sorted(landed.keys() | damage.keys())
+        return tuple(
+            (cid, landed.get(cid), damage.get(cid, 0), ruleset.is_down(after.get(cid)))
+            for cid in ids
+        )
+
+    dist = enumerate_exact(summarise, given=action.dice, max_rolls=max_rolls)
+    return Odds(
+        dist.paths,
+        _per_combatant(ruleset, before, action, dist.outcomes),
+        dist.truncated,
+        dist.depth,
+    )
+
+
+def _per_combatant(
+    ruleset: Ruleset, before: Encounter, action: Action, outcomes: Mapping[_Path, Fraction]
+) -> dict[str, CombatantOdds]:
+    ids: list[str] = [action.target] if action.target is not None else []
+    for path in outcomes:
+        ids += [cid for cid, *_ in path if cid not in ids]
+    out: dict[str, CombatantOdds] = {}
+    for cid in ids:
+        targeted = False
+        hit = Fraction(0)
+        damage: dict[int, Fraction] = {}
+        down = Fraction(0)
+        for path, p in outcomes.items():
+            entry = next((e for e in path if e[0] == cid), None)
+            if entry is None:
+                damage[0] = damage.get(0, Fraction(0)) + p
+                down += p if ruleset.is_down(before.get(cid)) else 0
+                continue
+            _, landed, dealt, is_down = entry
+            if landed is not None:
+                targeted = True
+                hit += p if landed else 0
+            damage[dealt] = damage.get(dealt, Fraction(0)) + p
+            down += p if is_down else 0
+        out[cid] = CombatantOdds(hit if targeted else None, damage, down)
+    return out

@@ -1,0 +1,89 @@
+"""What ``fracas rules`` prints, read from the code: schemas, action specs, dice specs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.engine import CORE_ACTIONS
+from fracas.rulesets import RULESETS, find_ruleset
+from fracas.validation import adapter
+
+__all__ = ["describe_ruleset", "ruleset_table"]
+
+_CORE_SHEET = (
+    ("id", "string [a-z0-9_-]+", None, "unique id; required"),
+    ("name", "string", None, "default: the id"),
+    ("side", "string", None, "default: the id (everyone alone)"),
+    ("at", "[x, y]", None, "tile; needed where a rule measures distance"),
+    ("hp", "integer", None, "current HP; default: max_hp"),
+)
+
+
+def ruleset_table() -> list[dict[str, str]]:
+    """One row per registered ruleset."""
+    return [
+        {"name": r.name, "seed": r.seed_file, "title": r.title, "summary": r.summary}
+        for r in RULESETS
+    ]
+
+
+def _type(prop: dict[str, Any]) -> str:
+    if "enum" in prop:
+        return " | ".join(str(v) for v in prop["enum"])
+    if "anyOf" in prop:
+        kinds = [_type(p) for p in prop["anyOf"]]
+        return " | ".join(k for k in kinds if k)
+    if "$ref" in prop:
+        return str(prop["$ref"]).rsplit("/", 1)[-1].lower()
+    if prop.get("type") == "array":
+        return f"list of {_type(prop.get('items', {}))}"
+    return str(prop.get("type", ""))
+
+
+def _fields(kind: type[Any]) -> list[dict[str, Any]]:
+    schema = adapter(kind).json_schema()
+    return [
+        {
+            "name": name,
+            "type": _type(prop),
+            "default": prop.get("default"),
+            "meaning": " ".join(str(prop.get("description", "")).split()),
+        }
+        for name, prop in schema.get("properties", {}).items()
+    ]
+
+
+def describe_ruleset(name: str) -> dict[str, Any]:
+    """A ruleset's contract: sheet fields, item fields, actions, dice labels, options."""
+    r = find_ruleset(name)
+    core: list[dict[str, Any]] = [
+        {"name": n, "type": t, "default": d, "meaning": m} for n, t, d, m in _CORE_SHEET
+    ]
+    core.append(
+        {"name": "max_hp", "type": "integer", "default": r.default_max_hp, "meaning": "maximum HP"}
+    )
+    return {
+        "name": r.name,
+        "title": r.title,
+        "seed": r.seed_file,
+        "summary": r.summary,
+        "sheet": core + _fields(r.sheet_type),
+        "item": _fields(r.item_type) if r.item_type is not None else [],
+        "shorthands": list(r.item_shorthands),
+        "actions": [
+            {
+                "do": a.name,
+                "target": a.targets,
+                "params": list(a.params),
+                "summary": a.summary,
+                "off_turn": a.off_turn,
+            }
+            for a in (*r.actions, *CORE_ACTIONS)
+        ],
+        "dice": [
+            {"label": d.label, "sides": d.sides, "when": d.when, "per_combatant": d.per_combatant}
+            for d in r.dice
+        ],
+        "options": _fields(r.options_type),
+        "values": list(r.encounter_values),
+    }

@@ -1,0 +1,158 @@
+"""What a ruleset is: its contract (sheet, options, actions, dice) and its hooks.
+
+The engine calls a small set of hooks; everything a system does differently is
+one of them or one of its class attributes, never a branch on its name in the
+core. One required hook (:meth:`Ruleset.resolve`), the rest optional.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from fracas.dice.source import Dice
+from fracas.grid import METRICS, Tile
+from fracas.model import Action, Combatant, Encounter, Event
+
+__all__ = ["ActionSpec", "DieSpec", "Ruleset", "plain"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One action a ruleset offers: its name, its parameters and what it does."""
+
+    name: str
+    summary: str
+    params: tuple[str, ...] = ()
+    """Allowed keys besides ``actor``, ``do``, ``target``, ``at`` and ``dice``."""
+    targets: str = "combatant"
+    """``combatant``, ``combatant_or_tile``, or ``none``."""
+    off_turn: bool = False
+    """Taken inside the current turn; advances nothing (reactions)."""
+    required: tuple[str, ...] = ()
+    """Parameters that must be given."""
+    choices: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """Closed sets of values for some parameters."""
+
+
+@dataclass(frozen=True, slots=True)
+class DieSpec:
+    """One dice label of the contract."""
+
+    label: str
+    sides: int
+    when: str
+    per_combatant: bool = False
+
+
+class Ruleset(ABC):
+    """A rule system. Subclasses are stateless but for their options."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    seed_file: ClassVar[str]
+    summary: ClassVar[str]
+    options_type: ClassVar[type[Any]]
+    """A frozen dataclass: one field per option, with the default."""
+    sheet_type: ClassVar[type[Any]]
+    """A frozen dataclass: the ruleset's own sheet fields, with defaults."""
+    item_type: ClassVar[type[Any] | None] = None
+    item_shorthands: ClassVar[tuple[str, ...]] = ()
+    actions: ClassVar[tuple[ActionSpec, ...]]
+    dice: ClassVar[tuple[DieSpec, ...]]
+    default_max_hp: ClassVar[int]
+    metric: ClassVar[str] = "chebyshev"
+    """The distance metric, a name from :data:`fracas.grid.METRICS`."""
+    encounter_values: ClassVar[tuple[str, ...]] = ()
+    """Names of encounter-wide values reported beside ``round``."""
+
+    def __init__(self, options: Any) -> None:
+        self.options = options
+
+    # --- required ---------------------------------------------------------
+
+    @abstractmethod
+    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """The events of one ruleset action.
+
+        Raises :class:`~fracas.errors.Refusal` before any die is rolled when the
+        rules forbid the action. Pure: reads ``state``, asks ``dice``, returns events.
+        """
+
+    # --- optional hooks ---------------------------------------------------
+
+    def prepare(self, combatant: Combatant) -> Combatant:
+        """Adjust a freshly loaded combatant (marks that depend on its sheet)."""
+        return combatant
+
+    def initiative(self, state: Encounter, dice: Dice) -> tuple[str, ...]:
+        """The turn order when the file gives none: the file's order."""
+        return tuple(state.combatants)
+
+    def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
+        """Events at the start of ``actor``'s turn (after TurnStarted)."""
+        return []
+
+    def turn_end(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
+        """Events at the end of ``actor``'s turn (before TurnEnded)."""
+        return []
+
+    def is_down(self, c: Combatant) -> bool:
+        """Out of the fight (knocked out, dying, dead)."""
+        return c.hp == 0
+
+    def sheet_json_raw(self, c: Combatant) -> dict[str, Any]:
+        """The sheet fields of ``c`` as a file would give them (what ``set`` edits)."""
+        return {f.name: plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}
+
+    def sheet_json(self, c: Combatant) -> dict[str, Any]:
+        """The sheet fields of ``c`` for ``--json`` output (derived values included)."""
+        return self.sheet_json_raw(c)
+
+    def values_json(self, state: Encounter) -> dict[str, Any]:
+        """Encounter-wide values for ``--json`` output."""
+        return {k: state.values[k] for k in self.encounter_values if k in state.values}
+
+    # --- helpers ----------------------------------------------------------
+
+    def distance(self, a: Tile, b: Tile) -> int:
+        """Tiles between ``a`` and ``b`` by the ruleset's metric."""
+        return METRICS[self.metric](a, b)
+
+    @classmethod
+    def action_spec(cls, name: str) -> ActionSpec | None:
+        for spec in cls.actions:
+            if spec.name == name:
+                return spec
+        return None
+
+    @classmethod
+    def die_spec(cls, label: str) -> DieSpec | None:
+        for spec in cls.dice:
+            if spec.label == label:
+                return spec
+        return None
+
+    @classmethod
+    def option_defaults(cls) -> Mapping[str, Any]:
+        return {f.name: f.default for f in dataclasses.fields(cls.options_type)}
+
+    def option_values(self) -> dict[str, Any]:
+        return {
+            f.name: plain(getattr(self.options, f.name)) for f in dataclasses.fields(self.options)
+        }
+
+    def sheet_fields(self) -> Sequence[str]:
+        return [f.name for f in dataclasses.fields(self.sheet_type)]
+
+
+def plain(value: Any) -> Any:
+    """A sheet value as plain data (dataclasses to mappings, tuples to lists)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value

@@ -1,0 +1,58 @@
+"""Shared test helpers: build encounters from YAML text, play them, run the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from dataclasses import dataclass
+
+from click.testing import CliRunner, Result
+
+from fracas.cli import main
+from fracas.engine import Engine, Record
+from fracas.errors import FracasError
+from fracas.files import EncounterFile, parse_text
+from fracas.model import Encounter
+
+__all__ = ["Played", "cli", "load_text", "play"]
+
+
+def load_text(text: str, name: str = "test.yaml") -> EncounterFile:
+    """Validate an encounter given as (indented) YAML text."""
+    return parse_text(textwrap.dedent(text), name)
+
+
+@dataclass
+class Played:
+    """An encounter file played up to its end or its first refused action."""
+
+    file: EncounterFile
+    engine: Engine
+    records: list[Record]
+    error: tuple[int, FracasError] | None
+
+    @property
+    def state(self) -> Encounter:
+        return self.engine.state
+
+    @property
+    def start(self) -> Encounter:
+        return dataclasses.replace(self.file.start, order=self.engine.state.order)
+
+
+def play(text: str, *, name: str = "test.yaml") -> Played:
+    """Load and play every action; stops at the first refusal and records it."""
+    ef = load_text(text, name)
+    engine = Engine(ef.ruleset, ef.start, ef.seed)
+    records = [engine.begin(ef.dice, ef.order)]
+    for number, action in enumerate(ef.actions, 1):
+        try:
+            records.append(engine.act(action))
+        except FracasError as exc:
+            return Played(ef, engine, records, (number, exc))
+    return Played(ef, engine, records, None)
+
+
+def cli(*args: str) -> Result:
+    """Run the ``fracas`` command in-process; stdout and stderr are kept apart."""
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
