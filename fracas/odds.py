@@ -16,7 +16,7 @@ from typing import Any
 from fracas.dice.exact import DEFAULT_MAX_ROLLS, enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.engine import advance_to, plan, spec_of
-from fracas.model import Action, Attempted, Damaged, Encounter, fold
+from fracas.model import Action, Attempted, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
 
 __all__ = ["CombatantOdds", "Odds", "action_odds"]
@@ -85,13 +85,16 @@ def action_odds(
     *,
     seed: int | None = None,
     max_rolls: int = DEFAULT_MAX_ROLLS,
+    shortcut: bool = True,
 ) -> Odds:
     """The exact odds of ``action`` taken in ``state``, conditional on the dice it names.
 
     The turn advance the action causes (ends of turns, burning ticks) happens
     first, as it would in play; the odds are those of the action itself. Where
     paths are cut at ``max_rolls`` (exploding dice), every probability given is
-    exact and their sum falls short of 1 by exactly ``truncated``.
+    exact and their sum falls short of 1 by exactly ``truncated``. With
+    ``shortcut``, dice the ruleset declares irrelevant to the odds
+    (``DieSpec.odds_relevant``) are not branched on.
     """
     spec = spec_of(ruleset, action.do)
     if (
@@ -103,6 +106,19 @@ def action_odds(
         dice = TableDice(action.dice, RandomDice(seed))
         state = fold(state, advance_to(ruleset, state, action.actor, dice))
     before = state
+    # Many paths change the state alike (they differ only in rolls the log records):
+    # the fold and the down test are done once per distinct run of state-changing events.
+    downs: dict[tuple[Event, ...], dict[str, bool]] = {}
+
+    def down_after(events: list[Event]) -> dict[str, bool]:
+        changing = tuple(e for e in events if type(e).apply is not Event.apply)
+        try:
+            found = downs.get(changing)
+        except TypeError:  # an event with a mapping inside: not hashable, fold every time
+            return _downs(ruleset, fold(before, changing))
+        if found is None:
+            found = downs[changing] = _downs(ruleset, fold(before, changing))
+        return found
 
     def summarise(dice: Dice) -> _Path:
         events = plan(ruleset, before, action, dice)
@@ -113,20 +129,26 @@ def action_odds(
                 landed[e.target] = landed.get(e.target, False) or e.landed
             elif isinstance(e, Damaged):
                 damage[e.target] = damage.get(e.target, 0) + e.amount
-        after = fold(before, events)
-        ids = sorted(landed.keys() | damage.keys())
+        down = down_after(events)
         return tuple(
-            (cid, landed.get(cid), damage.get(cid, 0), ruleset.is_down(after.get(cid)))
-            for cid in ids
+            (cid, landed.get(cid), damage.get(cid, 0), down[cid])
+            for cid in sorted(landed.keys() | damage.keys())
         )
 
-    dist = enumerate_exact(summarise, given=action.dice, max_rolls=max_rolls)
+    skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
+    dist = enumerate_exact(
+        summarise, given=action.dice, max_rolls=max_rolls, irrelevant=skip or frozenset()
+    )
     return Odds(
         dist.paths,
         _per_combatant(ruleset, before, action, dist.outcomes),
         dist.truncated,
         dist.depth,
     )
+
+
+def _downs(ruleset: Ruleset, state: Encounter) -> dict[str, bool]:
+    return {cid: ruleset.is_down(c) for cid, c in state.combatants.items()}
 
 
 def _per_combatant(

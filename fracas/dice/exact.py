@@ -53,15 +53,18 @@ class Distribution(Generic[K]):
 class _PathDice:
     """Answers rolls from the current path, extending it with face 1 where it ends."""
 
-    __slots__ = ("faces", "limit", "pos", "sides")
+    __slots__ = ("faces", "limit", "pos", "sides", "skip")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, skip: frozenset[str] = frozenset()) -> None:
         self.faces: list[int] = []
         self.sides: list[int] = []
         self.pos = 0
         self.limit = limit
+        self.skip = skip
 
     def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        if label in self.skip:
+            return 1
         pos = self.pos
         self.pos = pos + 1
         if pos < len(self.faces):
@@ -95,6 +98,7 @@ def enumerate_exact(
     given: Mapping[str, Sequence[int]] | None = None,
     max_rolls: int = DEFAULT_MAX_ROLLS,
     max_paths: int = DEFAULT_MAX_PATHS,
+    irrelevant: frozenset[str] = frozenset(),
 ) -> Distribution[K]:
     """The exact distribution of ``fn``'s result over every face of every die it rolls.
 
@@ -103,6 +107,8 @@ def enumerate_exact(
         given: faces fixed by label (the odds are conditional on them).
         max_rolls: rolls along one path before it is cut and counted as truncated mass.
         max_paths: a guard against outcome spaces too large to enumerate.
+        irrelevant: dice names whose faces cannot change ``fn``'s result; they are
+            answered with face 1 and not branched on (a die that only feeds bookkeeping).
 
     Raises:
         FracasError: ``too_many_paths`` when the space exceeds ``max_paths``.
@@ -111,7 +117,7 @@ def enumerate_exact(
     >>> d.outcomes[7], d.paths
     (Fraction(1, 6), 36)
     """
-    path = _PathDice(max_rolls)
+    path = _PathDice(max_rolls, irrelevant)
     table = TableDice(given, path) if given else None
     source: Dice = table if table is not None else path
     counts: dict[K, dict[int, int]] = {}

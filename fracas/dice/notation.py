@@ -53,6 +53,8 @@ class DiceTerm:
     keep_n: int = 0
 
     def roll(self, dice: Dice, label: str, of: str | None = None) -> int:
+        if self.count == 1 and not self.explode:
+            return dice.roll(self.sides, label, of=of)
         faces = [self._one(dice, label, of) for _ in range(self.count)]
         if self.keep == "kh":
             faces = sorted(faces, reverse=True)[: self.keep_n]
@@ -85,6 +87,9 @@ class Expression:
 
     def roll(self, dice: Dice, label: str, of: str | None = None) -> int:
         """Roll every die of the expression under ``label`` and return the total."""
+        if len(self.terms) == 1:
+            sign, term = self.terms[0]
+            return sign * term.roll(dice, label, of)
         return sum(sign * term.roll(dice, label, of) for sign, term in self.terms)
 
     def bounds(self) -> tuple[int, int | None]:

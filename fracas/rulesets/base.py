@@ -46,6 +46,10 @@ class DieSpec:
     sides: int
     when: str
     per_combatant: bool = False
+    odds_relevant: bool = True
+    """False for a die that never changes who is hit, the damage or who is down (it only
+    feeds bookkeeping, like rounds fired): exact odds then do not branch on it. A test
+    checks every such declaration against the full enumeration."""
 
 
 class Ruleset(ABC):

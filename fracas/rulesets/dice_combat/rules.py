@@ -115,7 +115,9 @@ class DiceCombat(Ruleset):
     )
     dice: ClassVar[tuple[DieSpec, ...]] = (
         DieSpec("attack", 20, "every attack and throw; 2 with `edge`"),
-        DieSpec("ammo", 3, "pistol, SMG and rifle attacks, right after `attack`"),
+        DieSpec(
+            "ammo", 3, "pistol, SMG and rifle attacks, right after `attack`", odds_relevant=False
+        ),  # DC-9: damage does not depend on rounds fired
         DieSpec(
             "defend",
             20,
