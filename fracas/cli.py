@@ -77,7 +77,7 @@ def _start(ef: EncounterFile, engine: Engine) -> Any:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option(
     "--seed",
@@ -177,7 +177,7 @@ def _status_table(ef: EncounterFile, engine: Engine) -> Table:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as one JSON object.")
 def odds(file: str, as_json: bool) -> None:
     """Exact odds of the last action of FILE, before anyone rolls.

@@ -73,7 +73,11 @@ def line(a: Tile, b: Tile) -> list[Tile]:
 
     >>> line((0, 0), (3, 1))
     [(0, 0), (1, 0), (2, 1), (3, 1)]
+
+    The same tiles both ways: ``line(b, a)`` is ``line(a, b)`` reversed.
     """
+    if b < a:  # Bresenham breaks ties by direction: always draw from the lesser end
+        return line(b, a)[::-1]
     x0, y0 = a
     x1, y1 = b
     dx, dy = abs(x1 - x0), -abs(y1 - y0)

@@ -33,6 +33,7 @@ __all__ = [
     "TurnFlagged",
     "TurnOver",
     "TurnStarted",
+    "ValueSet",
     "event_json",
     "fold",
 ]
@@ -289,6 +290,20 @@ class StatusCleared(Event):
 
     def describe(self, state: Encounter) -> str | None:
         return f"  {state.name(self.target)} is no longer {self.status}"
+
+
+@dataclass(frozen=True, slots=True)
+class ValueSet(Event):
+    """An encounter-wide ruleset value changes (reported beside ``round``)."""
+
+    name: str
+    value: int
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state, values={**state.values, self.name: self.value})
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"{self.name}: {state.values.get(self.name, 0)} -> {self.value}"
 
 
 @dataclass(frozen=True, slots=True)

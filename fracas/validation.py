@@ -16,6 +16,7 @@ Locator = Callable[[Sequence[str | int]], str]
 
 _CODES = {
     "extra_forbidden": "unknown_field",
+    "unexpected_keyword_argument": "unknown_field",  # pydantic dataclasses' extra="forbid"
     "missing": "missing_field",
     "literal_error": "bad_value",
     "int_parsing": "bad_value",
@@ -65,7 +66,7 @@ def validate(
         )
         code = _CODES.get(err["type"], err["type"])
         given = err.get("input")
-        if code == "unknown_field":
+        if code == "unknown_field" and err["type"] != "unknown_field":
             name = loc[-1] if loc else given
             valid = ", ".join(valid_fields) if valid_fields else "none"
             raise FileError(

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Generic, TypeVar
 
 from fracas.dice.source import Dice, TableDice
-from fracas.errors import FracasError
+from fracas.errors import DiceError, FracasError
 
 __all__ = ["DEFAULT_MAX_PATHS", "DEFAULT_MAX_ROLLS", "Distribution", "enumerate_exact"]
 
@@ -122,6 +122,7 @@ def enumerate_exact(
     source: Dice = table if table is not None else path
     counts: dict[K, dict[int, int]] = {}
     truncated: dict[int, int] = {}
+    taken: dict[str, int] = {}  # the most values of each given label one path took
     paths = 0
     while True:
         if table is not None:
@@ -150,8 +151,26 @@ def enumerate_exact(
                     f"the action has more than {max_paths:,} dice paths: too many to enumerate "
                     "exactly; fix some of its dice to condition the odds on them",
                 )
+        if table is not None:
+            for key, (n, matched) in table.usage().items():
+                if len(matched) > 1:
+                    raise DiceError(
+                        "ambiguous_die_label",
+                        f"die label {key!r} matches {len(matched)} rolls "
+                        f"({', '.join(sorted(matched))}): name one of them",
+                    )
+                taken[key] = max(taken.get(key, 0), n)
         if not path.advance():
             break
+    for key, n in taken.items():  # a given value no path rolls is an error (README, "Dice")
+        if given is not None and n < len(given[key]):
+            raise DiceError(
+                "unused_die",
+                f"die label {key!r} is never rolled by this action, on any dice path"
+                if n == 0
+                else f"die label {key!r} has {len(given[key])} values but no dice path "
+                f"rolls it more than {n} time(s)",
+            )
     outcomes = {
         key: sum((Fraction(c, d) for d, c in by.items()), Fraction(0)) for key, by in counts.items()
     }

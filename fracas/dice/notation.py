@@ -92,20 +92,19 @@ class Expression:
             return sign * term.roll(dice, label, of)
         return sum(sign * term.roll(dice, label, of) for sign, term in self.terms)
 
-    def bounds(self) -> tuple[int, int | None]:
-        """Lowest and highest total (``None``: unbounded, an exploding die)."""
-        low, high = 0, 0
-        unbounded = False
+    def bounds(self) -> tuple[int | None, int | None]:
+        """Lowest and highest total (``None``: unbounded that way, an exploding die)."""
+        low: int | None = 0
+        high: int | None = 0
         for sign, term in self.terms:
             lo, hi = term.bounds()
-            if hi is None:
-                unbounded = True
-                hi = lo
             if sign > 0:
-                low, high = low + lo, high + hi
-            else:
-                low, high = low - hi, high - lo
-        return low, None if unbounded else high
+                low = None if low is None else low + lo
+                high = None if high is None or hi is None else high + hi
+            else:  # a subtracted exploding die is unbounded below, not above
+                low = None if low is None or hi is None else low - hi
+                high = None if high is None else high - lo
+        return low, high
 
     def __str__(self) -> str:
         out = ""
@@ -150,19 +149,26 @@ def parse(text: str) -> Expression:
 def _term(text: str, m: re.Match[str]) -> Constant | DiceTerm:
     count_s, sides_s, bang, keep, keep_s, const = m.groups()
     if const is not None:
-        return Constant(int(const))
-    count = int(count_s) if count_s else 1
-    sides = int(sides_s)
+        return Constant(_int(text, const))
+    count = _int(text, count_s) if count_s else 1
+    sides = _int(text, sides_s)
     if not 1 <= count <= _MAX_COUNT:
         raise _bad(text, f"dice count {count} is not in 1..{_MAX_COUNT}")
     if not 1 <= sides <= _MAX_SIDES:
         raise _bad(text, f"die size {sides} is not in 1..{_MAX_SIDES}")
     if bang and sides == 1:
         raise _bad(text, "a d1 cannot explode (it would never stop)")
-    keep_n = int(keep_s) if keep_s else 0
+    keep_n = _int(text, keep_s) if keep_s else 0
     if keep and not 1 <= keep_n <= count:
         raise _bad(text, f"keeps {keep_n} of {count} dice: keep 1..{count}")
     return DiceTerm(count, sides, bool(bang), keep, keep_n)
+
+
+def _int(text: str, digits: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+        raise _bad(text, f"the number {digits[:12]}... has too many digits") from None
 
 
 def _bad(text: str, why: str) -> FracasError:

@@ -122,6 +122,13 @@ class TableDice:
         self.rolls.append(Roll(full, sides, value))
         return value
 
+    def usage(self) -> dict[str, tuple[int, frozenset[str]]]:
+        """Per given label: how many of its values this run took, and the rolls it matched."""
+        return {
+            key: (len(self._given[key]) - len(queue), frozenset(self._matched.get(key, ())))
+            for key, queue in self._queues.items()
+        }
+
     def check_used(self) -> None:
         """Refuse given values the action never rolled, and ambiguous short labels."""
         rolled = sorted({r.label for r in self.rolls})

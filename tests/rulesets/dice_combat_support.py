@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fracas.engine import Record
-from fracas.model import Event
+from fracas.model import Encounter, Event, fold
 from fracas.render import log_lines
 from fracas.rulesets.dice_combat.events import AttackRolled, DefenceRolled
 from fracas.rulesets.dice_combat.sheet import Sheet
@@ -19,12 +19,13 @@ from tests.helpers import Played, play
 
 __all__ = [
     "act",
+    "after",
     "attack_roll",
     "defence_rolls",
     "fight",
     "hand",
-    "log",
     "loaded",
+    "log",
     "ok",
     "refusal",
     "rolled",
@@ -123,3 +124,11 @@ def rolled(p: Played, action: int = -1) -> list[str]:
 def log(p: Played) -> list[str]:
     """The log lines a game master reads."""
     return log_lines(p.start, p.records)
+
+
+def after(p: Played, action: int) -> Encounter:
+    """The state right after action number ``action`` (0: the encounter's start)."""
+    state = p.start
+    for record in p.records[: action + 1]:
+        state = fold(state, record.events)
+    return state

@@ -119,11 +119,19 @@ def expand_item(value: Any) -> Any:
         if base is None:
             raise PydanticCustomError(
                 "unknown_item",
-                "{given!r} is not an item short-hand; valid: {valid}",
-                {"given": base_name, "valid": ", ".join(SHORTHANDS)},
+                "{given} is not an item short-hand; valid: {valid}",
+                {"given": repr(base_name), "valid": ", ".join(SHORTHANDS)},
             )
         rest = {k: v for k, v in value.items() if k != "is"}
         value = {"name": base_name, **base, **rest}
+    if isinstance(value, dict):
+        unknown = [k for k in value if k not in Item.__dataclass_fields__]
+        if unknown:
+            raise PydanticCustomError(
+                "unknown_field",
+                "{given} is not an item field; valid: {valid}",
+                {"given": repr(unknown[0]), "valid": ", ".join(["is", *Item.__dataclass_fields__])},
+            )
     return value
 
 
@@ -135,8 +143,8 @@ def check_item(item: Item | None) -> Item | None:
         if item.capacity is not None or item.loaded is not None:
             raise PydanticCustomError(
                 "gun_only_field",
-                "{name!r} is a {type} item: capacity and loaded are for guns only",
-                {"name": item.name, "type": item.type},
+                "{name} is a {type} item: capacity and loaded are for guns only",
+                {"name": repr(item.name), "type": item.type},
             )
         return item
     capacity = item.capacity
@@ -144,22 +152,22 @@ def check_item(item: Item | None) -> Item | None:
         if item.fires != "bolts":
             raise PydanticCustomError(
                 "missing_capacity",
-                "gun {name!r} needs a capacity (an int >= 1), or an 'is:' short-hand that has one",
-                {"name": item.name},
+                "gun {name} needs a capacity (an int >= 1), or an 'is:' short-hand that has one",
+                {"name": repr(item.name)},
             )
         capacity = 1
     if capacity < 1:
         raise PydanticCustomError(
             "bad_capacity",
-            "capacity {capacity!r} of {name!r}: give an int >= 1",
-            {"capacity": capacity, "name": item.name},
+            "capacity {capacity} of {name}: give an int >= 1",
+            {"capacity": capacity, "name": repr(item.name)},
         )
     loaded = capacity if item.loaded is None else item.loaded
     if not 0 <= loaded <= capacity:
         raise PydanticCustomError(
             "bad_loaded",
-            "loaded {loaded!r} of {name!r}: give 0..{capacity}",
-            {"loaded": loaded, "name": item.name, "capacity": capacity},
+            "loaded {loaded} of {name}: give 0..{capacity}",
+            {"loaded": loaded, "name": repr(item.name), "capacity": capacity},
         )
     return dataclasses.replace(item, capacity=capacity, loaded=loaded)
 

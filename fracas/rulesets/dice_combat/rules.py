@@ -271,7 +271,8 @@ class DiceCombat(Ruleset):
         explosive = cls.kind == "explosive"
         throw = action.do == "throw"
         target = state.get(action.target) if action.target is not None else None
-        if target is not None and target.id == actor.id and (not throw or not explosive):
+        # An explosive may be centred on the thrower's own tile, by attack or throw (DC-31).
+        if target is not None and target.id == actor.id and not explosive:
             raise Refusal("self_target", f"{actor.id!r} cannot {action.do} itself")
         if action.at is not None and not explosive:
             raise Refusal(
@@ -510,11 +511,14 @@ class DiceCombat(Ruleset):
                 critical,
             ),
         ]
+        where = "" if target.at is None else f" on [{target.at[0]}, {target.at[1]}]"
+        drop = Note(f"  the {hand.name} stays in hand: drop it OOC{where} (DC-19)")
         if critical == "failure":
             return [
                 *events,
                 Note("  CRITICAL FAILURE: an automatic miss; the turn ends"),
                 Attempted(actor.id, target.id, False),
+                drop,  # DC-19: a fumbled throw still throws the weapon
                 TurnOver(actor.id),
             ]
         defence = self._defend(target, dice, total, True, explosive=False)  # DC-16: ties hit
@@ -526,8 +530,7 @@ class DiceCombat(Ruleset):
             events.append(
                 self._damage(target, base, critical == "success", defence.event.fumbled, dice)
             )
-        where = "" if target.at is None else f" on [{target.at[0]}, {target.at[1]}]"
-        events.append(Note(f"  the {hand.name} stays in hand: drop it OOC{where} (DC-19)"))
+        events.append(drop)
         return events
 
     def _explosive(

@@ -18,8 +18,8 @@ def _check_trait(name: str) -> str:
     if name not in TRAITS:
         raise PydanticCustomError(
             "unknown_trait",
-            "{given!r} is not a trait; valid: {valid}",
-            {"given": name, "valid": ", ".join(TRAITS)},
+            "{given} is not a trait; valid: {valid}",
+            {"given": repr(name), "valid": ", ".join(TRAITS)},
         )
     return name
 

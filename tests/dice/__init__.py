@@ -1,0 +1,1 @@
+"""Unit tests of the dice layer: sources, the exact enumerator, the notation."""
