@@ -136,6 +136,11 @@ def _print_log(ef: EncounterFile, engine: Engine, lines: list[str]) -> None:
         f"[bold]{escape(ef.path)}[/bold] · {ef.ruleset.name}"
         f"{' (' + escape(opts) + ')' if opts else ''} · seed {engine.seed}"
     )
+    if not _out.is_terminal:  # piped: plain text, printed at once
+        click.echo("\n".join("\n" + line if line.startswith("#") else line for line in lines))
+        _out.print()
+        _out.print(_status_table(ef, engine))
+        return
     for line in lines:
         text = escape(line)
         if "CRITICAL FAILURE" in line:

@@ -120,8 +120,13 @@ def action_odds(
             found = downs[changing] = _downs(ruleset, fold(before, changing))
         return found
 
+    core = action.do in ("set", "move", "end_turn")
+
     def summarise(dice: Dice) -> _Path:
-        events = plan(ruleset, before, action, dice)
+        # The turn is already the actor's: a ruleset action is its resolution alone.
+        events = (
+            plan(ruleset, before, action, dice) if core else ruleset.resolve(before, action, dice)
+        )
         landed: dict[str, bool] = {}
         damage: dict[str, int] = {}
         for e in events:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import ConfigDict
@@ -172,6 +173,7 @@ def check_item(item: Item | None) -> Item | None:
     return dataclasses.replace(item, capacity=capacity, loaded=loaded)
 
 
+@cache
 def weapon_class(item: Item | None, machine_pistol: str = "pistol") -> WeaponClass:
     """DC-3: the class of the item in the primary hand, first matching line."""
     if item is None or item.type == "other":
@@ -203,6 +205,7 @@ def is_machine_gun(item: Item) -> bool:
     )
 
 
+@cache
 def gun_group(item: Item | None, revision: str, machine_pistol: str = "pistol") -> str | None:
     """DC-14, DC-A3: the gun group (for trait bonuses only); None for non-guns."""
     if item is None or item.type != "gun":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from fracas.dice.source import Dice
@@ -43,6 +44,7 @@ from fracas.rulesets.dice_combat.sheet import Options, Sheet
 from fracas.rulesets.dice_combat.tables import (
     BAND_INDEX,
     BURN_LUCK,
+    CLASSES,
     COVER_BONUS,
     CRIT_DIE,
     CRIT_PROFILES,
@@ -366,13 +368,8 @@ class DiceCombat(Ruleset):
     ) -> _Defence:
         sheet = _sheet(target)
         naturals, natural = self._roll_d20(dice, "defend", edge, of=target.id)
-        parts: list[tuple[str, int]] = []
-        bonus = sheet.defend_ranged_bonus if ranged else sheet.defend_close_bonus
-        if bonus:
-            parts.append(("bonus", bonus))
-        if ranged and sheet.cover and (explosive or self.options.cover_all_ranged):
-            parts.append(("cover", COVER_BONUS))  # DC-32, DC-G8
-        total = natural + sum(v for _, v in parts)
+        parts, bonus = _defence_modifiers(sheet, ranged, explosive, self.options)
+        total = natural + bonus
         fumbled = natural in CRIT_PROFILES[sheet.crit].failure  # DC-39
         hit = fumbled or against > total or (ties_hit and against == total)  # DC-43
         event = DefenceRolled(
@@ -380,7 +377,7 @@ class DiceCombat(Ruleset):
             "ranged" if ranged else "close",
             naturals,
             natural,
-            tuple(parts),
+            parts,
             total,
             fumbled,
             hit,
@@ -398,39 +395,16 @@ class DiceCombat(Ruleset):
         dice: Dice,
     ) -> list[Event]:
         """P-DC-1: a melee or gun attack."""
-        sheet = _sheet(actor)
         naturals, natural = self._roll_d20(dice, "attack", action.params.get("edge"))
-        parts: list[tuple[str, int]] = []
-        if sheet.attack_bonus:
-            parts.append(("bonus", sheet.attack_bonus))
-        gun = cls.kind == "gun"
-        rng = band(distance)
-        if gun:
-            mod = cls.range_mods[self.options.revision][BAND_INDEX[rng]]  # DC-13
-            if mod:
-                parts.append((rng, mod))
-            group = gun_group(hand, self.options.revision, self.options.machine_pistol)
-            traits = GROUP_TRAITS.get(group or "", frozenset()) & set(sheet.traits)  # DC-14
-            if traits:
-                n = len(traits) if self.options.gun_trait_stacks else 1
-                parts.append(("/".join(sorted(traits)), n * self.options.gun_trait_bonus))
-        if "strong_arm" in sheet.traits and self.options.strong_arm_penalty:  # DC-20
-            parts.append(("strong arm", -self.options.strong_arm_penalty))
-        total = natural + sum(v for _, v in parts)
+        parts, bonus, how = _attack_modifiers(
+            _sheet(actor), cls.name, distance, target.name, self.options
+        )
+        total = natural + bonus
         critical = self._critical(actor, natural)
-        name = hand.name if hand is not None else "bare hands"
-        where = f"{rng}, {_tiles(distance)}" if gun else "melee"
+        gun = cls.kind == "gun"
         events: list[Event] = [
             ActionUsed(actor.id),
-            AttackRolled(
-                actor.id,
-                f"attacks {target.name} with the {name} ({where})",
-                naturals,
-                natural,
-                tuple(parts),
-                total,
-                critical,
-            ),
+            AttackRolled(actor.id, how, naturals, natural, parts, total, critical),
         ]
         ammo: AmmoFired | None = None
         if gun and cls.ammo is not None and hand is not None:
@@ -609,6 +583,56 @@ class DiceCombat(Ruleset):
         if turns <= 0:
             return []
         return [StatusSet(victim.id, "burning", {"turns": turns, "damage": tick})]
+
+
+Parts = tuple[tuple[str, int], ...]
+
+
+@lru_cache(maxsize=4096)
+def _attack_modifiers(
+    sheet: Sheet, cls_name: str, distance: int, target: str, options: Options
+) -> tuple[Parts, int, str]:
+    """DC-43: the modifiers of a melee or gun attack roll, their sum, and the log's wording.
+
+    A pure function of its (frozen) inputs, cached: exact odds replay an attack
+    hundreds of times with the same attacker, weapon and distance.
+    """
+    cls = CLASSES[cls_name]
+    hand = sheet.hand
+    parts: list[tuple[str, int]] = []
+    if sheet.attack_bonus:
+        parts.append(("bonus", sheet.attack_bonus))
+    gun = cls.kind == "gun"
+    rng = band(distance)
+    if gun:
+        mod = cls.range_mods[options.revision][BAND_INDEX[rng]]  # DC-13
+        if mod:
+            parts.append((rng, mod))
+        group = gun_group(hand, options.revision, options.machine_pistol)
+        traits = GROUP_TRAITS.get(group or "", frozenset()).intersection(sheet.traits)  # DC-14
+        if traits:
+            n = len(traits) if options.gun_trait_stacks else 1
+            parts.append(("/".join(sorted(traits)), n * options.gun_trait_bonus))
+    if "strong_arm" in sheet.traits and options.strong_arm_penalty:  # DC-20
+        parts.append(("strong arm", -options.strong_arm_penalty))
+    name = hand.name if hand is not None else "bare hands"
+    where = f"{rng}, {_tiles(distance)}" if gun else "melee"
+    how = f"attacks {target} with the {name} ({where})"
+    return tuple(parts), sum(v for _, v in parts), how
+
+
+@lru_cache(maxsize=4096)
+def _defence_modifiers(
+    sheet: Sheet, ranged: bool, explosive: bool, options: Options
+) -> tuple[Parts, int]:
+    """DC-43: a Defend roll's modifiers (bonus, cover) and their sum."""
+    parts: list[tuple[str, int]] = []
+    bonus = sheet.defend_ranged_bonus if ranged else sheet.defend_close_bonus
+    if bonus:
+        parts.append(("bonus", bonus))
+    if ranged and sheet.cover and (explosive or options.cover_all_ranged):
+        parts.append(("cover", COVER_BONUS))  # DC-32, DC-G8
+    return tuple(parts), sum(v for _, v in parts)
 
 
 def _marked(c: Combatant, mark: str) -> Combatant:
