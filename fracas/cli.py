@@ -88,6 +88,9 @@ def _start(ef: EncounterFile, engine: Engine) -> Any:
 def run(file: str, as_json: bool, seed: int | None) -> None:
     """Play an encounter FILE and print the log, then where everyone stands.
 
+    FILE is YAML or JSON: ruleset, options, seed, combatants, actions (see
+    docs/encounter-files.md; `fracas rules RULESET` lists the fields).
+
     An illegal action stops the run there (exit status 1): nothing of it is
     consumed, and the state printed is the one before it.
     """

@@ -28,7 +28,15 @@ from fracas.model import (
 from fracas.rulesets.base import ActionSpec, Ruleset, plain
 from fracas.validation import validate
 
-__all__ = ["CORE_ACTIONS", "CORE_FIELDS", "Engine", "Record", "advance_to", "plan"]
+__all__ = [
+    "CORE_ACTIONS",
+    "CORE_FIELDS",
+    "Engine",
+    "Record",
+    "advance_to",
+    "dice_from_rolls",
+    "plan",
+]
 
 CORE_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("end_turn", "end the actor's turn; the next in order begins", (), "none"),
@@ -48,12 +56,20 @@ CORE_FIELDS = ("name", "side", "at", "hp", "max_hp")
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One entry of the log: an action (None for the encounter's start), its dice, its events."""
+    """One entry of the log, never changed once appended.
+
+    ``kind`` is ``start`` (the encounter begins: initiative, the first turn),
+    ``action`` (an action, its dice as rolled, its events), ``undo`` or
+    ``redo`` (``target`` names the action record undone or redone; undo and
+    redo append, they never delete).
+    """
 
     seq: int
     action: Action | None
     rolls: tuple[Roll, ...]
     events: tuple[Event, ...]
+    kind: str = "action"
+    target: int | None = None
 
 
 def end_turn(ruleset: Ruleset, state: Encounter, dice: Dice, *, passed: bool) -> list[Event]:
@@ -141,7 +157,13 @@ def set_fields(
 
 
 class Engine:
-    """One encounter being played: the ruleset, the state, the log and the dice."""
+    """One encounter being played: the ruleset, the state, the log and the dice.
+
+    The state is always the fold of the log's effective records: every action
+    not undone, in order. Undo and redo are records too (boardgame.io's model):
+    undo takes back the latest effective action, redo puts back the latest
+    undone one, and a new action drops what could still be redone.
+    """
 
     def __init__(self, ruleset: Ruleset, start: Encounter, seed: int | None = None) -> None:
         self.ruleset = ruleset
@@ -149,6 +171,9 @@ class Engine:
         self.seed = self.random.seed
         self.state = start
         self.log: list[Record] = []
+        self._done: list[int] = []  # effective action records, in order
+        self._undone: list[int] = []  # undone records that redo can put back, latest last
+        self._before: dict[int, Encounter] = {}  # the state before each action record
 
     def begin(
         self, given: Mapping[str, Sequence[int]] | None = None, order: Sequence[str] | None = None
@@ -161,23 +186,91 @@ class Engine:
         events = begin_turn(self.ruleset, state, turn_order[0], state.round, dice)
         dice.check_used()
         self.state = state
-        return self._commit(None, dice, events)
+        return self._commit(None, dice, events, "start")
 
-    def act(self, action: Action) -> Record:
+    def act(self, action: Action, dice: Dice | None = None) -> Record:
         """Play one action; on a refusal nothing is kept (not even a random die) and the
-        error is raised."""
-        dice = TableDice(action.dice, self.random)
+        error is raised.
+
+        Args:
+            action: the action, with the dice it fixes.
+            dice: where the other dice come from (default: the seeded generator); a
+                terminal passes one that asks the player for each die.
+        """
+        table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:
-            events = plan(self.ruleset, self.state, action, dice)
-            dice.check_used()
+            events = plan(self.ruleset, self.state, action, table)
+            table.check_used()
         except FracasError:
             self.random.setstate(saved)
             raise
-        return self._commit(action, dice, events)
+        return self._commit(action, table, events, "action")
 
-    def _commit(self, action: Action | None, dice: TableDice, events: list[Event]) -> Record:
-        record = Record(len(self.log), action, tuple(dice.rolls), tuple(events))
-        self.state = fold(self.state, events)
+    def undo(self) -> Record:
+        """Take back the latest effective action (appends an ``undo`` record)."""
+        if not self._done:
+            raise FracasError("nothing_to_undo", "there is no action to undo")
+        target = self._done[-1]
+        return self._append(Record(len(self.log), None, (), (), "undo", target))
+
+    def redo(self) -> Record:
+        """Put back the latest undone action, with the same dice (appends a ``redo`` record)."""
+        if not self._undone:
+            raise FracasError("nothing_to_redo", "there is no undone action to redo")
+        target = self._undone[-1]
+        return self._append(Record(len(self.log), None, (), (), "redo", target))
+
+    def replay(self, record: Record, order: Sequence[str] | None = None) -> Record:
+        """Append a stored record again (resuming an encounter): actions are resolved
+        anew with their recorded dice, so the result must be what was stored.
+
+        ``order`` is the file's turn order, for the ``start`` record.
+        """
+        if record.kind == "start":
+            return self.begin(dice_from_rolls(record.rolls), order)
+        if record.kind == "action":
+            assert record.action is not None
+            action = dataclasses.replace(record.action, dice=dice_from_rolls(record.rolls))
+            table = TableDice(action.dice, None)
+            events = plan(self.ruleset, self.state, action, table)
+            table.check_used()
+            return self._commit(record.action, table, events, "action")
+        return self._append(Record(len(self.log), None, (), (), record.kind, record.target))
+
+    @property
+    def effective(self) -> list[Record]:
+        """The action records whose events make the state, in order."""
+        return [self.log[i] for i in self._done]
+
+    def _commit(
+        self, action: Action | None, dice: TableDice, events: list[Event], kind: str
+    ) -> Record:
+        return self._append(Record(len(self.log), action, tuple(dice.rolls), tuple(events), kind))
+
+    def _append(self, record: Record) -> Record:
+        if record.kind == "action":
+            self._before[record.seq] = self.state
+            self.state = fold(self.state, record.events)
+            self._done.append(record.seq)
+            self._undone.clear()
+        elif record.kind == "undo":
+            assert record.target == self._done[-1], "undo takes back the latest action"
+            self._undone.append(self._done.pop())
+            self.state = self._before[record.target]
+        elif record.kind == "redo":
+            assert record.target == self._undone[-1], "redo puts back the latest undone"
+            self._done.append(self._undone.pop())
+            self.state = fold(self.state, self.log[record.target].events)
+        else:
+            self.state = fold(self.state, record.events)
         self.log.append(record)
         return record
+
+
+def dice_from_rolls(rolls: Sequence[Roll]) -> dict[str, tuple[int, ...]]:
+    """Dice as rolled, by full label, in order: given back, they replay an action exactly."""
+    out: dict[str, list[int]] = {}
+    for roll in rolls:
+        out.setdefault(roll.label, []).append(roll.value)
+    return {label: tuple(values) for label, values in out.items()}

@@ -17,14 +17,14 @@ from typing import Annotated, Any
 import yaml
 from pydantic import ConfigDict, Field
 
-from fracas.engine import CORE_ACTIONS, CORE_FIELDS, spec_of
+from fracas.engine import CORE_ACTIONS, CORE_FIELDS, SET_ONLY_FIELDS, Record, dice_from_rolls, spec_of
 from fracas.errors import FileError, FracasError
 from fracas.grid import Tile
 from fracas.model import Action, Combatant, Encounter, Turn
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset
 from fracas.validation import Locator, validate
 
-__all__ = ["EncounterFile", "MapSize", "load", "parse_text"]
+__all__ = ["EncounterFile", "MapSize", "export", "load", "parse_text"]
 
 _ID = re.compile(r"^[a-z0-9_-]+$")
 _ACTION_KEYS = ("actor", "do", "target", "at", "dice")
@@ -92,6 +92,8 @@ class EncounterFile:
     map: MapSize | None = None
     action_where: tuple[str, ...] = ()
     """``FILE:LINE`` of each action, for messages."""
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    """The file's data without its actions: what an export writes back."""
 
 
 def load(path: str | Path) -> EncounterFile:
@@ -149,6 +151,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         actions,
         top.map,
         where,
+        {k: v for k, v in raw.items() if k != "actions"},
     )
 
 
@@ -257,7 +260,7 @@ def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, 
                 locate((*at, "id")),
             )
         sheet = validate(ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid)
-        max_hp = core.max_hp if core.max_hp is not None else ruleset.default_max_hp
+        max_hp = core.max_hp if core.max_hp is not None else ruleset.max_hp_default()
         hp = core.hp if core.hp is not None else max_hp
         if hp > max_hp:
             raise FileError(
@@ -381,7 +384,7 @@ def _action(
     if core.at is not None:
         _check_tile(core.at, size, locate, (*at, "at"))
     if core.do == "set":
-        fields = [*CORE_FIELDS, *ruleset.sheet_fields()]
+        fields = [*CORE_FIELDS, *SET_ONLY_FIELDS, *ruleset.sheet_fields()]
         for key in params:
             if key not in fields:
                 raise FileError(
@@ -396,6 +399,10 @@ def _action(
     else:
         _check_params(spec.params, spec.required, spec.choices, params, locate, at)
         _check_targets(spec.targets, core, locate, at)
+        params = {
+            k: validate(spec.types[k], v, locate, (*at, k)) if k in spec.types else v
+            for k, v in params.items()
+        }
     if core.do == "move":
         to = validate(tuple[int, int], params.get("to"), locate, (*at, "to"))
         _check_tile(to, size, locate, (*at, "to"))
@@ -456,3 +463,37 @@ def _check_targets(
 def rulesets_available() -> list[str]:
     """Names of every registered ruleset."""
     return [r.name for r in RULESETS]
+
+
+def export(ef: EncounterFile, records: Sequence[Record], order: Sequence[str]) -> dict[str, Any]:
+    """An encounter file that replays ``records`` exactly with ``fracas run``.
+
+    ``records`` are the start and the effective actions (``Engine.effective``);
+    ``order`` the turn order in play. The setup is the original file's; the
+    initiative dice and every action's dice are written as rolled, so no die
+    comes from the seed.
+    """
+    out: dict[str, Any] = dict(ef.setup)
+    actions: list[dict[str, Any]] = []
+    for record in records:
+        given = {
+            label: list(v) if len(v) > 1 else v[0]
+            for label, v in dice_from_rolls(record.rolls).items()
+        }
+        if record.kind == "start":
+            out["dice"] = given
+            continue
+        assert record.action is not None
+        a = record.action
+        entry: dict[str, Any] = {"actor": a.actor, "do": a.do}
+        if a.target is not None:
+            entry["target"] = a.target
+        if a.at is not None:
+            entry["at"] = list(a.at)
+        entry.update({k: list(v) if isinstance(v, tuple) else v for k, v in a.params.items()})
+        if given:
+            entry["dice"] = given
+        actions.append(entry)
+    out["order"] = list(order)
+    out["actions"] = actions
+    return out
