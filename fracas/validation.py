@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core.core_schema import ErrorType
 
 from fracas.errors import FileError
 
@@ -18,12 +19,7 @@ _CODES = {
     "extra_forbidden": "unknown_field",
     "unexpected_keyword_argument": "unknown_field",  # pydantic dataclasses' extra="forbid"
     "missing": "missing_field",
-    "literal_error": "bad_value",
-    "int_parsing": "bad_value",
-    "int_type": "bad_value",
-    "bool_parsing": "bad_value",
-    "bool_type": "bad_value",
-    "string_type": "bad_value",
+    "missing_argument": "missing_field",
 }
 
 
@@ -61,12 +57,11 @@ def validate(
         return adapter(kind).validate_python(raw)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
-        loc: tuple[str | int, ...] = at + tuple(
-            p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-"))
-        )
-        code = _CODES.get(err["type"], err["type"])
+        loc = at + _data_path(raw, err["loc"])
+        kind_ = err["type"]
+        code = _CODES.get(kind_, "bad_value" if kind_ in _PYDANTIC_TYPES else kind_)
         given = err.get("input")
-        if code == "unknown_field" and err["type"] != "unknown_field":
+        if code == "unknown_field" and kind_ != "unknown_field":
             name = loc[-1] if loc else given
             valid = ", ".join(valid_fields) if valid_fields else "none"
             raise FileError(
@@ -78,3 +73,29 @@ def validate(
         if code == "bad_value":
             message = f"{given!r}: {message[0].lower()}{message[1:]}"
         raise FileError(code, message, locate(loc)) from None
+
+
+_PYDANTIC_TYPES = frozenset(get_args(ErrorType))
+"""pydantic's own error types; any other type is one of our codes, raised by a validator."""
+
+
+def _data_path(raw: Any, loc: Sequence[str | int]) -> tuple[str | int, ...]:
+    """The part of pydantic's error location that names places in the data.
+
+    pydantic adds union members and validator names (``int``, ``function-after``)
+    to locations; only keys and indexes that exist in the data (and a final
+    missing key) name something a user wrote.
+    """
+    out: list[str | int] = []
+    cur = raw
+    for i, part in enumerate(loc):
+        in_dict = isinstance(cur, dict) and part in cur
+        in_list = isinstance(cur, list | tuple) and isinstance(part, int) and 0 <= part < len(cur)
+        if in_dict or in_list:
+            cur = cur[part]
+        elif i == len(loc) - 1 and isinstance(part, str) and isinstance(cur, dict):
+            pass  # a missing or unknown key
+        else:
+            continue
+        out.append(part)
+    return tuple(out)

@@ -273,7 +273,7 @@ def test_hp_above_max_hp(tmp_path: Path) -> None:
         ("[ana, ana]", "bad_order", "order[1]"),
         ("[ana]", "bad_order", "order"),
         ("[ana, bo, cy]", "unknown_combatant", "order[2]"),
-        ("ana", "list_type", "order"),
+        ("ana", "bad_value", "order"),
     ],
     ids=["twice", "missing", "unknown", "not-a-list"],
 )
