@@ -1,4 +1,4 @@
-"""The command line: ``fracas run``, ``fracas odds``, ``fracas rules``.
+"""The command line: ``fracas run``, ``fracas odds``, ``fracas rules``, ``fracas play``.
 
 Thin: it reads files, hands actions to the engine and prints what comes back.
 Every error fracas raises on purpose ends the command with exit status 1 and
@@ -20,12 +20,15 @@ from rich.table import Table
 
 from fracas.engine import Engine, Record
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, load
+from fracas.files import EncounterFile, load, parse_text, read_text
 from fracas.odds import Odds, action_odds
 from fracas.render import action_title, events_json, log_lines, rolls_json, state_json
 from fracas.rules_info import describe_ruleset, ruleset_table
+from fracas.store import default_db_path, open_store
 
 __all__ = ["main"]
+
+_DEFAULT_DB = str(default_db_path())
 
 _out = Console(highlight=False, soft_wrap=True)
 if not _out.is_terminal:
@@ -85,7 +88,17 @@ def _start(ef: EncounterFile, engine: Engine) -> Any:
     default=None,
     help="Seed for every die the file does not give (overrides the file's `seed`).",
 )
-def run(file: str, as_json: bool, seed: int | None) -> None:
+@click.option(
+    "--db",
+    metavar="[PATH]",
+    is_flag=False,
+    flag_value=_DEFAULT_DB,
+    default=None,
+    help="Also store the encounter played, as a new encounter of this store (without "
+    "PATH: the default store of `fracas play`), where `fracas play NAME` goes on with it. "
+    "A run stopped by an illegal action stores nothing.",
+)
+def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
     """Play an encounter FILE and print the log, then where everyone stands.
 
     FILE is YAML or JSON: ruleset, options, seed, combatants, actions (see
@@ -96,7 +109,8 @@ def run(file: str, as_json: bool, seed: int | None) -> None:
     """
 
     def go() -> None:
-        ef = load(file)
+        text = read_text(file)
+        ef = parse_text(text, file)
         if seed is not None:
             import dataclasses
 
@@ -105,6 +119,7 @@ def run(file: str, as_json: bool, seed: int | None) -> None:
             ef2 = ef
         engine, records, error = _play(ef2, len(ef2.actions))
         lines = log_lines(_start(ef2, engine), records)
+        stored = _store_run(db, text, ef2, engine) if db is not None and error is None else None
         if as_json:
             out = state_json(ef2.ruleset, engine.state)
             out.update(
@@ -118,15 +133,33 @@ def run(file: str, as_json: bool, seed: int | None) -> None:
             if error is not None:
                 number, exc = error
                 out["error"] = {"action": number, "code": exc.code, "message": exc.message}
+            if stored is not None:
+                out["encounter"] = {"name": stored, "db": db}
             click.echo(json.dumps(out, indent=2))
         else:
             _print_log(ef2, engine, lines)
+            if stored is not None:
+                _out.print(
+                    f"stored as encounter [bold]{escape(stored)}[/bold] in {escape(str(db))}; "
+                    f"`fracas play {escape(stored)}` goes on with it"
+                )
         if error is not None:
             number, exc = error
             where = ef2.action_where[number - 1]
             _fail(f"action {number} ({where}): {exc.code}: {exc.message}")
 
     _guard(go)
+
+
+def _store_run(db: str, text: str, ef: EncounterFile, engine: Engine) -> str:
+    """Store a played file as a new encounter of the store at ``db``; its name."""
+    from fracas.play.session import store_played
+
+    store = open_store(db)
+    try:
+        return store_played(store, text, ef, engine)
+    finally:
+        store.close()
 
 
 def _print_log(ef: EncounterFile, engine: Engine, lines: list[str]) -> None:
@@ -187,12 +220,19 @@ def _status_table(ef: EncounterFile, engine: Engine) -> Table:
 @main.command()
 @click.argument("file", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as one JSON object.")
-def odds(file: str, as_json: bool) -> None:
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Rolls along one dice path before exploding dice are cut (default: the ruleset's).",
+)
+def odds(file: str, as_json: bool, depth: int | None) -> None:
     """Exact odds of the last action of FILE, before anyone rolls.
 
     Every action but the last is played with its dice; the last one is
     replayed over every face of every die it rolls. Dice the last action
-    names stay fixed: the odds are conditional on them.
+    names stay fixed: the odds are conditional on them. Where dice explode
+    without end, paths are cut at a depth and the output states the mass cut.
     """
 
     def go() -> None:
@@ -208,7 +248,7 @@ def odds(file: str, as_json: bool) -> None:
             _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
         last = ef.actions[-1]
         try:
-            result = action_odds(ef.ruleset, engine.state, last, seed=engine.seed)
+            result = action_odds(ef.ruleset, engine.state, last, seed=engine.seed, max_rolls=depth)
         except FracasError as exc:
             n = len(ef.actions)
             _fail(f"action {n} ({ef.action_where[n - 1]}): {exc.code}: {exc.message}")
@@ -234,8 +274,10 @@ def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) ->
     _out.print(f"[dim]{result.paths:,} dice paths, exact[/dim]")
     if result.truncated:
         _out.print(
-            f"[yellow]paths cut at {result.depth} rolls: probability "
-            f"{result.truncated} ({float(result.truncated):.2e}) not shown[/yellow]"
+            f"[yellow]paths cut at {result.depth} rolls (exploding dice): probability "
+            f"{result.truncated} ({float(result.truncated):.2e}) not shown; every figure "
+            f"below is exact, short of the true value by at most that "
+            f"(--depth {result.depth + 4} goes deeper)[/yellow]"
         )
     for cid, o in result.combatants.items():
         c = engine.state.get(cid)
@@ -245,9 +287,31 @@ def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) ->
             f"mean damage {float(o.mean):.3f}   down {_pct(o.down)}"
         )
         top = max(o.damage.values())
-        for dmg, p in sorted(o.damage.items()):
+        rows = sorted(o.damage.items())
+        shown = _head(rows)
+        for dmg, p in rows[:shown]:
             bar = "█" * max(1 if p else 0, round(30 * p / top))
             _out.print(f"  {dmg:>3} dmg [cyan]{bar:<30}[/cyan] {_pct(p)}  [dim]{p}[/dim]")
+        if shown < len(rows):  # a long tail of rare outcomes (exploding dice): one line
+            rest = sum((p for _, p in rows[shown:]), Fraction(0))
+            _out.print(
+                f"  {rows[shown][0]:>3}+    {'':<30} {_pct(rest)}  [dim]{rest} "
+                f"({len(rows) - shown} outcomes up to {rows[-1][0]}; --json lists each)[/dim]"
+            )
+
+
+_TAIL = Fraction(1, 1000)
+"""Outcomes past the 20th whose total is below this print as one line."""
+
+
+def _head(rows: list[tuple[int, Fraction]]) -> int:
+    """How many damage rows to print one by one: all, or up to a tail below ``_TAIL``."""
+    rest = sum((p for _, p in rows[20:]), Fraction(0))
+    for i in range(20, len(rows)):
+        if rest < _TAIL:
+            return i
+        rest -= rows[i][1]
+    return len(rows)
 
 
 @main.command()
@@ -319,3 +383,78 @@ def _print_rules(info: dict[str, Any]) -> None:
     _out.print(table)
     if info.get("shorthands"):
         _out.print("[bold]item short-hands:[/bold] " + ", ".join(info["shorthands"]))
+
+
+@main.command()
+@click.argument("target", metavar="FILE|ENCOUNTER", required=False)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=_DEFAULT_DB,
+    show_default=True,
+    envvar="FRACAS_DB",
+    show_envvar=True,
+    help="The encounter store, a SQLite file (created where missing).",
+)
+@click.option("--name", help="Name of a new encounter (default: the file's name, made unique).")
+@click.option("--seed", type=int, help="Seed of a new encounter's dice (overrides the file's).")
+@click.option(
+    "--dice",
+    "dice_mode",
+    type=click.Choice(["auto", "manual"]),
+    default="auto",
+    show_default=True,
+    help="auto: fracas rolls; manual: it asks for every die (physical dice). "
+    "`dice manual|auto` at the prompt switches.",
+)
+@click.option("--list", "list_", is_flag=True, help="List the stored encounters and exit.")
+@click.option("--delete", metavar="ENCOUNTER", help="Delete a stored encounter and exit.")
+def play(
+    target: str | None,
+    db: str,
+    name: str | None,
+    seed: int | None,
+    dice_mode: str,
+    list_: bool,
+    delete: str | None,
+) -> None:
+    """Play an encounter live at a prompt: FILE starts a new stored encounter (its
+    actions played first), ENCOUNTER (a stored name) resumes one.
+
+    \b
+    At the prompt (tab completes; `help` lists what the current actor may do now):
+      ana attack bo            an action: actor, action, target (key=value parameters)
+      attack bo attack=17      the current actor's; dice given as label=N
+      ana throw at 4,5         a tile target      bo reload / end   and so on
+      status, odds ACTION, undo, redo, log [N], dice manual|auto,
+      save FILE, list, delete NAME, quit
+
+    Every action is stored (durably) before it is shown, so nothing shown is ever
+    lost; two sessions on one encounter never lose or duplicate an action.
+    """
+
+    def go() -> None:
+        from fracas.play.loop import play as play_loop
+        from fracas.play.view import encounters_table
+
+        store = open_store(db)
+        try:
+            if list_:
+                _out.print(encounters_table(store.list(), None, store.location))
+                return
+            if delete is not None:
+                store.delete(delete)
+                click.echo(f"deleted {delete!r} from {store.location}")
+                return
+            if target is None:
+                raise FracasError(
+                    "missing_argument",
+                    "give FILE (a new encounter) or ENCOUNTER (a stored one); --list lists them",
+                )
+            status = play_loop(store, target, name=name, seed=seed, manual=dice_mode == "manual")
+        finally:
+            store.close()
+        if status:
+            sys.exit(status)
+
+    _guard(go)

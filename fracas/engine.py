@@ -31,6 +31,7 @@ from fracas.validation import validate
 __all__ = [
     "CORE_ACTIONS",
     "CORE_FIELDS",
+    "SET_ONLY_FIELDS",
     "Engine",
     "Record",
     "advance_to",
@@ -47,11 +48,21 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
         "none",
     ),
     ActionSpec(
-        "set", "a game master's edit of any sheet field (`hp: 5`, `cover: true`)", (), "none"
+        "set",
+        "a game master's edit of any sheet field (`hp: 5`, `cover: true`) or of `statuses`",
+        (),
+        "none",
     ),
 )
 CORE_FIELDS = ("name", "side", "at", "hp", "max_hp")
 """Fields every combatant has, outside the ruleset's sheet."""
+SET_ONLY_FIELDS = ("statuses",)
+"""Core fields ``set`` edits that a file does not give: ``statuses: {...}`` replaces the
+combatant's statuses (``statuses: {}`` ends them all)."""
+
+
+_STATUSES = dict[str, dict[str, int | str]]
+"""What ``set statuses:`` takes: status name -> details (ints or ids)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,15 +142,23 @@ def set_fields(
 ) -> FieldsSet:
     """Validate a ``set`` action's fields against the sheet; refuse what does not fit."""
     c = state.get(actor)
-    core = {k: v for k, v in fields.items() if k in CORE_FIELDS}
-    sheet_raw = {k: v for k, v in fields.items() if k not in CORE_FIELDS}
+    core = {k: v for k, v in fields.items() if k in CORE_FIELDS or k in SET_ONLY_FIELDS}
+    sheet_raw = {k: v for k, v in fields.items() if k not in core}
 
     def where(path: Sequence[str | int]) -> str:
         return ".".join(str(p) for p in path)
 
     try:
         merged = {**{k: plain(v) for k, v in ruleset.sheet_json_raw(c).items()}, **sheet_raw}
-        sheet = validate(ruleset.sheet_type, merged, where, valid_fields=ruleset.sheet_fields())
+        sheet = validate(
+            ruleset.sheet_type,
+            merged,
+            where,
+            valid_fields=ruleset.sheet_fields(),
+            context=ruleset.options,
+        )
+        if "statuses" in core:
+            core["statuses"] = validate(_STATUSES, core["statuses"], where, ("statuses",))
     except FileError as exc:
         raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
     if "at" in core and core["at"] is not None:
@@ -153,6 +172,18 @@ def set_fields(
     if hp != c.hp:
         core["hp"] = hp
     changed = {k: getattr(sheet, k) for k in sheet_raw}
+    # The ruleset derives what follows from the given fields (an HP from damage taken).
+    given = dataclasses.replace(c, sheet=sheet, **core)
+    try:
+        settled = ruleset.settle(given, frozenset(fields))
+    except FracasError as exc:
+        raise Refusal(exc.code, f"set: {exc.message}") from None
+    for k in CORE_FIELDS:
+        if getattr(settled, k) != getattr(given, k):
+            core[k] = getattr(settled, k)
+    for f in dataclasses.fields(settled.sheet):
+        if getattr(settled.sheet, f.name) != getattr(sheet, f.name):
+            changed[f.name] = getattr(settled.sheet, f.name)
     return FieldsSet(actor, core, changed)
 
 
@@ -181,9 +212,15 @@ class Engine:
         """Roll initiative unless ``order`` is given, and begin the first turn."""
         dice = TableDice(given or {}, self.random)
         state = self.state
-        turn_order = tuple(order) if order else self.ruleset.initiative(state, dice)
+        opening: list[Event] = []
+        if order:
+            turn_order = tuple(order)
+        else:
+            turn_order, opening = self.ruleset.roll_initiative(state, dice)
         state = dataclasses.replace(state, order=turn_order)
-        events = begin_turn(self.ruleset, state, turn_order[0], state.round, dice)
+        events = opening + begin_turn(
+            self.ruleset, fold(state, opening), turn_order[0], state.round, dice
+        )
         dice.check_used()
         self.state = state
         return self._commit(None, dice, events, "start")

@@ -17,14 +17,30 @@ from typing import Annotated, Any
 import yaml
 from pydantic import ConfigDict, Field
 
-from fracas.engine import CORE_ACTIONS, CORE_FIELDS, SET_ONLY_FIELDS, Record, dice_from_rolls, spec_of
+from fracas.engine import (
+    CORE_ACTIONS,
+    CORE_FIELDS,
+    SET_ONLY_FIELDS,
+    Record,
+    dice_from_rolls,
+    spec_of,
+)
 from fracas.errors import FileError, FracasError
 from fracas.grid import Tile
 from fracas.model import Action, Combatant, Encounter, Turn
-from fracas.rulesets import RULESETS, Ruleset, find_ruleset
+from fracas.rulesets import RULESETS, ActionSpec, Ruleset, find_ruleset
 from fracas.validation import Locator, validate
 
-__all__ = ["EncounterFile", "MapSize", "export", "load", "parse_text"]
+__all__ = [
+    "EncounterFile",
+    "MapSize",
+    "action_json",
+    "export",
+    "load",
+    "parse_text",
+    "read_action",
+    "read_text",
+]
 
 _ID = re.compile(r"^[a-z0-9_-]+$")
 _ACTION_KEYS = ("actor", "do", "target", "at", "dice")
@@ -98,16 +114,20 @@ class EncounterFile:
 
 def load(path: str | Path) -> EncounterFile:
     """Read and validate an encounter file."""
+    return parse_text(read_text(path), str(Path(path)))
+
+
+def read_text(path: str | Path) -> str:
+    """The text of an encounter file (``unreadable_file`` naming it when it cannot be read)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except OSError as exc:
         raise FileError(
             "unreadable_file", f"cannot read {str(p)!r}: {exc.strerror}", str(p)
         ) from None
     except UnicodeDecodeError:
         raise FileError("unreadable_file", f"{str(p)!r} is not UTF-8 text", str(p)) from None
-    return parse_text(text, str(p))
 
 
 def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
@@ -139,7 +159,14 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         for i, a in enumerate(top.actions)
     )
     first = order[0] if order else ids[0]
-    start = Encounter(ruleset.name, combatants, tuple(order or ids), top.round, Turn(first))
+    start = Encounter(
+        ruleset.name,
+        combatants,
+        tuple(order or ids),
+        top.round,
+        Turn(first),
+        ruleset.initial_values(),
+    )
     where = tuple(locate(("actions", i)).split(": ")[0] for i in range(len(actions)))
     return EncounterFile(
         name,
@@ -259,7 +286,9 @@ def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, 
                 f"id {core.id!r} is used by two combatants; ids must be unique",
                 locate((*at, "id")),
             )
-        sheet = validate(ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid)
+        sheet = validate(
+            ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid, context=ruleset.options
+        )
         max_hp = core.max_hp if core.max_hp is not None else ruleset.max_hp_default()
         hp = core.hp if core.hp is not None else max_hp
         if hp > max_hp:
@@ -273,6 +302,10 @@ def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, 
         c = Combatant(
             core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet
         )
+        try:  # fields the ruleset derives from the given ones (an HP from damage taken)
+            c = ruleset.settle(c, frozenset(raw))
+        except FracasError as exc:
+            raise FileError(exc.code, exc.message, locate(at)) from None
         out[core.id] = ruleset.prepare(c)
     return out
 
@@ -309,7 +342,7 @@ def _dice(
     at: tuple[str | int, ...],
 ) -> dict[str, tuple[int, ...]]:
     out: dict[str, tuple[int, ...]] = {}
-    labels = ", ".join(d.label for d in ruleset.dice) or "none"
+    labels = ", ".join(d.label for d in ruleset.dice_specs()) or "none"
     for key, value in raw.items():
         here = locate((*at, key))
         name, *rest = key.split(":")
@@ -397,12 +430,13 @@ def _action(
                 "unknown_field", "set takes the fields to change, not a target or `at`", locate(at)
             )
     else:
-        _check_params(spec.params, spec.required, spec.choices, params, locate, at)
-        _check_targets(spec.targets, core, locate, at)
+        _check_params(spec, params, locate, at)
+        _check_targets(spec.targets, core, params, locate, at)
         params = {
             k: validate(spec.types[k], v, locate, (*at, k)) if k in spec.types else v
             for k, v in params.items()
         }
+        _check_ids(spec.combatant_params, params, ids, locate, at)
     if core.do == "move":
         to = validate(tuple[int, int], params.get("to"), locate, (*at, "to"))
         _check_tile(to, size, locate, (*at, "to"))
@@ -412,13 +446,9 @@ def _action(
 
 
 def _check_params(
-    allowed: Sequence[str],
-    required: Sequence[str],
-    choices: Mapping[str, Sequence[str]],
-    params: Mapping[str, Any],
-    locate: Locator,
-    at: tuple[str | int, ...],
+    spec: ActionSpec, params: Mapping[str, Any], locate: Locator, at: tuple[str | int, ...]
 ) -> None:
+    allowed, required, choices = spec.params, spec.required, spec.choices
     for key, value in params.items():
         if key not in allowed:
             valid = ", ".join([*_ACTION_KEYS, *allowed])
@@ -433,15 +463,45 @@ def _check_params(
                 f"{key} {value!r}: give one of {', '.join(choices[key])}",
                 locate((*at, key)),
             )
-        if key not in choices and not isinstance(value, str | int | list):
+        if key not in choices and key not in spec.types and not isinstance(value, str | int | list):
             raise FileError("bad_value", f"{key} {value!r} is not a value", locate((*at, key)))
     for key in required:
         if key not in params:
             raise FileError("missing_field", f"{key!r} is required for this action", locate(at))
 
 
+def _check_ids(
+    keys: Sequence[str],
+    params: Mapping[str, Any],
+    ids: Sequence[str],
+    locate: Locator,
+    at: tuple[str | int, ...],
+) -> None:
+    """Every combatant a parameter names: the items of a list, the keys of a mapping."""
+    for key in keys:
+        value = params.get(key)
+        named: list[tuple[str | int, Any]]
+        if isinstance(value, list | tuple):
+            named = list(enumerate(value))
+        elif isinstance(value, Mapping):
+            named = [(cid, cid) for cid in value]
+        else:
+            continue
+        for where, cid in named:
+            if cid not in ids:
+                raise FileError(
+                    "unknown_combatant",
+                    f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
+                    locate((*at, key, where)),
+                )
+
+
 def _check_targets(
-    targets: str, core: _ActionCore, locate: Locator, at: tuple[str | int, ...]
+    targets: str,
+    core: _ActionCore,
+    params: Mapping[str, Any],
+    locate: Locator,
+    at: tuple[str | int, ...],
 ) -> None:
     if targets == "none" and (core.target is not None or core.at is not None):
         raise FileError("unknown_field", f"{core.do!r} takes no target and no `at`", locate(at))
@@ -452,6 +512,17 @@ def _check_targets(
             )
         if core.target is None:
             raise FileError("missing_field", f"{core.do!r} needs a `target`", locate(at))
+    if targets == "combatants":
+        if core.at is not None:
+            raise FileError(
+                "unknown_field", f"{core.do!r} targets combatants, not a tile", locate((*at, "at"))
+            )
+        if (core.target is None) == ("targets" not in params):
+            raise FileError(
+                "missing_field",
+                f"{core.do!r} needs a `target` or several `targets: [ids]`, not both",
+                locate(at),
+            )
     if targets == "combatant_or_tile" and (core.target is None) == (core.at is None):
         raise FileError(
             "missing_field",
@@ -465,35 +536,55 @@ def rulesets_available() -> list[str]:
     return [r.name for r in RULESETS]
 
 
-def export(ef: EncounterFile, records: Sequence[Record], order: Sequence[str]) -> dict[str, Any]:
+def read_action(ef: EncounterFile, raw: Mapping[str, Any]) -> Action:
+    """One action given as a file's action entry (``{"actor", "do", "target", ...}``),
+    validated as the file's own actions are (a stored log, a prompt).
+
+    Raises:
+        FileError: its ``where`` names the field (``edge``, ``dice.attack``), no file or line.
+    """
+    return _action(
+        ef.ruleset, dict(raw), ef.start.combatants, ef.map, lambda path: _dotted(path), ()
+    )
+
+
+def action_json(action: Action, dice: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
+    """An action as a file's action entry: ``actor``, ``do``, ``target``, ``at``, its
+    parameters, and ``dice`` (``dice`` where given, else the action's own) when any."""
+    entry: dict[str, Any] = {"actor": action.actor, "do": action.do}
+    if action.target is not None:
+        entry["target"] = action.target
+    if action.at is not None:
+        entry["at"] = list(action.at)
+    entry.update({k: list(v) if isinstance(v, tuple) else v for k, v in action.params.items()})
+    given = action.dice if dice is None else dice
+    if given:
+        entry["dice"] = {label: list(v) if len(v) > 1 else v[0] for label, v in given.items()}
+    return entry
+
+
+def export(
+    ef: EncounterFile, records: Sequence[Record], order: Sequence[str] | None = None
+) -> dict[str, Any]:
     """An encounter file that replays ``records`` exactly with ``fracas run``.
 
     ``records`` are the start and the effective actions (``Engine.effective``);
     ``order`` the turn order in play. The setup is the original file's; the
     initiative dice and every action's dice are written as rolled, so no die
-    comes from the seed.
+    comes from the seed. ``order`` is written only where the start rolled no dice:
+    rolled initiative dice give the same order again (and its opening log), and
+    a written order would leave them unrolled (``unused_die``).
     """
     out: dict[str, Any] = dict(ef.setup)
     actions: list[dict[str, Any]] = []
     for record in records:
-        given = {
-            label: list(v) if len(v) > 1 else v[0]
-            for label, v in dice_from_rolls(record.rolls).items()
-        }
+        rolled = dice_from_rolls(record.rolls)
         if record.kind == "start":
-            out["dice"] = given
+            out["dice"] = {label: list(v) if len(v) > 1 else v[0] for label, v in rolled.items()}
+            if order is not None and not record.rolls:
+                out["order"] = list(order)
             continue
         assert record.action is not None
-        a = record.action
-        entry: dict[str, Any] = {"actor": a.actor, "do": a.do}
-        if a.target is not None:
-            entry["target"] = a.target
-        if a.at is not None:
-            entry["at"] = list(a.at)
-        entry.update({k: list(v) if isinstance(v, tuple) else v for k, v in a.params.items()})
-        if given:
-            entry["dice"] = given
-        actions.append(entry)
-    out["order"] = list(order)
+        actions.append(action_json(record.action, rolled))
     out["actions"] = actions
     return out

@@ -38,7 +38,8 @@ __all__ = [
     "fold",
 ]
 
-Statuses = Mapping[str, Mapping[str, int]]
+Statuses = Mapping[str, Mapping[str, Any]]
+"""Status name -> its details (JSON scalars: ``{"turns": 2}``, ``{"from": "ana"}``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,9 @@ class Turn:
     over: bool = False
     """A rule ended the turn ("your turn ends"); it stays until end_turn or another acts."""
     flags: frozenset[str] = frozenset()
+    used: Mapping[str, int] = field(default_factory=dict)
+    """Actions used this turn by kind (``ActionUsed.kind``), for rulesets whose turns
+    hold several kinds of action; ``actions_used`` counts them all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +145,9 @@ def _jsonable(value: Any) -> Any:
         return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, tuple | list | frozenset):
+    if isinstance(value, frozenset | set):  # in one order, whatever the hash seed
+        return sorted((_jsonable(v) for v in value), key=repr)
+    if isinstance(value, tuple | list):
         return [_jsonable(v) for v in value]
     return value
 
@@ -175,9 +181,15 @@ class TurnEnded(Event):
 @dataclass(frozen=True, slots=True)
 class ActionUsed(Event):
     actor: str
+    kind: str = ""
+    """The kind of action used (``Turn.used``), where a ruleset's turn holds several."""
 
     def apply(self, state: Encounter) -> Encounter:
-        return state.with_turn(actions_used=state.turn.actions_used + 1)
+        turn = state.turn
+        used = turn.used
+        if self.kind:
+            used = {**used, self.kind: used.get(self.kind, 0) + 1}
+        return state.with_turn(actions_used=turn.actions_used + 1, used=used)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,19 +257,27 @@ class Attempted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Damaged(Event):
-    """Damage dealt to a combatant, after armor and the like; HP stops at 0."""
+    """Damage dealt to a combatant, after armor and the like; HP stops at 0.
+
+    A negative amount (a ruleset whose damage may go below 0 without a floor) heals,
+    and HP then stops at ``max_hp``.
+    """
 
     target: str
     amount: int
     cause: str = ""
 
+    def after(self, c: Combatant) -> int:
+        """The HP of ``c`` after this damage."""
+        return min(max(c.max_hp, c.hp), max(0, c.hp - self.amount))
+
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)
-        return state.with_combatant(dataclasses.replace(c, hp=max(0, c.hp - self.amount)))
+        return state.with_combatant(dataclasses.replace(c, hp=self.after(c)))
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.target)
-        after = max(0, c.hp - self.amount)
+        after = self.after(c)
         cause = f" ({self.cause})" if self.cause else ""
         return f"  {c.name} takes {self.amount} damage{cause}: HP {c.hp} -> {after}"
 
@@ -266,7 +286,7 @@ class Damaged(Event):
 class StatusSet(Event):
     target: str
     status: str
-    details: Mapping[str, int]
+    details: Mapping[str, int | str]
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)

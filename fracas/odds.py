@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fracas.dice.exact import DEFAULT_MAX_ROLLS, enumerate_exact
+from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.engine import advance_to, plan, spec_of
 from fracas.model import Action, Attempted, Damaged, Encounter, Event, fold
@@ -84,15 +84,16 @@ def action_odds(
     action: Action,
     *,
     seed: int | None = None,
-    max_rolls: int = DEFAULT_MAX_ROLLS,
+    max_rolls: int | None = None,
     shortcut: bool = True,
 ) -> Odds:
     """The exact odds of ``action`` taken in ``state``, conditional on the dice it names.
 
     The turn advance the action causes (ends of turns, burning ticks) happens
     first, as it would in play; the odds are those of the action itself. Where
-    paths are cut at ``max_rolls`` (exploding dice), every probability given is
-    exact and their sum falls short of 1 by exactly ``truncated``. With
+    paths are cut at ``max_rolls`` rolls (exploding dice; default: the ruleset's
+    ``odds_max_rolls``), every probability given is exact and their sum falls short
+    of 1 by exactly ``truncated``. With
     ``shortcut``, dice the ruleset declares irrelevant to the odds
     (``DieSpec.odds_relevant``) are not branched on.
     """
@@ -142,7 +143,10 @@ def action_odds(
 
     skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
     dist = enumerate_exact(
-        summarise, given=action.dice, max_rolls=max_rolls, irrelevant=skip or frozenset()
+        summarise,
+        given=action.dice,
+        max_rolls=ruleset.odds_max_rolls if max_rolls is None else max_rolls,
+        irrelevant=skip or frozenset(),
     )
     return Odds(
         dist.paths,

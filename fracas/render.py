@@ -51,7 +51,7 @@ def state_json(ruleset: Ruleset, state: Encounter) -> dict[str, Any]:
             "max_hp": c.max_hp,
             "down": ruleset.is_down(c),
             "statuses": {k: dict(v) for k, v in c.statuses.items()},
-            **ruleset.sheet_json(c),
+            **ruleset.combatant_json(state, c),
         }
         for c in state.combatants.values()
     }

@@ -42,6 +42,7 @@ def validate(
     *,
     valid_fields: Sequence[str] = (),
     unknown_code: str = "unknown_field",
+    context: Any = None,
 ) -> Any:
     """Validate ``raw`` as ``kind``; the first problem becomes a :class:`FileError`.
 
@@ -52,9 +53,11 @@ def validate(
         at: the path of ``raw`` inside the file.
         valid_fields: listed in the message of an unknown field.
         unknown_code: the code of an unknown field (``unknown_option`` for options).
+        context: handed to validators that depend on more than the value (a sheet's
+            validators read the ruleset's options, e.g. a list of valid names).
     """
     try:
-        return adapter(kind).validate_python(raw)
+        return adapter(kind).validate_python(raw, context=context)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         loc = at + _data_path(raw, err["loc"])

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from fracas.errors import UnknownRulesetError
 from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
 from fracas.rulesets.dice_combat import DiceCombat
+from fracas.rulesets.escalation import Escalation
+from fracas.rulesets.soak import Soak
+from fracas.rulesets.tier_duel import TierDuel
 
-__all__ = ["RULESETS", "ActionSpec", "DieSpec", "Ruleset", "find_ruleset"]
+__all__ = ["RULESETS", "ActionSpec", "DieSpec", "Ruleset", "find_ruleset", "registered"]
 
-RULESETS: tuple[type[Ruleset], ...] = (DiceCombat,)
+RULESETS: tuple[type[Ruleset], ...] = (DiceCombat, TierDuel, Escalation, Soak)
 """Every ruleset fracas plays, in the order `fracas rules` lists them."""
 
 
@@ -23,3 +29,20 @@ def find_ruleset(name: str) -> type[Ruleset]:
             return ruleset
     valid = ", ".join(r.name for r in RULESETS)
     raise UnknownRulesetError("unknown_ruleset", f"{name!r} is not a ruleset; valid: {valid}")
+
+
+@contextmanager
+def registered(*extra: type[Ruleset]) -> Iterator[None]:
+    """Add rulesets to :data:`RULESETS` for the duration of a ``with`` block (a ruleset
+    still being built, tested through files and the CLI); the registry is restored after.
+
+    Lookups by name (:func:`find_ruleset`: files, ``fracas rules NAME``) see the added
+    rulesets; code that imported the tuple itself keeps the tuple it imported.
+    """
+    global RULESETS
+    saved = RULESETS
+    RULESETS = (*saved, *(r for r in extra if r not in saved))
+    try:
+        yield
+    finally:
+        RULESETS = saved

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
@@ -29,13 +30,20 @@ class ActionSpec:
     params: tuple[str, ...] = ()
     """Allowed keys besides ``actor``, ``do``, ``target``, ``at`` and ``dice``."""
     targets: str = "combatant"
-    """``combatant``, ``combatant_or_tile``, or ``none``."""
+    """``combatant``, ``combatant_or_tile``, ``combatants`` (a ``target``, or several as a
+    ``targets: [ids]`` parameter), or ``none``."""
     off_turn: bool = False
     """Taken inside the current turn; advances nothing (reactions)."""
     required: tuple[str, ...] = ()
     """Parameters that must be given."""
     choices: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     """Closed sets of values for some parameters."""
+    types: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """Types some parameters must have (``bool``, ``Annotated[int, Field(ge=0)]``),
+    validated by the file reader; the action then holds the validated value."""
+    combatant_params: tuple[str, ...] = ()
+    """Parameters that name combatants: a list of ids or a mapping keyed by ids
+    (``targets: [ana, bo]``, ``condition: {bo: dazed}``); the file reader checks each id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +80,9 @@ class Ruleset(ABC):
     """The distance metric, a name from :data:`fracas.grid.METRICS`."""
     encounter_values: ClassVar[tuple[str, ...]] = ()
     """Names of encounter-wide values reported beside ``round``."""
+    odds_max_rolls: ClassVar[int] = DEFAULT_MAX_ROLLS
+    """Exact odds: rolls along one dice path before it is cut and its mass reported as
+    truncated. A ruleset whose dice explode picks a depth that keeps its odds fast."""
 
     def __init__(self, options: Any) -> None:
         self.options = options
@@ -96,6 +107,21 @@ class Ruleset(ABC):
         """The turn order when the file gives none: the file's order."""
         return tuple(state.combatants)
 
+    def roll_initiative(self, state: Encounter, dice: Dice) -> tuple[tuple[str, ...], list[Event]]:
+        """The turn order when the file gives none, with the events that record how it was
+        found (rolled initiative kept on the sheet, a log line); they open the encounter's
+        first record. Default: :meth:`initiative`'s order and no events."""
+        return self.initiative(state, dice), []
+
+    def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
+        """Make ``c``'s derived fields agree after a file or a ``set`` gave the fields named
+        in ``given`` (core and sheet names), e.g. an HP derived from damage taken.
+
+        Raises:
+            FracasError: ``bad_value`` where the given fields cannot agree.
+        """
+        return c
+
     def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """Events at the start of ``actor``'s turn (after TurnStarted)."""
         return []
@@ -103,6 +129,10 @@ class Ruleset(ABC):
     def turn_end(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """Events at the end of ``actor``'s turn (before TurnEnded)."""
         return []
+
+    def max_hp_default(self) -> int:
+        """The ``max_hp`` of a combatant whose file gives none (an option may set it)."""
+        return self.default_max_hp
 
     def is_down(self, c: Combatant) -> bool:
         """Out of the fight (knocked out, dying, dead)."""
@@ -115,6 +145,20 @@ class Ruleset(ABC):
     def sheet_json(self, c: Combatant) -> dict[str, Any]:
         """The sheet fields of ``c`` for ``--json`` output (derived values included)."""
         return self.sheet_json_raw(c)
+
+    def combatant_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        """``c``'s ruleset fields for ``--json`` output where they depend on the encounter
+        (whose turn it is); by default its :meth:`sheet_json`."""
+        return self.sheet_json(c)
+
+    def initial_values(self) -> dict[str, int]:
+        """Encounter-wide values as the encounter starts (an option may set them)."""
+        return {}
+
+    def dice_specs(self) -> tuple[DieSpec, ...]:
+        """The dice labels as the options make them (an option may set a die's sides);
+        given faces are checked against these. By default :attr:`dice`."""
+        return self.dice
 
     def values_json(self, state: Encounter) -> dict[str, Any]:
         """Encounter-wide values for ``--json`` output."""
@@ -133,16 +177,16 @@ class Ruleset(ABC):
                 return spec
         return None
 
-    @classmethod
-    def die_spec(cls, label: str) -> DieSpec | None:
-        for spec in cls.dice:
+    def die_spec(self, label: str) -> DieSpec | None:
+        """The dice label ``label`` as the options make it (:meth:`dice_specs`)."""
+        for spec in self.dice_specs():
             if spec.label == label:
                 return spec
         return None
 
     @classmethod
     def option_defaults(cls) -> Mapping[str, Any]:
-        return {f.name: f.default for f in dataclasses.fields(cls.options_type)}
+        return {f.name: _default(f) for f in dataclasses.fields(cls.options_type)}
 
     def option_values(self) -> dict[str, Any]:
         return {
@@ -151,6 +195,14 @@ class Ruleset(ABC):
 
     def sheet_fields(self) -> Sequence[str]:
         return [f.name for f in dataclasses.fields(self.sheet_type)]
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
+    """A dataclass field's default as plain data (as :meth:`Ruleset.option_values` gives
+    values), made by its factory where it has one (a mapping)."""
+    if f.default_factory is not dataclasses.MISSING:
+        return plain(f.default_factory())
+    return plain(f.default)
 
 
 def plain(value: Any) -> Any:

@@ -1,0 +1,5 @@
+"""``python -m fracas``: the command line."""
+
+from fracas.cli import main
+
+main()

@@ -1,0 +1,370 @@
+"""``fracas play``: the prompt at the table.
+
+A thin loop over :mod:`fracas.play.commands` (what a line means) and
+:class:`~fracas.play.session.Session` (the engine kept in step with the store).
+Every action is stored, durably, before its lines are printed; every error is
+one line (``error: code: message``), after which the session goes on with
+nothing written. Input is read with the standard library's ``input`` (GNU
+readline where there is one: tab completion, history); tables print through rich.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import Console
+from rich.table import Table
+
+from fracas.dice.source import Dice
+from fracas.errors import FracasError
+from fracas.files import read_text
+from fracas.model import Action
+from fracas.odds import action_odds
+from fracas.play.choices import completions
+from fracas.play.commands import Act, Meta, OddsOf, parse
+from fracas.play.dice import AskedDice
+from fracas.play.session import Session, StoreLost
+from fracas.play.view import (
+    encounters_table,
+    help_lines,
+    now_line,
+    odds_lines,
+    record_lines,
+    status_table,
+)
+from fracas.store import NAME_PATTERN, EncounterStore, MovedOn
+
+__all__ = ["Prompt", "Terminal", "TextTerminal", "open_session", "play"]
+
+RECENT = 6
+"""Records shown when an encounter is resumed."""
+
+
+class Terminal(Protocol):
+    """Where the prompt reads and writes."""
+
+    def ask(self, question: str, *, complete: bool = True) -> str:
+        """One line of input (EOFError at the end, KeyboardInterrupt on Ctrl-C);
+        ``complete``: tab completes commands (not while a die is asked for)."""
+        ...
+
+    def say(self, line: str) -> None:
+        """Print one line at once."""
+        ...
+
+    def show(self, table: Table) -> None:
+        """Print a table."""
+        ...
+
+
+class TextTerminal:
+    """The real terminal: ``input`` with readline completion where there is one."""
+
+    def __init__(self, complete: Callable[[str], list[str]] | None = None) -> None:
+        self._console = Console(highlight=False)
+        self._complete = complete
+        self._matches: list[str] = []
+        self._completing = True
+        try:
+            import readline
+        except ImportError:  # no readline: plain input, no completion
+            return
+        readline.set_completer_delims(" \t\n")
+        readline.set_completer(self._completer)
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+            readline.parse_and_bind("set enable-bracketed-paste off")
+
+    def _completer(self, text: str, index: int) -> str | None:
+        if index == 0:
+            self._matches = []
+            if self._completing and self._complete is not None:
+                import readline
+
+                line = readline.get_line_buffer()[: readline.get_endidx()]
+                try:  # a finished word takes a space after it; `key=` waits for its value
+                    self._matches = [
+                        m if m.endswith("=") else m + " " for m in self._complete(line)
+                    ]
+                except Exception:  # a completion must never break the prompt
+                    self._matches = []
+        return self._matches[index] if index < len(self._matches) else None
+
+    def ask(self, question: str, *, complete: bool = True) -> str:
+        self._completing = complete
+        try:
+            return input(question)
+        finally:
+            self._completing = True
+
+    def say(self, line: str) -> None:
+        print(line, flush=True)
+
+    def show(self, table: Table) -> None:
+        self._console.print(table)
+        sys.stdout.flush()
+
+
+class Prompt:
+    """The loop: read a line, do it, print what happened (once it is stored)."""
+
+    def __init__(self, session: Session, terminal: Terminal, *, manual: bool = False) -> None:
+        self.session = session
+        self.terminal = terminal
+        self.manual = manual
+
+    def prompt(self) -> str:
+        state = self.session.state
+        return f"r{state.round} {state.turn.actor}> "
+
+    def run(self) -> int:
+        """Read and do commands until ``quit`` or the end of input; the exit status."""
+        while True:
+            try:
+                line = self.terminal.ask(self.prompt())
+            except EOFError:
+                self.terminal.say("")
+                return 0
+            except KeyboardInterrupt:
+                self.terminal.say("^C")
+                continue
+            try:
+                if not self.handle(line):
+                    return 0
+            except KeyboardInterrupt:
+                self.terminal.say("^C: interrupted; the encounter is as stored")
+            except StoreLost as exc:  # the store cannot be read back: stop, do not guess
+                self._error(exc)
+                return 1
+            except Exception as exc:  # a bug: say so in one line, go on from the store
+                self.terminal.say(
+                    f"error: internal_error: {type(exc).__name__}: {exc} (a bug in fracas; "
+                    "the encounter is as stored, `log` shows it)"
+                )
+                try:
+                    self.session.reload()
+                except FracasError as lost:
+                    self._error(lost)
+                    return 1
+
+    def handle(self, line: str) -> bool:
+        """Do one line; False when the player leaves. A FracasError is one line."""
+        try:
+            return self._handle(line)
+        except StoreLost:
+            raise
+        except FracasError as exc:
+            self._error(exc)
+            return True
+
+    def _handle(self, line: str) -> bool:
+        session = self.session
+        command = parse(line, session.file, session.state)
+        if command is None:
+            return True
+        if isinstance(command, Act):
+            self._change(lambda: session.act(command.action, self._dice(command.action)))
+        elif isinstance(command, OddsOf):
+            self._odds(command.action)
+        else:
+            return self._meta(command)
+        return True
+
+    # --- changes: stored first, then shown ------------------------------------------
+
+    def _dice(self, action: Action) -> Dice | None:
+        if not self.manual:
+            return None
+        return AskedDice(
+            lambda q: self.terminal.ask(q, complete=False),
+            self.terminal.say,
+            self.session.state,
+            action.actor,
+        )
+
+    def _change(self, do: Callable[[], object]) -> None:
+        session = self.session
+        seq = session.seq
+        try:
+            do()
+        except MovedOn as exc:
+            self._error(exc)
+            self._show_since(exc.expected)
+        except StoreLost:
+            raise
+        except FracasError as exc:
+            self._error(exc)
+            if session.seq != seq:  # a failed append: the store had moved on anyway
+                self._show_since(seq)
+            return
+        except KeyboardInterrupt:
+            if session.seq > seq:
+                self.terminal.say("interrupted, but it was stored:")
+                self._show_since(seq)
+            raise
+        else:
+            self._show_since(seq)
+
+    def _show_since(self, seq: int) -> None:
+        session = self.session
+        log = session.engine.log
+        for i in range(seq, len(log)):
+            for line in record_lines(log, session.before[i], log[i]):
+                self.terminal.say(line)
+        self.terminal.say(now_line(session.state))
+
+    def _error(self, exc: FracasError) -> None:
+        self.terminal.say(f"error: {exc.code}: {exc.message}")
+
+    # --- the rest ---------------------------------------------------------------------
+
+    def _odds(self, action: Action) -> None:
+        session = self.session
+        try:
+            result = action_odds(
+                session.file.ruleset, session.state, action, seed=session.engine.seed
+            )
+        except FracasError as exc:
+            self._error(exc)
+            return
+        for line in odds_lines(session.state, action, result):
+            self.terminal.say(line)
+
+    def _meta(self, command: Meta) -> bool:
+        session, say = self.session, self.terminal.say
+        name, args = command.name, command.args
+        if name == "quit":
+            return False
+        if name == "status":
+            self.terminal.show(status_table(session.file.ruleset, session.state))
+        elif name == "undo":
+            self._change(session.undo)
+        elif name == "redo":
+            self._change(session.redo)
+        elif name == "log":
+            log = session.engine.log
+            first = max(0, len(log) - int(args[0])) if args else 0
+            for i in range(first, len(log)):
+                for line in record_lines(log, session.before[i], log[i]):
+                    say(line)
+            say(now_line(session.state))
+        elif name == "dice":
+            self.manual = args[0] == "manual"
+            say(
+                "dice: manual (fracas asks for every die; `cancel` abandons the action)"
+                if self.manual
+                else "dice: auto (fracas rolls what is not given as label=N)"
+            )
+        elif name == "save":
+            try:
+                n = session.save(args[0])
+            except FracasError as exc:
+                self._error(exc)
+            else:
+                say(f"saved {n} actions, with their dice, to {args[0]} (fracas run replays it)")
+        elif name == "list":
+            self.terminal.show(
+                encounters_table(session.store.list(), session.name, session.store.location)
+            )
+        elif name == "delete":
+            self._delete(args[0])
+        elif name == "help":
+            for line in help_lines(session.file, session.state, args[0] if args else None):
+                say(line)
+        return True
+
+    def _delete(self, name: str) -> None:
+        session, say = self.session, self.terminal.say
+        if name == session.name:
+            say(f"error: in_play: {name!r} is the encounter being played here; quit first")
+            return
+        infos = {i.name: i for i in session.store.list()}
+        if name not in infos:
+            valid = ", ".join(sorted(infos)) or "none"
+            say(f"error: unknown_encounter: no encounter called {name!r}; stored: {valid}")
+            return
+        try:
+            question = f"delete {name!r} and its {infos[name].records} records? [y/N] "
+            answer = self.terminal.ask(question, complete=False)
+        except (EOFError, KeyboardInterrupt):
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            say("not deleted")
+            return
+        try:
+            session.store.delete(name)
+        except FracasError as exc:
+            self._error(exc)
+            return
+        say(f"deleted {name!r}")
+
+
+def open_session(
+    store: EncounterStore,
+    target: str,
+    *,
+    name: str | None = None,
+    seed: int | None = None,
+) -> tuple[Session, bool]:
+    """The session ``target`` names: a stored encounter's name resumes it; anything else
+    is read as an encounter file and starts a new encounter. True when new."""
+    stored = [i.name for i in store.list()] if NAME_PATTERN.match(target) else []
+    if target in stored:
+        if name is not None or seed is not None:
+            raise FracasError(
+                "bad_command",
+                f"--name and --seed are for a new encounter; {target!r} is stored already",
+            )
+        return Session.resume(store, target), False
+    if NAME_PATTERN.match(target) and not Path(target).exists():
+        raise FracasError(
+            "unknown_encounter",
+            f"{target!r} is neither a stored encounter nor a file; stored in "
+            f"{store.location}: {', '.join(sorted(stored)) or 'none yet'}",
+        )
+    return Session.create(store, read_text(target), target, name=name, seed=seed), True
+
+
+def play(
+    store: EncounterStore,
+    target: str,
+    terminal: Terminal | None = None,
+    *,
+    name: str | None = None,
+    seed: int | None = None,
+    manual: bool = False,
+) -> int:
+    """Open ``target`` (a file: a new encounter; a name: a stored one) and run the prompt."""
+    session, new = open_session(store, target, name=name, seed=seed)
+    if terminal is None:
+        terminal = TextTerminal(
+            lambda line: completions(line, session.file, session.state, _names(store))
+        )
+    log = session.engine.log
+    if new:
+        terminal.say(
+            f"new encounter {session.name!r} ({session.file.ruleset.name}) in "
+            f"{store.location}; `fracas play {session.name}` resumes it"
+        )
+        first = 0
+    else:
+        terminal.say(
+            f"resumed {session.name!r} ({session.file.ruleset.name}, {len(log)} records) "
+            f"from {store.location}"
+        )
+        first = max(0, len(log) - RECENT)
+    for i in range(first, len(log)):
+        for line in record_lines(log, session.before[i], log[i]):
+            terminal.say(line)
+    terminal.say(now_line(session.state))
+    terminal.say("`help` lists what the current actor may do now, and the commands")
+    return Prompt(session, terminal, manual=manual).run()
+
+
+def _names(store: EncounterStore) -> Callable[[], Sequence[str]]:
+    return lambda: [i.name for i in store.list()]

@@ -1,0 +1,291 @@
+"""tier-duel: opposed d20 duels, the winner's margin becomes damage, Tier-rated gear.
+
+Our reading: ``../shared/rules/tier-duel.md`` (rules TD-1 to TD-24, the
+procedures P-TD-1 to P-TD-5 and the contract of Part 2); the text: seed
+``001_ac6e21f663d7f42d.txt`` ("Damage Cheatsheet"). This module holds the
+contract and the refusals (2.3, in the table's order); ``combat.py`` resolves
+what is legal.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+from pydantic import Field, StrictBool, StrictStr
+
+from fracas.dice.source import Dice
+from fracas.errors import Refusal
+from fracas.model import Action, ActionUsed, Combatant, Encounter, Event
+from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
+from fracas.rulesets.tier_duel.combat import Combat, sheet, tiles
+from fracas.rulesets.tier_duel.events import Equipped, Loaded
+from fracas.rulesets.tier_duel.items import Item, Wielded, reach_of
+from fracas.rulesets.tier_duel.sheet import Options, Sheet
+from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED, SHORTHANDS
+
+__all__ = ["TierDuel"]
+
+_DISTANCE = Annotated[int, Field(ge=0, strict=True)]
+_RELOADABLE = ("crossbow", "firearm")
+_NO_STEALTH_FORMULA = ("crossbow", "firearm", "spell")  # TD-23 gives melee, thrown, bow
+
+
+class TierDuel(Ruleset):
+    """The Damage Cheatsheet's duels."""
+
+    name: ClassVar[str] = "tier-duel"
+    title: ClassVar[str] = "Damage Cheatsheet"
+    seed_file: ClassVar[str] = "001_ac6e21f663d7f42d.txt"
+    summary: ClassVar[str] = (
+        "both sides roll 1d20+reflex+skill; the winner's margin becomes damage; Tier-rated "
+        "weapons and armor; crossbows, firearms and magic skip the contest; stealth strikes"
+    )
+    options_type = Options
+    sheet_type = Sheet
+    item_type = Item
+    item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
+    default_max_hp: ClassVar[int] = 20  # TD-G1, option max_hp
+    actions: ClassVar[tuple[ActionSpec, ...]] = (
+        ActionSpec(
+            "attack",
+            "attack the target with the hand's weapon: melee event, bow or thrown projectile "
+            "event, crossbow or firearm shot (`distance: n` where a combatant has no `at`)",
+            ("distance",),
+            types={"distance": _DISTANCE},
+        ),
+        ActionSpec(
+            "stealth",
+            "from behind (`behind: true`): presence + stealth contest, a win is a free strike "
+            "the target cannot defend",
+            ("behind", "distance"),
+            types={"behind": StrictBool, "distance": _DISTANCE},
+        ),
+        ActionSpec(
+            "cast",
+            "cast `spell` (in hand or inventory) at the target: no dice",
+            ("spell",),
+            required=("spell",),
+            types={"spell": StrictStr},
+        ),
+        ActionSpec("reload", "load the crossbow or firearm in hand", (), "none"),
+        ActionSpec(
+            "equip",
+            "take `item` from the inventory into the hand (free)",
+            ("item",),
+            "none",
+            required=("item",),
+            types={"item": StrictStr},
+        ),
+    )
+    dice: ClassVar[tuple[DieSpec, ...]] = (
+        DieSpec("attack", 20, "the actor's contest die: melee, projectile, contested shots"),
+        DieSpec("defend", 20, "the target's contest die, right after `attack`"),
+        DieSpec("stealth", 20, "the stealth initiator's die"),
+        DieSpec("notice", 20, "the opponent's stealth die, right after `stealth`"),
+        DieSpec("strike", 20, "the stealth attack's damage die, when the initiator won"),
+    )
+    options: Options
+
+    def __init__(self, options: Any) -> None:
+        super().__init__(options)
+        self.combat = Combat(options)
+
+    # --- hooks ------------------------------------------------------------
+
+    def max_hp_default(self) -> int:
+        return self.options.max_hp  # TD-G1
+
+    def sheet_json(self, c: Combatant) -> dict[str, Any]:
+        out = super().sheet_json(c)
+        s = sheet(c)
+        out["hand"] = self.item_json(s.hand) if s.hand is not None else None
+        out["inventory"] = [self.item_json(i) for i in s.inventory]
+        return out
+
+    def item_json(self, item: Item) -> dict[str, Any]:
+        """Every item field, the reach resolved by the options (TD-G5)."""
+        out: dict[str, Any] = {f: getattr(item, f) for f in item.__dataclass_fields__}
+        out["reach"] = reach_of(item, self.options.reach_1h, self.options.reach_2h)
+        return out
+
+    def combatant_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        """2.6: the sheet and ``actions_left``: what ``c`` may still do if it acts next (its
+        own turn's, or a fresh round's when another combatant's turn is on)."""
+        used = state.turn.used if state.turn.actor == c.id else {}
+        left = {
+            CONTESTED: self.options.contested_actions - used.get(CONTESTED, 0),
+            NONCONTESTED: self.options.noncontested_actions - used.get(NONCONTESTED, 0),
+        }
+        return {**self.sheet_json(c), "actions_left": left}
+
+    # --- refusals (2.3, first that applies) ---------------------------------
+
+    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+        actor = state.get(action.actor)
+        do = action.do
+        if self.is_down(actor):  # TD-G1
+            raise Refusal("down", f"{actor.id!r} is down (0 HP) and cannot act")
+        target = state.get(action.target) if action.target is not None else None
+        w = self.combat.wield(actor)
+        distance = self._distance(actor, target, action)
+        self._check_left(state, actor, self._cost(do, actor, w, distance))
+        if target is not None and target.id == actor.id and do in ("attack", "stealth"):
+            raise Refusal("self_target", f"{actor.id!r} cannot {do} itself")
+        if do == "equip":
+            return [Equipped(actor.id, self._carried(actor, str(action.params["item"])))]
+        if do == "cast":
+            assert target is not None  # files: cast targets a combatant
+            return self.combat.cast(actor, target, self._spell(actor, action))
+        if do == "reload":
+            return self._reload(actor, w)
+        if do == "attack":
+            self._check_weapon(actor, w)
+        else:
+            self._check_stealth(actor, w, action)
+        assert target is not None  # files: attack and stealth target a combatant
+        if distance is None:
+            who = actor.id if actor.at is None else target.id
+            raise Refusal(
+                "no_position",
+                f"{who!r} has no position (`at`): give the action `distance: n` (tiles)",
+            )
+        self._check_distance(actor, target, w, distance)
+        if do == "stealth":
+            return self.combat.stealth(actor, target, distance, dice)
+        resolve = {
+            "melee": self.combat.melee,
+            "projectile": self.combat.projectile,
+            "crossbow": self.combat.crossbow,
+            "firearm": self.combat.firearm,
+        }[w.event]
+        return resolve(actor, target, distance, dice)
+
+    def _distance(self, actor: Combatant, target: Combatant | None, action: Action) -> int | None:
+        """Tiles between actor and target: the action's `distance`, else their `at`."""
+        given = action.params.get("distance")
+        if isinstance(given, int):
+            return given
+        if target is None or actor.at is None or target.at is None:
+            return None
+        return self.distance(actor.at, target.at)
+
+    def _cost(self, do: str, actor: Combatant, w: Wielded, distance: int | None) -> str | None:
+        """TD-G6, 2.3: which action of the round this one spends; None: free or not known
+        before the distance is."""
+        if do in ("cast", "reload"):
+            return NONCONTESTED
+        if do == "stealth":
+            return CONTESTED
+        if do != "attack" or w.event == "spell":
+            return None
+        if w.event in ("melee", "projectile"):
+            return CONTESTED
+        if distance is None:
+            return None
+        assert w.item is not None
+        if w.event == "crossbow":  # TD-11, TD-G3
+            within = distance <= sheet(actor).skills.get(w.skill or "", 0)
+            refuse = self.options.crossbow_beyond_skill == "refuse"
+            return NONCONTESTED if within or refuse else CONTESTED
+        return NONCONTESTED if distance <= w.item.guaranteed_zone else CONTESTED  # TD-16/17
+
+    def _check_left(self, state: Encounter, actor: Combatant, kind: str | None) -> None:
+        if kind is None:
+            return
+        allowed = (
+            self.options.contested_actions
+            if kind == CONTESTED
+            else self.options.noncontested_actions
+        )
+        if state.turn.used.get(kind, 0) >= allowed:
+            raise Refusal(
+                f"no_{kind}_action",
+                f"{actor.id!r} has spent its {allowed} {kind} action(s) this round (TD-G6); "
+                "end_turn to go on",
+            )
+
+    def _carried(self, actor: Combatant, name: str) -> int:
+        """The inventory index of the item called ``name``."""
+        inventory = sheet(actor).inventory
+        index = next((i for i, it in enumerate(inventory) if it.name == name), None)
+        if index is None:
+            names = ", ".join(repr(i.name) for i in inventory) or "nothing"
+            raise Refusal(
+                "not_in_inventory", f"{actor.id!r} carries no {name!r}; the inventory holds {names}"
+            )
+        return index
+
+    def _spell(self, actor: Combatant, action: Action) -> Item:
+        """The spell `cast` names: in hand, else in the inventory."""
+        name = str(action.params["spell"])
+        s = sheet(actor)
+        item = s.hand if s.hand is not None and s.hand.name == name else None
+        if item is None:
+            item = s.inventory[self._carried(actor, name)]
+        if item.type != "spell":
+            raise Refusal("not_a_spell", f"{name!r} is a {item.type}, not a spell")
+        return item
+
+    def _reload(self, actor: Combatant, w: Wielded) -> list[Event]:
+        """TD-15, TD-G4: reloading is a non-contested action."""
+        if w.event not in _RELOADABLE:
+            raise Refusal(
+                "not_reloadable",
+                f"{actor.id!r} holds {w.name!r}: only a crossbow or firearm is reloaded",
+            )
+        assert w.item is not None
+        if w.item.loaded:
+            raise Refusal("already_loaded", f"{actor.id!r}'s {w.name!r} is already loaded")
+        return [ActionUsed(actor.id, NONCONTESTED), Loaded(actor.id, True)]
+
+    @staticmethod
+    def _check_weapon(actor: Combatant, w: Wielded) -> None:
+        if w.event == "spell":  # TD-19
+            raise Refusal("use_cast", f"{w.name!r} is a spell: `cast` it with `spell: {w.name}`")
+        if w.item is not None and w.event in _RELOADABLE and not w.item.loaded:
+            raise Refusal("not_loaded", f"{actor.id!r}'s {w.name!r} is not loaded: reload")
+
+    @staticmethod
+    def _check_stealth(actor: Combatant, w: Wielded, action: Action) -> None:
+        if action.params.get("behind") is not True:  # TD-20
+            raise Refusal(
+                "not_behind",
+                "a stealth contest needs the initiator behind its opponent: give `behind: true`",
+            )
+        if w.event in _NO_STEALTH_FORMULA:  # TD-23
+            raise Refusal(
+                "no_stealth_formula",
+                f"the text gives stealth damage for melee, thrown and bow only, not a "
+                f"{w.type} ({w.name!r})",
+            )
+
+    def _check_distance(
+        self, actor: Combatant, target: Combatant, w: Wielded, distance: int
+    ) -> None:
+        if w.event == "melee":
+            reach = self.combat.wield(target).reach
+            if distance > w.reach and distance > reach:  # TD-6
+                raise Refusal(
+                    "out_of_reach",
+                    f"{target.id!r} is {tiles(distance)} away: neither reaches the other "
+                    f"({w.name} {w.reach}, {target.id!r} {reach})",
+                )
+            return
+        item = w.item
+        assert item is not None
+        limit, what = item.range, f"the {w.name}'s range"
+        if w.event == "firearm":
+            limit, what = item.contested_zone, f"the {w.name}'s contested zone"  # P-TD-4
+        if limit is None or distance > limit:
+            raise Refusal(
+                "out_of_range",
+                f"{target.id!r} is {tiles(distance)} away, beyond {what} ({limit})",
+            )
+        skill = sheet(actor).skills.get(w.skill or "", 0)
+        beyond = w.event == "crossbow" and distance > skill
+        if beyond and self.options.crossbow_beyond_skill == "refuse":  # TD-G3
+            raise Refusal(
+                "out_of_range",
+                f"{target.id!r} is {tiles(distance)} away, beyond {w.skill} skill {skill} "
+                "(crossbow_beyond_skill: refuse)",
+            )

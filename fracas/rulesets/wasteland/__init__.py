@@ -1,0 +1,5 @@
+"""The wasteland ruleset (seed 002); not yet in ``RULESETS`` (wasteland.md, issue 4)."""
+
+from fracas.rulesets.wasteland.rules import Wasteland
+
+__all__ = ["Wasteland"]

@@ -1,0 +1,382 @@
+"""Phase 1 of an attack (wasteland.md P-WL-1, 2.5): the refusals, in the contract's
+order, and everything decided before the first die: cost, modifiers, Evasion, the
+creatures on the line of fire.
+
+:func:`plan_attack` raises :class:`~fracas.errors.Refusal` or returns a :class:`Plan`;
+no die is rolled here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.errors import Refusal
+from fracas.grid import Tile, chebyshev
+from fracas.model import Action, Combatant, Encounter
+from fracas.rulesets.wasteland.sheet import Options
+from fracas.rulesets.wasteland.stats import (
+    DYING,
+    PEEKING,
+    burst_penalty,
+    burst_shots,
+    called_penalty,
+    evasion,
+    has,
+    max_ap,
+    sheet_of,
+    weapon_named,
+)
+from fracas.rulesets.wasteland.tables import (
+    BURST_EXTRA_AP,
+    CALLED_EXTRA_AP,
+    GLANCING_MARGIN,
+    LIMBS,
+    LimbName,
+)
+from fracas.rulesets.wasteland.weapons import Weapon
+
+__all__ = ["Gate", "Plan", "check_actor", "find_weapon", "pay", "plan_attack", "stray_line"]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """An attack as decided in Phase 1 (WL-5, WL-6, WL-11, WL-12, WL-17, WL-24)."""
+
+    actor: str
+    target: str
+    weapon: Weapon
+    index: int | None
+    """The weapon's place on the sheet; None for the implicit unarmed."""
+    cost: int
+    spend: int
+    """AP paid now; ``cost - spend`` is the overflow debt (WL-34)."""
+    called: LimbName | None
+    shots: int | None
+    """Shots of a burst; None for single fire."""
+    parts: tuple[tuple[str, int], ...]
+    bonus: int
+    evasion: int
+    glancing: int
+    """The Glancing Threshold: a total above it is Solid (WL-12)."""
+    crit_min: int
+    critfail_max: int
+    sneak: int | None
+    """The Sneak bonus of a Sneak Attack (WL-17); None otherwise."""
+    flanking: bool
+    melee_bonus: int
+    """Bonus Melee Damage of a melee or unarmed attack (WL-18)."""
+    strays: tuple[str, ...]
+    """Creatures behind the target on the line of fire, nearest first (WL-24)."""
+    shielded: frozenset[str]
+    """Allies of an attacker with Trigger Discipline: stray shots never hit them (WL-24)."""
+    creature_cover: tuple[tuple[int, str], ...]
+    """(shot, creature) pairs: shot N, if it hits, hits that creature instead (WL-24)."""
+    how: str
+
+
+def check_actor(state: Encounter, actor: Combatant, *, own_turn: bool) -> None:
+    """2.5 refusals for every ruleset action: ``down``, ``surprised``, ``turn_over``."""
+    if actor.hp == 0 or DYING in actor.statuses:  # WL-19
+        raise Refusal("down", f"{actor.id!r} is dying (0 HP) and cannot act")
+    if "surprised" in actor.statuses:  # WL-33, WL-G16
+        raise Refusal("surprised", f"{actor.id!r} is surprised: no actions until this round ends")
+    if own_turn and state.turn.over and state.turn.actor == actor.id:  # WL-4
+        raise Refusal(
+            "turn_over",
+            f"{actor.id!r} took a final action and its turn is over; end_turn, move or set "
+            "are still allowed",
+        )
+
+
+def pay(actor: Combatant, cost: int, weapon: Weapon | None, options: Options) -> tuple[int, int]:
+    """WL-5, WL-34: (AP paid now, debt) of ``cost``; ``not_enough_ap`` when short and the
+    weapon is not overflowable, or the debt would exceed max AP."""
+    sheet = sheet_of(actor)
+    ap = sheet.ap or 0
+    if ap >= cost:
+        return cost, 0
+    short = cost - ap
+    limit = max_ap(sheet, options)
+    if weapon is not None and weapon.overflowable and sheet.ap_debt + short <= limit:
+        return ap, short
+    raise Refusal(
+        "not_enough_ap",
+        f"{actor.id!r} has {ap} AP; this costs {cost}: end_turn to go on",
+    )
+
+
+def _flag(params: Mapping[str, Any], key: str) -> bool:
+    value = params.get(key, False)
+    if not isinstance(value, bool):
+        raise Refusal("bad_value", f"{key} {value!r}: give true or false")
+    return value
+
+
+def _int(params: Mapping[str, Any], key: str) -> int:
+    value = params.get(key, 0)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise Refusal("bad_value", f"{key} {value!r}: give an integer")
+    return value
+
+
+def find_weapon(actor: Combatant, name: Any) -> tuple[int | None, Weapon]:
+    """The weapon an action names (default: the first, else unarmed); ``unknown_weapon``."""
+    sheet = sheet_of(actor)
+    found = weapon_named(sheet, name if isinstance(name, str) else None)
+    if found is None or (name is not None and not isinstance(name, str)):
+        names = [w.name for w in sheet.weapons] + ["unarmed"]
+        raise Refusal(
+            "unknown_weapon", f"{actor.id!r} has no weapon {name!r}; valid: {', '.join(names)}"
+        )
+    return found
+
+
+Gate = Callable[[Combatant, Weapon], None]
+"""A reaction's own refusals, checked once the weapon is known (2.5)."""
+
+
+def plan_attack(
+    state: Encounter,
+    action: Action,
+    options: Options,
+    *,
+    free: str | None = None,
+    weapon: str | None = None,
+    burst: bool | None = None,
+    gate: Gate | None = None,
+) -> Plan:
+    """2.5 ``attack``: every refusal in the table's order, then the plan.
+
+    ``free`` names an off-turn attack that costs no AP (``opportunity attack``,
+    ``riposte``, ``overwatch shot``); ``weapon`` and ``burst`` then override the
+    action's; ``gate`` raises the reaction's own refusals once the weapon is known.
+    """
+    params = action.params
+    actor = state.get(action.actor)
+    check_actor(state, actor, own_turn=free is None)
+    sheet = sheet_of(actor)
+    index, arm = find_weapon(actor, weapon if weapon is not None else params.get("weapon"))
+    if gate is not None:
+        gate(actor, arm)
+    burst = _flag(params, "burst") if burst is None else burst
+    flanking = _flag(params, "flanking")
+    sneak, clear_shot = _flag(params, "sneak"), _flag(params, "clear_shot")
+    called = params.get("called")
+    cost = arm.ap + (CALLED_EXTRA_AP if called is not None else 0)
+    cost += BURST_EXTRA_AP if burst else 0  # WL-5
+    spend = 0
+    if free is None:
+        spend, _ = pay(actor, cost, arm, options)
+    else:
+        cost = 0
+    assert action.target is not None  # the file reader requires a target
+    target = state.get(action.target)
+    if target.id == actor.id:
+        raise Refusal("self_target", f"{actor.id!r} cannot attack itself")
+    if actor.at is None or target.at is None:
+        who = actor.id if actor.at is None else target.id
+        raise Refusal("no_position", f"{who!r} has no position (`at`) on the map")
+    if arm.kind == "explosive":  # WL-27
+        raise Refusal("use_throw", f"the {arm.name} is an explosive: `throw` it at a tile")
+    shots = burst_shots(arm, options) if burst else None
+    if burst and shots is None:  # WL-15, WL-25
+        raise Refusal("no_burst", f"the {arm.name} fires no bursts")
+    if called is not None and called not in LIMBS:  # WL-11
+        raise Refusal("bad_limb", f"called {called!r} is not a limb; valid: {', '.join(LIMBS)}")
+    target_sheet = sheet_of(target)
+    if sneak and sheet.hidden == "none":  # WL-17
+        raise Refusal("not_hidden", f"{actor.id!r} is not hidden: no Sneak Attack")
+    if sneak and not target_sheet.unaware:
+        raise Refusal("target_aware", f"{target.id!r} is aware of {actor.id!r}: no Sneak Attack")
+    distance = chebyshev(actor.at, target.at)
+    _check_reach(actor, target, arm, distance, options)
+    full = sheet.cover is not None and sheet.cover.type == "full"
+    if full and PEEKING not in actor.statuses and not clear_shot:  # WL-32
+        raise Refusal(
+            "must_peek",
+            f"{actor.id!r} is in full cover: `peek` first, or say `clear_shot: true`",
+        )
+    return _plan(
+        state,
+        actor,
+        target,
+        arm,
+        index,
+        cost,
+        spend,
+        called,
+        shots,
+        sneak,
+        params,
+        options,
+        flanking,
+        free,
+    )
+
+
+def _check_reach(
+    actor: Combatant, target: Combatant, weapon: Weapon, distance: int, options: Options
+) -> None:
+    """WL-26, WL-35: melee reaches one tile (one-handed and unarmed: cardinal only);
+    other weapons their range band."""
+    assert actor.at is not None and target.at is not None
+    if weapon.melee:
+        if distance != 1:
+            raise Refusal(
+                "out_of_reach",
+                f"{target.id!r} is {distance} tiles away; the {weapon.name} reaches 1 tile",
+            )
+        diagonal = actor.at[0] != target.at[0] and actor.at[1] != target.at[1]
+        if diagonal and (weapon.kind == "unarmed" or weapon.hands == 1):
+            raise Refusal(
+                "not_cardinal",
+                f"{target.id!r} is diagonal; one-handed and unarmed attacks reach the 4 "
+                "cardinal directions only (WL-26)",
+            )
+        return
+    assert weapon.range is not None
+    reach = options.range_tiles[weapon.range]
+    if distance > reach:
+        raise Refusal(
+            "out_of_range",
+            f"{target.id!r} is {distance} tiles away; the {weapon.name} reaches {reach} "
+            f"({weapon.range})",
+        )
+
+
+def _plan(
+    state: Encounter,
+    actor: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    index: int | None,
+    cost: int,
+    spend: int,
+    called: Any,
+    shots: int | None,
+    sneak: bool,
+    params: Mapping[str, Any],
+    options: Options,
+    flanking: bool,
+    free: str | None,
+) -> Plan:
+    """WL-6, WL-12: the roll's modifiers, Evasion, the Glancing Threshold, the line."""
+    sheet = sheet_of(actor)
+    parts: list[tuple[str, int]] = [
+        (weapon.special_name, getattr(sheet, f"{weapon.special_name}_mod")),
+        (weapon.skill_name, sheet.skills.get(weapon.skill_name, 0)),
+        ("accuracy", weapon.accuracy),
+        ("modifier", _int(params, "accuracy_mod")),
+    ]
+    limb: LimbName | None = called
+    penalty = called_penalty(limb, options) if limb is not None else 0
+    if limb is not None:
+        parts.append((f"called {limb.replace('_', ' ')}", -penalty))
+    if shots is not None:
+        parts.append(("burst", -burst_penalty(weapon, options)))
+    target_evasion = evasion(target) + _int(params, "evasion_mod")
+    margin = penalty if limb is not None else GLANCING_MARGIN  # WL-12, WL-A8
+    how = [f"burst of {shots}" if shots is not None else "single fire"]
+    if free is not None:
+        how.insert(0, free)
+    if limb is not None:
+        how.append(f"called shot: {limb.replace('_', ' ')}")
+    if sneak:
+        how.append("sneak attack")
+    strays: tuple[str, ...] = ()
+    covers: tuple[tuple[int, str], ...] = ()
+    if shots is not None:
+        strays = _strays(state, actor, target, weapon, params, options)
+        covers = _creature_cover(params, shots)
+        if any(cid in (actor.id, target.id) for _, cid in covers):
+            raise Refusal(
+                "bad_value", "creature_cover names creatures between the attacker and the target"
+            )
+    shielded = frozenset(
+        c.id
+        for c in state.combatants.values()
+        if c.side == actor.side and c.id != actor.id and has(sheet, "trigger_discipline")
+    )
+    return Plan(
+        actor.id,
+        target.id,
+        weapon,
+        index,
+        cost,
+        spend,
+        limb,
+        shots,
+        tuple(parts),
+        sum(v for _, v in parts),
+        target_evasion,
+        target_evasion + margin,
+        sheet.crit_min,
+        sheet.critfail_max,
+        sheet.skills.get("sneak", 0) if sneak else None,
+        flanking,
+        sheet.melee_damage if weapon.melee else 0,
+        strays,
+        shielded,
+        covers,
+        ", ".join(how),
+    )
+
+
+def stray_line(a: Tile, t: Tile, c: Tile) -> int | None:
+    """WL-24: ``c``'s place on the line of fire from ``a`` through ``t``, half a tile
+    wide: ``dot`` (larger is further) when ``c`` is behind ``t``, else None."""
+    atx, aty = t[0] - a[0], t[1] - a[1]
+    acx, acy = c[0] - a[0], c[1] - a[1]
+    length2 = atx * atx + aty * aty
+    cross = atx * acy - aty * acx
+    dot = atx * acx + aty * acy
+    if 4 * cross * cross <= length2 and dot > length2:
+        return dot
+    return None
+
+
+def _strays(
+    state: Encounter,
+    actor: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    params: Mapping[str, Any],
+    options: Options,
+) -> tuple[str, ...]:
+    """WL-24: the creatures behind the target within the weapon's range, nearest first
+    (``behind:`` overrides)."""
+    given = params.get("behind")
+    if given is not None:
+        if not isinstance(given, list | tuple) or not all(c in state.combatants for c in given):
+            raise Refusal("bad_value", f"behind {given!r}: give a list of combatant ids")
+        ids = [c for c in given if c not in (actor.id, target.id)]
+    else:
+        assert actor.at is not None and target.at is not None and weapon.range is not None
+        reach = options.range_tiles[weapon.range]
+        found: list[tuple[int, int, str]] = []
+        for i, c in enumerate(state.combatants.values()):
+            if c.id in (actor.id, target.id) or c.at is None:
+                continue
+            dot = stray_line(actor.at, target.at, c.at)
+            if dot is not None and chebyshev(actor.at, c.at) <= reach:
+                found.append((dot, i, c.id))
+        ids = [cid for _, _, cid in sorted(found)]
+    return tuple(ids)
+
+
+def _creature_cover(params: Mapping[str, Any], shots: int) -> tuple[tuple[int, str], ...]:
+    """WL-24, WL-G7: ``creature_cover: {id: [N]}``: the shots that hit that creature."""
+    given = params.get("creature_cover")
+    if given is None:
+        return ()
+    if not isinstance(given, Mapping):
+        raise Refusal("bad_value", f"creature_cover {given!r}: give {{id: [shot numbers]}}")
+    pairs: list[tuple[int, str]] = []
+    for cid, numbers in given.items():
+        for n in numbers if isinstance(numbers, list | tuple) else [numbers]:
+            if not isinstance(n, int) or not 1 <= n <= shots:
+                raise Refusal("bad_value", f"creature_cover {cid}: shot {n!r} is not in 1..{shots}")
+            pairs.append((n, str(cid)))
+    return tuple(sorted(pairs))

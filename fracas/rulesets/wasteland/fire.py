@@ -1,0 +1,236 @@
+"""Phases 2 to 4 of an attack (wasteland.md P-WL-1, P-WL-2): the roll, hits, damage,
+weapon effects, stray shots and creature cover.
+
+Single fire is one shot rolled as ``attack``; a burst's shots are ``attack:1..n``. Roll
+order: the shots; each hit on the target (``location``, ``damage``); the CRIT dice
+(``crit``); then stray and creature-cover hits in shot order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fracas.dice.source import Dice
+from fracas.model import Attempted, Combatant, Encounter, Event
+from fracas.rulesets.wasteland.attack import Plan
+from fracas.rulesets.wasteland.events import (
+    APSpent,
+    AttackDeclared,
+    ConditionLost,
+    CritRolled,
+    LimbHit,
+    MissedInMelee,
+    ShotRolled,
+    SneakSpent,
+    StrayChecked,
+)
+from fracas.rulesets.wasteland.harm import Hit, harm, roll_hit
+from fracas.rulesets.wasteland.sheet import Options
+from fracas.rulesets.wasteland.stats import evasion
+from fracas.rulesets.wasteland.tables import CONDITION_LOSS, D20, GLANCING_MARGIN
+from fracas.rulesets.wasteland.weapons import roll_crit
+
+__all__ = ["Shot", "fire"]
+
+Parts = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One shot's roll (WL-7, WL-9, WL-10, WL-15, WL-16)."""
+
+    n: int | None
+    total: int
+    result: str
+    """``crit``, ``critfail``, ``hit``, ``miss`` or ``auto``."""
+
+    @property
+    def hit(self) -> bool:
+        return self.result in ("crit", "hit", "auto")
+
+
+def fire(plan: Plan, state: Encounter, dice: Dice, options: Options) -> list[Event]:
+    """An attack after its refusals: AP, the roll(s), hits, damage, aftereffects."""
+    events: list[Event] = []
+    if plan.cost:
+        events.append(APSpent(plan.actor, plan.spend, plan.cost - plan.spend))
+    events.append(AttackDeclared(plan.actor, plan.target, plan.weapon.name, plan.how, plan.cost))
+    shots, rolled = _roll_shots(plan, dice, options)
+    events += rolled
+    first = shots[0]
+    if first.result == "critfail" and plan.index is not None:  # WL-10, WL-16
+        events.append(ConditionLost(plan.actor, plan.index, CONDITION_LOSS))
+    covered: dict[int | None, str] = dict(plan.creature_cover)
+    on_target = [s for s in shots if s.hit and s.n not in covered]
+    events.append(Attempted(plan.actor, plan.target, bool(on_target)))
+    target = state.get(plan.target)
+    crit = first.result == "crit"
+    hits: list[Hit] = []
+    for shot in on_target:
+        hit, line = _hit(plan, target, dice, shot, first, options, sneak=not hits)
+        hits.append(hit)
+        events.append(line)
+    extras: dict[int, Parts] = {}
+    if hits:
+        extras = _extras(plan, hits, crit, first, dice, options, events)
+        events += harm(target, plan.weapon, hits, extras, options, effects=True)
+    if plan.weapon.melee and not on_target:  # WL-36: a Riposte may answer this miss
+        events.append(MissedInMelee(plan.target, plan.actor))
+    if plan.sneak is not None and options.sneak_reveals:
+        events.append(SneakSpent(plan.actor, plan.target))
+    if plan.shots is not None:
+        events += _aftershots(plan, state, shots, covered, dice, options)
+    return events
+
+
+def _roll_shots(plan: Plan, dice: Dice, options: Options) -> tuple[list[Shot], list[Event]]:
+    """WL-7, WL-9, WL-10, WL-15, WL-16: shot 1 (or the single shot) alone may CRIT or
+    CRITFAIL; after a first-shot CRIT every shot hits and rolls no die."""
+    count = plan.shots or 1
+    shots: list[Shot] = []
+    events: list[Event] = []
+    for i in range(1, count + 1):
+        n = i if plan.shots is not None else None
+        if shots and shots[0].result == "crit":
+            shots.append(Shot(n, shots[0].total, "auto"))
+            events.append(
+                ShotRolled(
+                    plan.actor, plan.target, n, None, (), shots[0].total, plan.evasion, "auto"
+                )
+            )
+            continue
+        if shots and shots[0].result == "critfail" and options.critfail_aborts_burst:
+            break  # WL-A5 option: the whole burst fails
+        natural = dice.roll(D20, "attack", n=n)
+        total = natural + plan.bonus
+        result = "hit" if total > plan.evasion else "miss"  # WL-7: must exceed
+        if i == 1:
+            critfail = natural <= plan.critfail_max
+            crit = natural >= plan.crit_min
+            if critfail and crit:  # WL-G4
+                critfail = options.crit_overlap == "critfail"
+                crit = not critfail
+            result = "critfail" if critfail else "crit" if crit else result
+        shots.append(Shot(n, total, result))
+        events.append(
+            ShotRolled(plan.actor, plan.target, n, natural, plan.parts, total, plan.evasion, result)
+        )
+    return shots, events
+
+
+def _solid(plan: Plan, shot: Shot, first: Shot, options: Options) -> bool:
+    """WL-12, WL-15: Solid iff the total exceeds the Glancing Threshold (per shot, or by
+    shot 1's total; after a first-shot CRIT by shot 1's total, or always solid)."""
+    total = shot.total
+    if shot.result == "auto":
+        if options.burst_crit_glancing == "solid":
+            return True
+        total = first.total
+    elif plan.shots is not None and options.burst_glancing == "first_shot":
+        total = first.total
+    return total > plan.glancing
+
+
+def _hit(
+    plan: Plan,
+    target: Combatant,
+    dice: Dice,
+    shot: Shot,
+    first: Shot,
+    options: Options,
+    *,
+    sneak: bool,
+) -> tuple[Hit, LimbHit]:
+    """One hit on the primary target; the Sneak bonus (before DT by option) on the first."""
+    before: list[tuple[str, int]] = []
+    if plan.melee_bonus and options.melee_bonus_before_dt:  # WL-18
+        before.append(("melee", plan.melee_bonus))
+    if sneak and plan.sneak is not None and not options.sneak_bypasses_dt:  # WL-17, WL-A3
+        before.append(("sneak", plan.sneak))
+    solid = _solid(plan, shot, first, options)
+    return roll_hit(
+        target, plan.weapon, dice, shot.n, plan.called, solid, tuple(before), plan.flanking, options
+    )
+
+
+def _extras(
+    plan: Plan,
+    hits: list[Hit],
+    crit: bool,
+    first: Shot,
+    dice: Dice,
+    options: Options,
+    events: list[Event],
+) -> dict[int, Parts]:
+    """What is added after DT, per hit: CRIT dice (single: all, exploding; burst: one die
+    on shot 1, WL-A2), the Sneak bonus (first hit, WL-17), Bonus Melee Damage after DT by
+    option (WL-18). Rolls ``crit`` where it applies; appends the CritRolled line."""
+    extras: dict[int, list[tuple[str, int]]] = {}
+    lead = hits[0]
+    lost = lead.stopped and options.cover_stops_crit  # 2.4: cover stops the CRIT too
+    dt_ok = options.crit_after_full_dt or not lead.mitigated  # WL-A4
+    if crit and lead.shot == first.n and not lost and dt_ok:  # WL-9, WL-15 (6)
+        total, faces = roll_crit(plan.weapon.crit_dice, dice, one=plan.shots is not None)
+        events.append(CritRolled(faces, total))
+        extras.setdefault(0, []).append(("crit", total))
+    if plan.sneak is not None and options.sneak_bypasses_dt:
+        extras.setdefault(0, []).append(("sneak", plan.sneak))
+    if plan.melee_bonus and not options.melee_bonus_before_dt:
+        for i in range(len(hits)):
+            extras.setdefault(i, []).append(("melee", plan.melee_bonus))
+    return {i: tuple(v) for i, v in extras.items()}
+
+
+def _aftershots(
+    plan: Plan,
+    state: Encounter,
+    shots: list[Shot],
+    covered: dict[int | None, str],
+    dice: Dice,
+    options: Options,
+) -> list[Event]:
+    """WL-24: creature-cover hits and stray shots, in shot order; each creature's hits
+    are then resolved together (standard Glancing, its own DT and DR, no Sneak)."""
+    events: list[Event] = []
+    victims: dict[str, list[Hit]] = {}
+    for shot in shots:
+        victim: Combatant | None = None
+        if shot.hit and shot.n in covered:
+            victim = state.get(covered[shot.n])
+            events.append(Attempted(plan.actor, victim.id, True))
+        elif not shot.hit and (shot.result != "critfail" or options.critfail_strays):
+            victim = _stray_victim(plan, state, shot, events, options)
+        if victim is None:
+            continue
+        solid = shot.total > evasion(victim) + GLANCING_MARGIN
+        hit, line = roll_hit(victim, plan.weapon, dice, shot.n, None, solid, (), False, options)
+        victims.setdefault(victim.id, []).append(hit)
+        events.append(line)
+    for cid, hits in victims.items():
+        events += harm(
+            state.get(cid), plan.weapon, hits, {}, options, effects=options.stray_effects
+        )
+    return events
+
+
+def _stray_victim(
+    plan: Plan, state: Encounter, shot: Shot, events: list[Event], options: Options
+) -> Combatant | None:
+    """WL-24: the first creature behind the target whose Evasion the shot exceeds;
+    Trigger Discipline never hits an ally (the shot goes on, or is lost by option)."""
+    assert shot.n is not None
+    for cid in plan.strays:
+        c = state.get(cid)
+        ev = evasion(c)
+        hits = shot.total > ev
+        if cid in plan.shielded:
+            if hits and not options.trigger_discipline_continues:
+                return None
+            continue
+        events += [
+            StrayChecked(cid, shot.n, shot.total, ev, hits),
+            Attempted(plan.actor, cid, hits),
+        ]
+        if hits:
+            return c
+    return None

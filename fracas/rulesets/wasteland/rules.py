@@ -1,0 +1,241 @@
+"""wasteland: AP turns in Sequence order, d20 + modifiers that must exceed Evasion, six
+limbs with DT and Cripple Thresholds, DR, CRIT dice, burst fire with stray shots, cover.
+
+Our reading: ``../shared/rules/wasteland.md`` (rules WL-1 to WL-36, gaps WL-G1 to
+WL-G16, ambiguities WL-A1 to WL-A11, procedures P-WL-1 to P-WL-3 and the contract of
+Part 2); the text: seed ``002_92315dd1f9cf7eef.txt``, "Combat Mechanics".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from fracas.dice.source import Dice
+from fracas.errors import FracasError
+from fracas.model import Action, Combatant, Encounter, Event, Note
+from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
+from fracas.rulesets.wasteland.actions import ACTIONS
+from fracas.rulesets.wasteland.attack import Plan, plan_attack
+from fracas.rulesets.wasteland.events import RoundEnded, TurnRefreshed, Unmarked, used
+from fracas.rulesets.wasteland.explosives import throw
+from fracas.rulesets.wasteland.fire import fire
+from fracas.rulesets.wasteland.reactions import (
+    OVERWATCH,
+    defend,
+    injury_test,
+    opportunity_attack,
+    overwatch,
+    overwatch_attack,
+    peek,
+    reaction,
+    riposte,
+)
+from fracas.rulesets.wasteland.sheet import Options, Sheet
+from fracas.rulesets.wasteland.stats import (
+    DEFENDING,
+    DYING,
+    PEEKING,
+    evasion,
+    has,
+    limb_view,
+    limbs_json,
+    max_ap,
+    sequence,
+    sheet_of,
+)
+from fracas.rulesets.wasteland.tables import (
+    D20,
+    LIMBS,
+    ODDS_MAX_ROLLS,
+    ZONE_OF_THREAT_OPPORTUNITIES,
+)
+from fracas.rulesets.wasteland.weapons import SHORTHANDS, Weapon
+
+__all__ = ["Wasteland"]
+
+SURPRISED = "surprised"
+MAX_DIE = 1000
+"""The largest die a weapon may roll (the dice notation's limit)."""
+
+
+def _plain(value: Any) -> Any:
+    """Sheet values as plain data: dataclasses and mappings to dicts, tuples to lists."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Wasteland(Ruleset):
+    """AP, limbs and Cripple Thresholds, DT and DR, burst fire (seed 002)."""
+
+    name: ClassVar[str] = "wasteland"
+    title: ClassVar[str] = "Combat Mechanics (a Fallout-style wasteland game)"
+    seed_file: ClassVar[str] = "002_92315dd1f9cf7eef.txt"
+    summary: ClassVar[str] = (
+        "AP turns, d20 must exceed Evasion, limbs with DT and Cripple Thresholds, DR, "
+        "crits, burst fire, cover, overwatch"
+    )
+    options_type = Options
+    sheet_type = Sheet
+    item_type = Weapon
+    item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
+    default_max_hp: ClassVar[int] = 20  # WL-G5
+    odds_max_rolls: ClassVar[int] = ODDS_MAX_ROLLS  # WL-9: CRIT dice explode
+    actions: ClassVar[tuple[ActionSpec, ...]] = ACTIONS
+    dice: ClassVar[tuple[DieSpec, ...]] = (
+        DieSpec("attack", D20, "single fire; `attack:N` for burst shot N (shots 2..n only "
+                "when shot 1 is no CRIT)"),
+        DieSpec("location", D20, "a hit that is not a called shot (`location:N` in a burst, "
+                "on the target, a stray or a creature-cover victim)"),
+        DieSpec("damage", MAX_DIE, "a hit: the weapon's damage dice, in order (`damage:N` "
+                "in a burst)"),
+        DieSpec("crit", MAX_DIE, "a CRIT: the CRIT dice, each explosion right after its "
+                "die; a burst rolls one die"),
+        DieSpec("test", D20, "injury_test: END + Survival against the injury's DC"),
+    )  # fmt: skip
+    options: Options
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self._memo: tuple[Encounter, Action, Plan] | None = None
+
+    # --- hooks ------------------------------------------------------------
+
+    def max_hp_default(self) -> int:
+        return self.options.max_hp  # WL-G5
+
+    def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
+        """2.1: ``ap`` and ``map`` default to max AP and max_map; a limb's CT is at most
+        its maximum."""
+        sheet = sheet_of(c)
+        for name in LIMBS:
+            limb = limb_view(sheet, name, self.options)
+            if limb.ct > limb.ct_max:
+                raise FracasError(
+                    "bad_value",
+                    f"limbs.{name}: ct {limb.ct} is above ct_max {limb.ct_max}: "
+                    f"give 0..{limb.ct_max}",
+                )
+        sheet = dataclasses.replace(
+            sheet,
+            ap=sheet.ap if sheet.ap is not None else max_ap(sheet, self.options),
+            map=sheet.map if sheet.map is not None else sheet.max_map,
+        )
+        return dataclasses.replace(c, sheet=sheet)
+
+    def prepare(self, combatant: Combatant) -> Combatant:
+        """WL-19, WL-33: a combatant at 0 HP is dying; a surprised one carries the status."""
+        statuses = dict(combatant.statuses)
+        if combatant.hp == 0:
+            statuses[DYING] = {}
+        if sheet_of(combatant).surprised and self.options.surprised_skips:
+            statuses[SURPRISED] = {}
+        return dataclasses.replace(combatant, statuses=statuses)
+
+    def initiative(self, state: Encounter, dice: Dice) -> tuple[str, ...]:
+        return self.roll_initiative(state, dice)[0]
+
+    def roll_initiative(self, state: Encounter, dice: Dice) -> tuple[tuple[str, ...], list[Event]]:
+        """WL-1: highest Sequence first; ties: players before NPCs, then the file's order
+        (option ``sequence_ties: file_order``: the file's order alone). No dice."""
+        ids = list(state.combatants)
+        seq = {cid: sequence(sheet_of(state.get(cid))) for cid in ids}
+        players_first = self.options.sequence_ties == "players_first"
+
+        def key(cid: str) -> tuple[int, bool, int]:
+            npc = sheet_of(state.get(cid)).npc and players_first
+            return -seq[cid], npc, ids.index(cid)
+
+        order = tuple(sorted(ids, key=key))
+        listing = ", ".join(f"{state.name(cid)} {seq[cid]}" for cid in order)
+        return order, [Note(f"Sequence order: {listing}")]
+
+    def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
+        """WL-3, WL-34, WL-29, WL-30: AP (less any debt) and MAP replenish; Defend and
+        Overwatch last until now."""
+        c = state.get(actor)
+        sheet = sheet_of(c)
+        events: list[Event] = []
+        for status in (DEFENDING, OVERWATCH):
+            if status in c.statuses:
+                events += [Unmarked(actor, status), Note(f"  {c.name} is no longer {status}")]
+        ap = max(0, max_ap(sheet, self.options) - sheet.ap_debt)
+        events.append(TurnRefreshed(actor, ap, sheet.max_map, sheet.ap_debt))
+        return events
+
+    def turn_end(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
+        """WL-32: peeking lasts for the turn; WL-33: the surprise ends with the round."""
+        events: list[Event] = []
+        if PEEKING in state.get(actor).statuses:
+            events.append(Unmarked(actor, PEEKING))
+        if state.order and actor == state.order[-1]:
+            surprised = tuple(cid for cid, c in state.combatants.items() if SURPRISED in c.statuses)
+            if surprised:
+                events.append(RoundEnded(surprised))
+        return events
+
+    def is_down(self, c: Combatant) -> bool:
+        """WL-19: dying (0 HP, after the save abilities)."""
+        return c.hp == 0 or DYING in c.statuses
+
+    def sheet_json_raw(self, c: Combatant) -> dict[str, Any]:
+        return {f.name: _plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}
+
+    def sheet_json(self, c: Combatant) -> dict[str, Any]:
+        """2.8: the sheet, derived evasion, sequence, max_ap, every limb, every weapon."""
+        out = self.sheet_json_raw(c)
+        sheet = sheet_of(c)
+        out["evasion"] = evasion(c)
+        out["sequence"] = sequence(sheet)
+        out["max_ap"] = max_ap(sheet, self.options)
+        out["limbs"] = limbs_json(sheet, self.options)
+        watching = OVERWATCH in c.statuses  # WL-30: no reactions while in Overwatch
+        opportunities = ZONE_OF_THREAT_OPPORTUNITIES if has(sheet, "zone_of_threat") else 1
+        limits = {"reaction": 1, "opportunity": opportunities, "riposte": 1}  # WL-31
+        out["reactions_left"] = {
+            kind: 0 if watching else max(0, n - used(c, kind)) for kind, n in limits.items()
+        }
+        return out
+
+    # --- resolution -------------------------------------------------------
+
+    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """2.5: each action's refusals before any die, then its events."""
+        o = self.options
+        do = action.do
+        if do == "attack":  # P-WL-1, P-WL-2
+            memo = self._memo  # exact odds replay one action in one state many times
+            if memo is not None and memo[0] is state and memo[1] is action:
+                plan = memo[2]
+            else:
+                plan = plan_attack(state, action, o)
+                self._memo = (state, action, plan)
+            return fire(plan, state, dice, o)
+
+        def shoot(plan: Plan) -> list[Event]:
+            return fire(plan, state, dice, o)
+
+        if do == "throw":
+            return throw(state, action, dice, o)
+        if do == "defend":
+            return defend(state, action)
+        if do == "overwatch":
+            return overwatch(state, action, o)
+        if do == "overwatch_attack":
+            return overwatch_attack(state, action, o, shoot)
+        if do == "opportunity_attack":
+            return opportunity_attack(state, action, o, shoot)
+        if do == "riposte":
+            return riposte(state, action, o, shoot)
+        if do == "reaction":
+            return reaction(state, action)
+        if do == "peek":
+            return peek(state, action)
+        assert do == "injury_test", do
+        return injury_test(state, action, dice, o)

@@ -1,0 +1,203 @@
+"""The encounter store: many encounters, each its file's setup plus its log, kept durably.
+
+A store is a dumb, durable log of JSON documents with one guard: a writer
+names the sequence number it expects the next record to take (the number of
+records it has seen), and an append that does not match is refused with
+:class:`MovedOn`, which carries the records appended since. Two sessions
+acting on one encounter therefore never lose nor duplicate an action.
+
+The store knows nothing of rules, engines or SQLite: records go in and come
+out as JSON objects (``fracas.store.records`` turns engine records into them
+and back), and :class:`EncounterStore` is the whole interface a backend
+implements. :func:`open_store` picks the backend; SQLite
+(``fracas.store.sqlite``) is the one today, a PostgreSQL one can follow
+without touching rules or commands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from fracas.errors import FracasError
+
+__all__ = [
+    "NAME_PATTERN",
+    "EncounterInfo",
+    "EncounterStore",
+    "MovedOn",
+    "NewEncounter",
+    "StoreError",
+    "StoredEncounter",
+    "default_db_path",
+    "name_from",
+    "open_store",
+]
+
+JSON = dict[str, Any]
+"""One record as stored: a JSON object with at least ``seq`` and ``kind``."""
+
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+"""What an encounter's name looks like: an id, never a path or a file name."""
+
+
+class StoreError(FracasError):
+    """The store cannot do what was asked (unknown encounter, a name taken, a broken file)."""
+
+
+class MovedOn(StoreError):
+    """An append whose expected sequence number is stale: another session wrote first.
+
+    ``records`` are the records appended since the expected number, in order;
+    ``seq`` is the number the next record must take now.
+    """
+
+    def __init__(self, name: str, expected: int, records: Sequence[JSON]) -> None:
+        self.name = name
+        self.expected = expected
+        self.records = list(records)
+        self.seq = expected + len(self.records)
+        n = len(self.records)
+        which = f"#{expected}" if n == 1 else f"#{expected} to #{self.seq - 1}"
+        super().__init__(
+            "moved_on",
+            f"the encounter {name!r} moved on: another session wrote {which} first; "
+            f"nothing of yours was written; here is what happened",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewEncounter:
+    """What starts a stored encounter: its file, as read, and where it came from."""
+
+    source: str
+    """The file's name as given (for humans; the text below is what counts)."""
+    setup: str
+    """The file's text: its setup (its ``actions:`` are in the log, as records)."""
+    ruleset: str
+    seed: int
+    """The seed of the dice no one gave; a resumed session derives its own from it."""
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterInfo:
+    """One stored encounter, as a list shows it."""
+
+    name: str
+    source: str
+    ruleset: str
+    records: int
+    """The number of records in its log: the sequence number the next one takes."""
+    created: str
+    updated: str
+    """ISO 8601 times, UTC."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEncounter:
+    """One stored encounter in full: what started it and its log."""
+
+    info: EncounterInfo
+    start: NewEncounter
+    records: list[JSON]
+
+
+class EncounterStore(Protocol):
+    """Where encounters live. Every method is one transaction; a write is durable
+    when it returns."""
+
+    location: str
+    """Where the store is, for messages (a path, a URL without its password)."""
+
+    def create(self, new: NewEncounter, records: Sequence[JSON], name: str | None = None) -> str:
+        """Store a new encounter with its first records (the start, the file's actions).
+
+        ``name`` is the name to give it (refused with ``name_taken`` if used); without
+        it the name comes from the source file's stem, made unique (``fight-2``).
+        Returns the name.
+        """
+        ...
+
+    def append(self, name: str, expected_seq: int, records: Sequence[JSON]) -> None:
+        """Append records whose ``seq`` run from ``expected_seq`` on, all or none.
+
+        Raises:
+            MovedOn: the log holds other records from ``expected_seq`` on.
+            StoreError: ``unknown_encounter``, or records not numbered from ``expected_seq``.
+        """
+        ...
+
+    def load(self, name: str) -> StoredEncounter:
+        """The encounter called ``name``, its log in order (``unknown_encounter`` if none)."""
+        ...
+
+    def records_since(self, name: str, seq: int) -> list[JSON]:
+        """The records of ``name`` from ``seq`` on, in order."""
+        ...
+
+    def list(self) -> list[EncounterInfo]:
+        """Every stored encounter, the most recently changed first."""
+        ...
+
+    def delete(self, name: str) -> None:
+        """Remove an encounter and its log (``unknown_encounter`` if none)."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the store's connections and files."""
+        ...
+
+
+def default_db_path() -> Path:
+    """The default store: ``encounters.sqlite3`` in the user's data directory."""
+    from platformdirs import user_data_path
+
+    return user_data_path("fracas", appauthor=False) / "encounters.sqlite3"
+
+
+def open_store(location: str | Path, *, durable: bool = True) -> EncounterStore:
+    """Open (creating where needed) the store at ``location``: a SQLite file path.
+
+    ``durable`` (the default) makes every commit reach the disk before it returns;
+    without it a power cut may lose the last commits (never corrupt the store):
+    for tests and benchmarks only.
+    """
+    text = str(location)
+    if "://" in text:
+        scheme = text.split("://", 1)[0]
+        raise StoreError(
+            "unknown_store", f"{scheme!r} stores are not built yet; give a SQLite file path"
+        )
+    from fracas.store.sqlite import SQLiteStore
+
+    return SQLiteStore(Path(text).expanduser(), durable=durable)
+
+
+def name_from(source: str) -> str:
+    """An encounter name from a file name: its stem, lower case, other characters as ``-``."""
+    stem = Path(source).stem.lower()
+    name = re.sub(r"[^a-z0-9_-]+", "-", stem).strip("-_")
+    return name or "encounter"
+
+
+def check_name(name: str) -> None:
+    """Refuse a name that is not an id (``bad_name``)."""
+    if not NAME_PATTERN.match(name):
+        raise StoreError(
+            "bad_name",
+            f"encounter name {name!r} must match [a-z0-9][a-z0-9_-]* (no paths, no suffix)",
+        )
+
+
+def check_numbered(name: str, expected_seq: int, records: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse records that are not numbered ``expected_seq``, ``expected_seq + 1``, ..."""
+    for i, record in enumerate(records):
+        if record.get("seq") != expected_seq + i or not isinstance(record.get("kind"), str):
+            raise StoreError(
+                "bad_record",
+                f"record {i} for {name!r} has seq {record.get('seq')!r} and kind "
+                f"{record.get('kind')!r}; expected seq {expected_seq + i} and a kind",
+            )
