@@ -22,6 +22,7 @@ from fracas.engine import Engine, Record
 from fracas.errors import FracasError
 from fracas.files import EncounterFile, load, parse_text, read_text
 from fracas.odds import Odds, action_odds
+from fracas.play.view import status_table
 from fracas.render import action_title, events_json, log_lines, rolls_json, state_json
 from fracas.rules_info import describe_ruleset, ruleset_table
 from fracas.store import default_db_path, open_store
@@ -175,7 +176,7 @@ def _print_log(ef: EncounterFile, engine: Engine, lines: list[str]) -> None:
     if not _out.is_terminal:  # piped: plain text, printed at once
         click.echo("\n".join("\n" + line if line.startswith("#") else line for line in lines))
         _out.print()
-        _out.print(_status_table(ef, engine))
+        _out.print(status_table(ef.ruleset, engine.state))
         return
     for line in lines:
         text = escape(line)
@@ -187,34 +188,7 @@ def _print_log(ef: EncounterFile, engine: Engine, lines: list[str]) -> None:
             text = f"[dim]{text}[/dim]"
         _out.print(text)
     _out.print()
-    _out.print(_status_table(ef, engine))
-
-
-def _status_table(ef: EncounterFile, engine: Engine) -> Table:
-    state = engine.state
-    table = Table(
-        title=f"round {state.round}, {state.name(state.turn.actor)}'s turn", title_justify="left"
-    )
-    for col in ("combatant", "side", "HP", "at", "statuses", "hand"):
-        table.add_column(col)
-    for c in state.combatants.values():
-        width = 12
-        filled = round(width * c.hp / c.max_hp) if c.max_hp else 0
-        bar = f"[green]{'█' * filled}[/green][dim]{'·' * (width - filled)}[/dim]"
-        hp = f"{bar} {c.hp}/{c.max_hp}" + (" [red]DOWN[/red]" if engine.ruleset.is_down(c) else "")
-        statuses = ", ".join(
-            f"{k} " + " ".join(f"{a}={b}" for a, b in v.items()) for k, v in c.statuses.items()
-        )
-        sheet = engine.ruleset.sheet_json(c)
-        hand = sheet.get("hand")
-        hand_text = ""
-        if isinstance(hand, dict):
-            hand_text = str(hand.get("name"))
-            if hand.get("capacity") is not None:
-                hand_text += f" {hand.get('loaded')}/{hand.get('capacity')}"
-        at = f"{c.at[0]},{c.at[1]}" if c.at is not None else "-"
-        table.add_row(escape(c.name), escape(c.side), hp, at, escape(statuses), escape(hand_text))
-    return table
+    _out.print(status_table(ef.ruleset, engine.state))
 
 
 @main.command()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
@@ -136,23 +135,10 @@ def odds_lines(state: Encounter, action: Action, result: Odds) -> list[str]:
     return lines
 
 
-def _gear(info: dict[str, Any]) -> str:
-    hand = info.get("hand")
-    if not isinstance(hand, dict):
-        return ""
-    text = str(hand.get("name", ""))
-    loaded, capacity = hand.get("loaded"), hand.get("capacity")
-    if isinstance(loaded, bool):
-        text += " loaded" if loaded else " empty"
-    elif loaded is not None and capacity is not None:
-        text += f" {loaded}/{capacity}"
-    return text
-
-
 def status_table(ruleset: Ruleset, state: Encounter) -> Table:
     """Every combatant: HP bar, statuses, what is in hand (ammo), position."""
     table = Table(title=now_line(state)[5:], title_justify="left")
-    for col in ("combatant", "side", "HP", "statuses", "hand", "at"):
+    for col in ("combatant", "side", "HP", "statuses", "gear", "at"):
         table.add_column(col, no_wrap=col in ("HP", "at"))
     for c in state.combatants.values():
         width = 12
@@ -169,7 +155,7 @@ def status_table(ruleset: Ruleset, state: Encounter) -> Table:
             escape(c.side),
             f"{bar} {c.hp}/{c.max_hp}{down}",
             escape(statuses),
-            escape(_gear(ruleset.combatant_json(state, c))),
+            escape(ruleset.gear(state, c)),
             at,
         )
     return table

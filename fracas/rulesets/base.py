@@ -151,6 +151,24 @@ class Ruleset(ABC):
         (whose turn it is); by default its :meth:`sheet_json`."""
         return self.sheet_json(c)
 
+    def gear(self, state: Encounter, c: Combatant) -> str:
+        """What ``c`` fights with, in a few words, for status tables: by default the
+        ``hand`` item (with its ammunition) or the names of the ``weapons``."""
+        info = self.combatant_json(state, c)
+        hand = info.get("hand")
+        if isinstance(hand, dict):
+            text = str(hand.get("name", ""))
+            loaded, capacity = hand.get("loaded"), hand.get("capacity")
+            if isinstance(loaded, bool):
+                text += " loaded" if loaded else " empty"
+            elif loaded is not None and capacity is not None:
+                text += f" {loaded}/{capacity}"
+            return text
+        weapons = info.get("weapons")
+        if isinstance(weapons, list):
+            return ", ".join(str(w.get("name", "")) for w in weapons if isinstance(w, dict))
+        return ""
+
     def initial_values(self) -> dict[str, int]:
         """Encounter-wide values as the encounter starts (an option may set them)."""
         return {}
