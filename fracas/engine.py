@@ -35,6 +35,7 @@ __all__ = [
     "Engine",
     "Record",
     "advance_to",
+    "core_actions",
     "dice_from_rolls",
     "plan",
 ]
@@ -92,7 +93,8 @@ def end_turn(ruleset: Ruleset, state: Encounter, dice: Dice, *, passed: bool) ->
     round_ = state.round
     if index == len(state.order):
         index, round_ = 0, round_ + 1
-    return events + begin_turn(ruleset, fold(state, events), state.order[index], round_, dice)
+    after = fold(state, events)  # the turn's end may change the order (a round rule)
+    return events + begin_turn(ruleset, after, after.order[index], round_, dice)
 
 
 def begin_turn(
@@ -113,9 +115,29 @@ def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> li
     return events
 
 
+def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
+    """The core actions as ``ruleset`` takes them: ``move`` with the parameters its
+    :attr:`~fracas.rulesets.base.Ruleset.move_spec` adds."""
+    extra = ruleset.move_spec
+    if extra is None:
+        return CORE_ACTIONS
+    return tuple(
+        dataclasses.replace(
+            spec,
+            summary=f"{spec.summary}; {extra.summary}",
+            params=(*spec.params, *extra.params),
+            choices=dict(extra.choices),
+            types=dict(extra.types),
+        )
+        if spec.name == "move"
+        else spec
+        for spec in CORE_ACTIONS
+    )
+
+
 def spec_of(ruleset: Ruleset, name: str) -> ActionSpec | None:
     """The core or ruleset action called ``name``."""
-    for spec in CORE_ACTIONS:
+    for spec in core_actions(ruleset):
         if spec.name == name:
             return spec
     return ruleset.action_spec(name)
@@ -125,10 +147,13 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
     """Every event of one action, computed from ``state`` without changing it."""
     if action.do == "set":  # a game master's edit: takes no turn
         return [set_fields(ruleset, state, action.actor, action.params)]
-    if action.do == "move":
-        return [Moved(action.actor, action.params["to"])]
-    spec = spec_of(ruleset, action.do)
     events: list[Event] = []
+    if action.do == "move":  # a game master's move unless the ruleset makes it the actor's
+        if ruleset.move_is_own(action) and state.turn.actor != action.actor:
+            events = advance_to(ruleset, state, action.actor, dice)
+            state = fold(state, events)
+        return [*events, *ruleset.move(state, action), Moved(action.actor, action.params["to"])]
+    spec = spec_of(ruleset, action.do)
     if spec is not None and not spec.off_turn and state.turn.actor != action.actor:
         events = advance_to(ruleset, state, action.actor, dice)
         state = fold(state, events)

@@ -440,7 +440,7 @@ def _action(
     if core.do == "move":
         to = validate(tuple[int, int], params.get("to"), locate, (*at, "to"))
         _check_tile(to, size, locate, (*at, "to"))
-        params = {"to": to}
+        params = {"to": to, **{k: v for k, v in params.items() if k != "to"}}
     dice = _dice(ruleset, core.dice, ids, locate, (*at, "dice"))
     return Action(core.actor, core.do, core.target, core.at, params, dice)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.engine import CORE_ACTIONS
+from fracas.engine import core_actions
 from fracas.rulesets import RULESETS, find_ruleset
 from fracas.validation import adapter
 
@@ -78,7 +78,7 @@ def describe_ruleset(name: str) -> dict[str, Any]:
                 "summary": a.summary,
                 "off_turn": a.off_turn,
             }
-            for a in (*r.actions, *CORE_ACTIONS)
+            for a in (*r.actions, *core_actions(r))
         ],
         "dice": [
             {"label": d.label, "sides": d.sides, "when": d.when, "per_combatant": d.per_combatant}

@@ -8,7 +8,7 @@ from fractions import Fraction
 from rich.markup import escape
 from rich.table import Table
 
-from fracas.engine import CORE_ACTIONS, Record
+from fracas.engine import Record, spec_of
 from fracas.files import EncounterFile
 from fracas.model import Action, Encounter, Event
 from fracas.odds import Odds
@@ -69,7 +69,8 @@ def help_lines(ef: EncounterFile, state: Encounter, about: str | None = None) ->
     if about is not None:
         if about in COMMANDS:
             return [f"{about}: {COMMANDS[about]}"]
-        spec = ef.ruleset.action_spec(about) or next(s for s in CORE_ACTIONS if s.name == about)
+        spec = spec_of(ef.ruleset, about)
+        assert spec is not None, about
         params = f" [{', '.join(spec.params)}]" if spec.params else ""
         return [f"{spec.name} ({spec.targets}){params}: {spec.summary}"]
     actor = state.turn.actor

@@ -83,6 +83,10 @@ class Ruleset(ABC):
     odds_max_rolls: ClassVar[int] = DEFAULT_MAX_ROLLS
     """Exact odds: rolls along one dice path before it is cut and its mass reported as
     truncated. A ruleset whose dice explode picks a depth that keeps its odds fast."""
+    move_spec: ClassVar[ActionSpec | None] = None
+    """What the ruleset adds to the core ``move``: its extra ``params`` (with ``types``,
+    validated by the file reader like any action's) and a ``summary`` appended to the
+    core one. None: ``move`` takes ``to`` alone. See :meth:`move_is_own`, :meth:`move`."""
 
     def __init__(self, options: Any) -> None:
         self.options = options
@@ -128,6 +132,18 @@ class Ruleset(ABC):
 
     def turn_end(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """Events at the end of ``actor``'s turn (before TurnEnded)."""
+        return []
+
+    def move_is_own(self, action: Action) -> bool:
+        """Whether this ``move`` is its actor's own movement, taken in its turn (the turns
+        before it end first, as for a ruleset action); by default every move is a game
+        master's move that takes no turn."""
+        return False
+
+    def move(self, state: Encounter, action: Action) -> list[Event]:
+        """The events of a ``move`` before the core ``Moved`` (its cost), in ``state``
+        after any turn advance. Raises :class:`~fracas.errors.Refusal` when the rules
+        forbid it. Default: none (the move is logged, not checked)."""
         return []
 
     def max_hp_default(self) -> int:

@@ -16,6 +16,8 @@ from fracas.rulesets.wasteland.tables import Injury, LimbName
 
 __all__ = [
     "MISSED_BY",
+    "OPENING",
+    "REGULAR",
     "USED",
     "APSpent",
     "AttackDeclared",
@@ -28,11 +30,14 @@ __all__ = [
     "LimbHit",
     "Marked",
     "MissedInMelee",
+    "MovementPaid",
+    "OpeningPassed",
     "ReactionUsed",
     "RoundEnded",
     "ShotRolled",
     "SneakSpent",
     "StrayChecked",
+    "SurpriseRound",
     "TurnRefreshed",
     "Unmarked",
     "used",
@@ -378,21 +383,102 @@ class SneakSpent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MovementPaid(Event):
+    """WL-2: a Movement Action's cost, MAP first, then AP."""
+
+    actor: str
+    map: int
+    ap: int
+
+    def apply(self, state: Encounter) -> Encounter:
+        c = state.get(self.actor)
+        sheet = _sheet(c)
+        return _with(state, c, map=(sheet.map or 0) - self.map, ap=(sheet.ap or 0) - self.ap)
+
+    def describe(self, state: Encounter) -> str | None:
+        sheet = _sheet(state.get(self.actor))
+        map_, ap = sheet.map or 0, sheet.ap or 0
+        return (
+            f"{state.name(self.actor)} spends {self.map + self.ap} on movement: MAP {map_} -> "
+            f"{map_ - self.map}, AP {ap} -> {ap - self.ap}"
+        )
+
+
+OPENING = "opening"
+"""Encounter value: 1 until the first own-turn action of the encounter (WL-33)."""
+REGULAR = "regular_order:"
+"""Marks of each combatant's place in the regular order during a surprise round (WL-33)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningPassed(Event):
+    """WL-33: the first own-turn action of the encounter was taken; later Sneak Attacks
+    are not at the opening of combat."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state, values={**state.values, OPENING: 0})
+
+
+@dataclass(frozen=True, slots=True)
+class SurpriseRound(Event):
+    """WL-33: an opening Sneak Attack landed: the attacker's side goes first this round
+    (the attacker, then its side, then the rest, each in the regular order) and the
+    victim's side is Surprised until the round ends; the regular order comes back then."""
+
+    attacker: str
+    victims: tuple[str, ...]
+    order: tuple[str, ...]
+    regular: tuple[str, ...]
+    status: bool
+    """Whether the victims take the ``surprised`` status (option ``surprised_skips``)."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        for i, cid in enumerate(self.regular):
+            c = state.get(cid)
+            state = state.with_combatant(dataclasses.replace(c, marks=c.marks | {f"{REGULAR}{i}"}))
+        for cid in self.victims:
+            c = state.get(cid)
+            if self.status:
+                c = dataclasses.replace(c, statuses={**c.statuses, "surprised": {}})
+            state = _with(state, c, surprised=True)
+        return dataclasses.replace(state, order=self.order)
+
+    def describe(self, state: Encounter) -> str | None:
+        first = ", ".join(state.name(cid) for cid in self.order)
+        victims = ", ".join(state.name(cid) for cid in self.victims)
+        return (
+            f"  surprise round: {state.name(self.attacker)}'s side goes first (this round: "
+            f"{first}); {victims} surprised until the round ends"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     """WL-33, WL-G16: the round ends; surprised combatants may act from now on."""
 
     surprised: tuple[str, ...]
+    order: tuple[str, ...] = ()
+    """The regular order, back after a surprise round (WL-33); empty: unchanged."""
 
     def apply(self, state: Encounter) -> Encounter:
         for cid in self.surprised:
             c = state.get(cid)
             statuses = {k: v for k, v in c.statuses.items() if k != "surprised"}
             state = _with(state, dataclasses.replace(c, statuses=statuses), surprised=False)
-        return state
+        if not self.order:
+            return state
+        for cid in self.order:
+            c = state.get(cid)
+            marks = frozenset(m for m in c.marks if not m.startswith(REGULAR))
+            state = state.with_combatant(dataclasses.replace(c, marks=marks))
+        return dataclasses.replace(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
         names = ", ".join(state.name(cid) for cid in self.surprised)
-        return f"  the surprise round is over: {names} may act"
+        line = "  the surprise round is over" + (f": {names} may act" if names else "")
+        if self.order:
+            line += f"; the regular order is back: {', '.join(map(state.name, self.order))}"
+        return line
 
 
 @dataclass(frozen=True, slots=True)

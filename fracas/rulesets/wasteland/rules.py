@@ -14,13 +14,23 @@ from typing import Any, ClassVar
 
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
-from fracas.model import Action, Combatant, Encounter, Event, Note
+from fracas.model import Action, Attempted, Combatant, Encounter, Event, Note
 from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
 from fracas.rulesets.wasteland.actions import ACTIONS
 from fracas.rulesets.wasteland.attack import Plan, plan_attack
-from fracas.rulesets.wasteland.events import RoundEnded, TurnRefreshed, Unmarked, used
+from fracas.rulesets.wasteland.events import (
+    OPENING,
+    REGULAR,
+    OpeningPassed,
+    RoundEnded,
+    SurpriseRound,
+    TurnRefreshed,
+    Unmarked,
+    used,
+)
 from fracas.rulesets.wasteland.explosives import throw
 from fracas.rulesets.wasteland.fire import fire
+from fracas.rulesets.wasteland.movement import MOVE_SPEC, move_cost, own_move
 from fracas.rulesets.wasteland.reactions import (
     OVERWATCH,
     defend,
@@ -71,6 +81,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _regular_order(state: Encounter) -> tuple[str, ...]:
+    """WL-33: the regular order kept during a surprise round; empty outside one."""
+    places: dict[int, str] = {}
+    for cid, c in state.combatants.items():
+        for mark in c.marks:
+            if mark.startswith(REGULAR):
+                places[int(mark[len(REGULAR) :])] = cid
+    return tuple(places[i] for i in sorted(places))
+
+
 class Wasteland(Ruleset):
     """AP, limbs and Cripple Thresholds, DT and DR, burst fire (seed 002)."""
 
@@ -88,6 +108,7 @@ class Wasteland(Ruleset):
     default_max_hp: ClassVar[int] = 20  # WL-G5
     odds_max_rolls: ClassVar[int] = ODDS_MAX_ROLLS  # WL-9: CRIT dice explode
     actions: ClassVar[tuple[ActionSpec, ...]] = ACTIONS
+    move_spec: ClassVar[ActionSpec | None] = MOVE_SPEC  # WL-2: `ap: n`, MAP then AP
     dice: ClassVar[tuple[DieSpec, ...]] = (
         DieSpec("attack", D20, "single fire; `attack:N` for burst shot N (shots 2..n only "
                 "when shot 1 is no CRIT)"),
@@ -109,6 +130,22 @@ class Wasteland(Ruleset):
 
     def max_hp_default(self) -> int:
         return self.options.max_hp  # WL-G5
+
+    def initial_values(self) -> dict[str, int]:
+        """WL-33: the encounter opens; its first own-turn action ends the opening (not
+        reported: not in ``encounter_values``)."""
+        return {OPENING: 1}
+
+    def move_is_own(self, action: Action) -> bool:
+        """WL-2: a move with a cost (``ap: n``) is the actor's Movement Action."""
+        return own_move(action)
+
+    def move(self, state: Encounter, action: Action) -> list[Event]:
+        """WL-2: an own move pays MAP first, then AP; a game master's move costs nothing."""
+        events = move_cost(state, action)
+        if events and state.values.get(OPENING):
+            events.append(OpeningPassed())
+        return events
 
     def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
         """2.1: ``ap`` and ``map`` default to max AP and max_map; a limb's CT is at most
@@ -176,8 +213,9 @@ class Wasteland(Ruleset):
             events.append(Unmarked(actor, PEEKING))
         if state.order and actor == state.order[-1]:
             surprised = tuple(cid for cid, c in state.combatants.items() if SURPRISED in c.statuses)
-            if surprised:
-                events.append(RoundEnded(surprised))
+            regular = _regular_order(state)
+            if surprised or regular:
+                events.append(RoundEnded(surprised, regular))
         return events
 
     def is_down(self, c: Combatant) -> bool:
@@ -206,7 +244,35 @@ class Wasteland(Ruleset):
     # --- resolution -------------------------------------------------------
 
     def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """2.5: each action's refusals before any die, then its events."""
+        """2.5: each action's refusals before any die, then its events; WL-33: a Sneak
+        Attack that lands as the encounter's first own-turn action opens a surprise round."""
+        events = self._resolve(state, action, dice)
+        spec = self.action_spec(action.do)
+        if spec is None or spec.off_turn or not state.values.get(OPENING):
+            return events
+        if action.do == "attack" and action.params.get("sneak") is True:
+            events += self._surprise(state, action, events)
+        return [*events, OpeningPassed()]
+
+    def _surprise(self, state: Encounter, action: Action, events: list[Event]) -> list[Event]:
+        """WL-33: the opening Sneak Attack landed on its target (any shot hit it): the
+        attacker, then its side, then the rest go this round (each in the regular order);
+        the target's side is Surprised until the round ends."""
+        assert action.target is not None
+        landed = any(
+            isinstance(e, Attempted) and e.target == action.target and e.landed for e in events
+        )
+        attacker, target = state.get(action.actor), state.get(action.target)
+        if not landed or attacker.side == target.side:
+            return []
+        side = [cid for cid in state.order if state.get(cid).side == attacker.side]
+        first = [attacker.id, *(cid for cid in side if cid != attacker.id)]
+        order = (*first, *(cid for cid in state.order if cid not in first))
+        victims = tuple(cid for cid in state.order if state.get(cid).side == target.side)
+        status = self.options.surprised_skips
+        return [SurpriseRound(attacker.id, victims, order, state.order, status)]
+
+    def _resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
         o = self.options
         do = action.do
         if do == "attack":  # P-WL-1, P-WL-2
