@@ -28,6 +28,12 @@ DEFAULT_MAX_PATHS = 2_000_000
 """Paths before the enumerator gives up with ``too_many_paths``."""
 
 
+_FORESIGHT = 50_000
+"""Every this many paths, the enumerator extrapolates the total from the mass visited."""
+_FORESIGHT_FACTOR = 10
+"""It gives up early when that estimate is over this many times ``max_paths``."""
+
+
 class _Truncated(Exception):
     """A path went deeper than the stated depth."""
 
@@ -124,6 +130,7 @@ def enumerate_exact(
     truncated: dict[int, int] = {}
     taken: dict[str, int] = {}  # the most values of each given label one path took
     paths = 0
+    covered = 0.0  # probability mass visited so far, to foresee a hopeless enumeration
     while True:
         if table is not None:
             table.reset()
@@ -135,6 +142,7 @@ def enumerate_exact(
             for s in path.sides:
                 den *= s
             truncated[den] = truncated.get(den, 0) + 1
+            covered += 1 / den
         else:
             den = 1
             for s in path.sides[: path.pos]:
@@ -145,11 +153,15 @@ def enumerate_exact(
             else:
                 by_den[den] = by_den.get(den, 0) + 1
             paths += 1
-            if paths > max_paths:
+            covered += 1 / den
+            if paths > max_paths or (
+                paths % _FORESIGHT == 0 and paths > covered * _FORESIGHT_FACTOR * max_paths
+            ):
+                about = f", about {paths / covered:,.0f}" if paths <= max_paths else ""
                 raise FracasError(
                     "too_many_paths",
-                    f"the action has more than {max_paths:,} dice paths: too many to enumerate "
-                    "exactly; fix some of its dice to condition the odds on them",
+                    f"the action has more than {max_paths:,} dice paths{about}: too many to "
+                    "enumerate exactly; fix some of its dice to condition the odds on them",
                 )
         if table is not None:
             for key, (n, matched) in table.usage().items():

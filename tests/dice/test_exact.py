@@ -286,3 +286,19 @@ def test_result_types_are_kept_as_keys() -> None:
     d = enumerate_exact(lambda dice: (dice.roll(2, "a") == 2, dice.roll(2, "b")))
     assert d.outcomes == {(b, k): Fraction(1, 4) for b in (False, True) for k in (1, 2)}
     assert d.paths == 4
+
+
+def test_hopeless_enumeration_is_foreseen_early() -> None:
+    """7d20 has 1.28e9 paths: the enumerator extrapolates from the mass it has visited
+    and gives up after its first check, not after max_paths paths."""
+    seen: list[int] = []
+
+    def seven_d20(dice: Dice) -> int:
+        seen.append(1)
+        return sum(dice.roll(20, "a") for _ in range(7))
+
+    with pytest.raises(FracasError) as info:
+        enumerate_exact(seven_d20)
+    assert info.value.code == "too_many_paths"
+    assert "about 1,280,000,000" in info.value.message
+    assert len(seen) == 50_000
