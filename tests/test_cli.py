@@ -20,9 +20,14 @@ from typing import Any
 
 import pytest
 
+import fracas.rulesets
+from fracas.errors import UnknownRulesetError
+from fracas.rulesets import RULESETS, Ruleset, find_ruleset, registered
+from fracas.rulesets.dice_combat import DiceCombat
 from tests.helpers import cli
 
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "dice-combat.yaml")
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLE = str(EXAMPLES / "dice-combat.yaml")
 
 SHEET_FIELDS = (  # dice-combat.md 2.1
     "hp",
@@ -552,9 +557,45 @@ def test_example_odds(tmp_path: Path) -> None:
 def test_rules_lists_the_rulesets() -> None:
     result = cli("rules")
     assert result.exit_code == 0, result.stderr
-    assert "dice-combat" in result.stdout
+    names = ["dice-combat", "tier-duel", "escalation", "soak", "wasteland"]
+    for name in names:
+        assert name in result.stdout, name
     rows = json.loads(cli("rules", "--json").stdout)
-    assert "dice-combat" in [r["name"] for r in rows]
+    assert [r["name"] for r in rows] == names == [r.name for r in RULESETS]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+def test_every_ruleset_has_an_example_that_runs(ruleset: type[Ruleset]) -> None:
+    """README: ``examples/NAME.yaml`` plays each ruleset, and odds of its last action."""
+    path = str(EXAMPLES / f"{ruleset.name}.yaml")
+    out = run_json("run", path, "--json")
+    assert out["ruleset"] == ruleset.name
+    assert "error" not in out
+    odds = run_json("odds", path, "--json")
+    assert odds["exact"]["combatants"]
+
+
+class _Dummy(DiceCombat):
+    name = "dummy-for-tests"
+
+
+def test_registered_adds_a_ruleset_for_a_block_only(tmp_path: Path) -> None:
+    text = (
+        Path(EXAMPLE)
+        .read_text(encoding="utf-8")
+        .replace("ruleset: dice-combat", f"ruleset: {_Dummy.name}", 1)
+    )
+    path = tmp_path / "dummy.yaml"
+    path.write_text(text, encoding="utf-8")
+    before = RULESETS
+    result = cli("run", str(path))
+    assert result.exit_code == 1 and "unknown_ruleset" in result.stderr
+    with registered(_Dummy):
+        assert find_ruleset(_Dummy.name) is _Dummy
+        assert run_json("run", str(path), "--json")["ruleset"] == _Dummy.name
+    with pytest.raises(UnknownRulesetError):
+        find_ruleset(_Dummy.name)
+    assert fracas.rulesets.RULESETS is before
 
 
 def test_rules_dice_combat_text() -> None:

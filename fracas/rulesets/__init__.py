@@ -11,10 +11,11 @@ from fracas.rulesets.dice_combat import DiceCombat
 from fracas.rulesets.escalation import Escalation
 from fracas.rulesets.soak import Soak
 from fracas.rulesets.tier_duel import TierDuel
+from fracas.rulesets.wasteland import Wasteland
 
 __all__ = ["RULESETS", "ActionSpec", "DieSpec", "Ruleset", "find_ruleset", "registered"]
 
-RULESETS: tuple[type[Ruleset], ...] = (DiceCombat, TierDuel, Escalation, Soak)
+RULESETS: tuple[type[Ruleset], ...] = (DiceCombat, TierDuel, Escalation, Soak, Wasteland)
 """Every ruleset fracas plays, in the order `fracas rules` lists them."""
 
 
@@ -34,7 +35,8 @@ def find_ruleset(name: str) -> type[Ruleset]:
 @contextmanager
 def registered(*extra: type[Ruleset]) -> Iterator[None]:
     """Add rulesets to :data:`RULESETS` for the duration of a ``with`` block (a ruleset
-    still being built, tested through files and the CLI); the registry is restored after.
+    still being built, tried through files and the CLI before it is listed); the registry
+    is restored after.
 
     Lookups by name (:func:`find_ruleset`: files, ``fracas rules NAME``) see the added
     rulesets; code that imported the tuple itself keeps the tuple it imported.

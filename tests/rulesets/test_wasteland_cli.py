@@ -1,27 +1,19 @@
-"""wasteland through the command line (registered for these tests only: it is not in
-``RULESETS`` yet): ``fracas run --json`` (2.8 outputs), ``fracas odds``, ``fracas rules
-wasteland``, a refusal's JSON, and that the ruleset is otherwise unknown."""
+"""wasteland through the command line: ``fracas run --json`` (2.8 outputs), ``fracas
+odds``, ``fracas rules wasteland``, a refusal's JSON, and the bundled example
+``examples/wasteland.yaml``."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from fracas.rulesets import RULESETS, find_ruleset, registered
-from fracas.rulesets.wasteland import Wasteland
 from tests.helpers import cli
 from tests.rulesets.test_wasteland_actions import EXAMPLE
 from tests.rulesets.wasteland_support import PISTOL, act, doc, who
 
-
-@pytest.fixture
-def wasteland() -> Iterator[None]:
-    with registered(Wasteland):
-        yield
+BUNDLED = str(Path(__file__).resolve().parents[2] / "examples" / "wasteland.yaml")
 
 
 def write(tmp_path: Path, text: str, name: str = "wasteland.yaml") -> str:
@@ -37,17 +29,6 @@ def run_json(*args: str) -> dict[str, Any]:
     return out
 
 
-def test_not_registered_outside_the_fixture(tmp_path: Path) -> None:
-    assert Wasteland not in RULESETS
-    result = cli("run", write(tmp_path, EXAMPLE))
-    assert result.exit_code != 0
-    assert "unknown_ruleset" in result.stderr
-    with registered(Wasteland):
-        assert find_ruleset("wasteland") is Wasteland
-    assert Wasteland not in RULESETS
-
-
-@pytest.mark.usefixtures("wasteland")
 def test_run_json_worked_example(tmp_path: Path) -> None:
     out = run_json("run", write(tmp_path, EXAMPLE), "--json")
     vera, raider, brute = (out["combatants"][c] for c in ("vera", "raider", "brute"))
@@ -63,7 +44,6 @@ def test_run_json_worked_example(tmp_path: Path) -> None:
     assert any("CRIPPLED, minor injury" in line for line in out["log"])
 
 
-@pytest.mark.usefixtures("wasteland")
 def test_run_refusal_json(tmp_path: Path) -> None:
     d = doc(who("a", weapons=[PISTOL]), who("b", at=(30, 0)),
             actions=[act("a", "attack", "b", dice={"attack": 5})])  # fmt: skip
@@ -74,7 +54,6 @@ def test_run_refusal_json(tmp_path: Path) -> None:
     assert out["combatants"]["a"]["ap"] == 8
 
 
-@pytest.mark.usefixtures("wasteland")
 def test_odds_json_single_shot(tmp_path: Path) -> None:
     d = doc(who("a", weapons=[PISTOL], skills={"guns": 2}), who("b", at=(3, 0)),
             actions=[act("a", "attack", "b", dice={"location": 5})])  # fmt: skip
@@ -83,7 +62,6 @@ def test_odds_json_single_shot(tmp_path: Path) -> None:
     assert out["truncated"]["depth"] == 24
 
 
-@pytest.mark.usefixtures("wasteland")
 def test_rules_wasteland() -> None:
     out = run_json("rules", "wasteland", "--json")
     sheet = {f["name"] for f in out["sheet"]}
@@ -97,3 +75,79 @@ def test_rules_wasteland() -> None:
     assert options["burst_shots"] == 3 and options["ct_max"] == 10
     item = {f["name"] for f in out["item"]}
     assert {"damage", "crit_dice", "burst", "overflowable", "blast_radius"} <= item
+
+
+# --- 2.8 outputs, every key, and the bundled example ------------------------------------
+
+SHEET_FIELDS = {  # 2.1
+    "hp", "max_hp", "level", "str_mod", "per_mod", "end_mod", "cha_mod", "int_mod",
+    "agi_mod", "lck_mod", "skills", "npc", "sequence_mod", "evasion_mod", "ap", "map",
+    "max_map", "crit_min", "critfail_max", "perks", "melee_damage", "dt", "dr", "limbs",
+    "cover", "hidden", "unaware", "surprised", "weapons", "rest_uses", "ap_debt",
+}  # fmt: skip
+LIMB_KEYS = {"ct", "ct_max", "dt", "injury", "crippled", "injury_dc"}
+LIMBS = {"head", "torso", "left_arm", "right_arm", "left_leg", "right_leg"}
+
+
+def test_run_json_bundled_example_has_every_output_of_2_8() -> None:
+    out = run_json("run", BUNDLED, "--json")
+    assert out["ruleset"] == "wasteland" and "error" not in out
+    assert set(out["combatants"]) == {"vera", "knox", "raider"}
+    for cid, c in out["combatants"].items():
+        keys = {"down", "statuses", "evasion", "sequence", "max_ap", "reactions_left"}
+        assert SHEET_FIELDS | keys <= set(c), (cid, SHEET_FIELDS | keys - set(c))
+        assert set(c["limbs"]) == LIMBS
+        assert all(set(limb) == LIMB_KEYS for limb in c["limbs"].values())
+        assert set(c["dt"]) == set(c["dr"]) == {"physical", "energy", "radiation"}
+        assert all({"condition", "count"} <= set(w) for w in c["weapons"])
+        assert set(c["reactions_left"]) == {"reaction", "opportunity", "riposte"}
+    vera, knox, raider = (out["combatants"][c] for c in ("vera", "knox", "raider"))
+    # The file's comments: the burst (3 to HP, a bleed), Defend +3, the raider's called
+    # shot at vera's head (3), then knox's shot from the seed.
+    assert vera["hp"] == 17 and vera["statuses"] == {"defending": {"bonus": 3}}
+    assert (vera["evasion"], vera["ap"], vera["at"]) == (16, 0, [2, 0])
+    assert vera["limbs"]["head"]["ct"] == 9
+    assert raider["statuses"] == {"bleed": {"x": 1}}
+    assert raider["limbs"]["left_leg"]["ct"] == 10  # the leg's hit was stopped by cover
+    assert raider["dr"] == {"physical": 10, "energy": 0, "radiation": 0}
+    assert raider["ap"] == 4 and knox["ap"] == 2  # called shots cost 1 AP more
+    assert raider["hp"] == 14  # knox's shot, seed 2077: 12 + 4, torso 5 - DT 1, DR 10%: 3
+
+
+def test_run_text_bundled_example_reads_for_a_game_master() -> None:
+    result = cli("run", BUNDLED)
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    for line in (
+        "Sequence order: Vera 13, the raider 13, Knox 12",
+        "Vera spends 2 on movement: MAP 0 -> 0, AP 9 -> 7",
+        "  shot 1 hits the raider's left leg (glancing): 3 vs cover 3: stopped",
+        "  shot 2 hits the raider's torso (glancing): 5 - DT 1 = 4",
+        "  the raider takes 3 damage (0 + 4 = 4, DR 10%): HP 20 -> 17",
+        "  left leg CT stays 10 (glancing: half)",
+        "  the raider gets bleed 1",
+        "Vera defends: +3 Evasion until its next turn",
+        "  hits Vera's head (glancing): 4 - DT 1 = 3",
+    ):
+        assert line in text.splitlines(), line
+
+
+def test_odds_bundled_example_is_the_aimed_shot() -> None:
+    out = run_json("odds", BUNDLED, "--json")
+    raider = out["exact"]["combatants"]["raider"]
+    # d20 + 4 guns + 1 accuracy - 1 (torso) > 13: natural 10 or more.
+    # Only paths deeper than the cut (a CRIT die exploding 23 times) are left out, all hits.
+    cut = Fraction(out["truncated"]["mass"])
+    assert Fraction(raider["hit"]) + cut == Fraction(11, 20) and 0 < cut < Fraction(1, 10**18)
+    assert out["paths"] < 5_000
+    result = cli("odds", BUNDLED)
+    assert result.exit_code == 0, result.stderr
+    assert "Odds of #5 knox: attack raider (called=torso)" in result.stdout
+    assert "hit  55.00%" in result.stdout
+
+
+def test_rules_wasteland_text() -> None:
+    result = cli("rules", "wasteland")
+    assert result.exit_code == 0, result.stderr
+    for word in ("sheet fields", "options", "actions", "dice labels", "overwatch", "burst"):
+        assert word in result.stdout, word

@@ -15,8 +15,6 @@ from fracas.files import parse_text
 from fracas.model import Action, Moved
 from fracas.play.commands import Act, command_text, parse
 from fracas.rules_info import describe_ruleset
-from fracas.rulesets import registered
-from fracas.rulesets.wasteland import Wasteland
 from fracas.rulesets.wasteland.events import MovementPaid, OpeningPassed
 from tests.helpers import load_text
 from tests.play.support import EXAMPLES
@@ -142,8 +140,7 @@ def test_WL_2_own_move_refusals_consume_nothing(
 
 
 def test_WL_2_refused_move_keeps_the_log_and_state_in_an_engine() -> None:
-    with registered(Wasteland):
-        ef = load_text(json.dumps(doc(VERA, RAIDER)))
+    ef = load_text(json.dumps(doc(VERA, RAIDER)))
     engine = Engine(ef.ruleset, ef.start, ef.seed)
     engine.begin(ef.dice, ef.order)
     before = engine.state
@@ -156,7 +153,7 @@ def test_WL_2_refused_move_keeps_the_log_and_state_in_an_engine() -> None:
 
 def test_WL_2_ap_must_be_a_whole_number_not_below_0() -> None:
     for bad in (-1, "two", True):
-        with pytest.raises(FileError) as err, registered(Wasteland):
+        with pytest.raises(FileError) as err:
             load_text(
                 json.dumps(doc(VERA, RAIDER, actions=[act("vera", "move", to=[1, 0], ap=bad)]))
             )
@@ -180,15 +177,14 @@ def test_core_move_takes_no_ap_in_other_rulesets() -> None:
 
 
 def test_WL_2_the_prompt_and_the_contract_know_ap() -> None:
-    with registered(Wasteland):
-        ef = load_text(json.dumps(doc(VERA, RAIDER)))
-        command = parse("vera move to 3,4 ap=2", ef, ef.start)
-        assert isinstance(command, Act)
-        assert command.action == Action("vera", "move", params={"to": (3, 4), "ap": 2})
-        assert command_text(command.action) == "vera move to 3,4 ap=2"
-        plain = parse("vera move to 3,4", ef, ef.start)
-        assert isinstance(plain, Act)
-        assert plain.action == Action("vera", "move", params={"to": (3, 4)})
-        moves = [a for a in describe_ruleset("wasteland")["actions"] if a["do"] == "move"]
+    ef = load_text(json.dumps(doc(VERA, RAIDER)))
+    command = parse("vera move to 3,4 ap=2", ef, ef.start)
+    assert isinstance(command, Act)
+    assert command.action == Action("vera", "move", params={"to": (3, 4), "ap": 2})
+    assert command_text(command.action) == "vera move to 3,4 ap=2"
+    plain = parse("vera move to 3,4", ef, ef.start)
+    assert isinstance(plain, Act)
+    assert plain.action == Action("vera", "move", params={"to": (3, 4)})
+    moves = [a for a in describe_ruleset("wasteland")["actions"] if a["do"] == "move"]
     assert moves[0]["params"] == ["to", "ap"]
     assert "MAP first, then AP (WL-2)" in moves[0]["summary"]

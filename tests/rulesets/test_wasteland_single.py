@@ -281,7 +281,7 @@ def test_WL_13_cover_stops_damage_up_to_r_with_its_crit() -> None:
     assert hp(p) == 20
     assert hits(p)[0].stopped
     assert rolled(p) == [("attack", 20), ("location", 15), ("damage", 3)]
-    assert "  hits b's left leg (glancing): 3: stopped by cover (R 3)" in log(p)
+    assert "  hits b's left leg (glancing): 3 vs cover 3: stopped" in log(p)
 
 
 def test_WL_13_WL_G3_damage_above_r_goes_on_less_r() -> None:

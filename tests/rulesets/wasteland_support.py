@@ -1,9 +1,5 @@
 """Small builders shared by the wasteland tests (test_wasteland_*.py).
 
-wasteland is not in ``RULESETS`` yet (it is being built): every helper here plays
-inside :func:`fracas.rulesets.registered` (the CLI tests use a fixture that does the
-same).
-
 An encounter is written as Python data and handed to :func:`tests.helpers.play` as
 JSON (which YAML accepts). Unless a test says otherwise the file gives ``order`` (the
 combatants' own order) and a seed.
@@ -19,8 +15,6 @@ from fracas.engine import Engine
 from fracas.model import Attempted, Damaged, Encounter, Event
 from fracas.odds import Odds, action_odds
 from fracas.render import log_lines
-from fracas.rulesets import registered
-from fracas.rulesets.wasteland import Wasteland
 from fracas.rulesets.wasteland.events import LimbDamaged, LimbHit, ShotRolled
 from fracas.rulesets.wasteland.sheet import Sheet
 from fracas.rulesets.wasteland.stats import LimbView, limb_view, sheet_of
@@ -97,15 +91,12 @@ def fight(
     **top: Any,
 ) -> Played:
     """Play a wasteland encounter (see :func:`doc`)."""
-    text = json.dumps(doc(*combatants, actions=actions, options=options, order=order, **top))
-    with registered(Wasteland):
-        return play(text)
+    return play(json.dumps(doc(*combatants, actions=actions, options=options, order=order, **top)))
 
 
 def play_text(text: str) -> Played:
     """Play an encounter given as YAML text."""
-    with registered(Wasteland):
-        return play(text)
+    return play(text)
 
 
 def ok(p: Played) -> Played:
@@ -176,8 +167,7 @@ def log(p: Played) -> list[str]:
 
 def odds_of(d: dict[str, Any], max_rolls: int | None = None) -> Odds:
     """Exact odds of the file's last action, every earlier action played first."""
-    with registered(Wasteland):
-        ef = load_text(json.dumps(d))
+    ef = load_text(json.dumps(d))
     engine = Engine(ef.ruleset, ef.start, ef.seed)
     engine.begin(ef.dice, ef.order)
     for action in ef.actions[:-1]:

@@ -1,4 +1,4 @@
-"""The wasteland ruleset (seed 002); not yet in ``RULESETS`` (wasteland.md, issue 4)."""
+"""The wasteland ruleset (seed 002; wasteland.md, issue 4)."""
 
 from fracas.rulesets.wasteland.rules import Wasteland
 

@@ -263,7 +263,7 @@ class LimbHit(Event):
         text += _terms(self.parts)
         if self.cover is not None:
             if self.stopped:
-                return f"{text}: stopped by cover (R {self.cover})"
+                return f"{text} vs cover {self.cover}: stopped"
             text += f" - cover {self.cover}"
         return f"{text} - DT {self.dt} = {self.post}"
 
@@ -310,6 +310,8 @@ class LimbDamaged(Event):
 
     def describe(self, state: Encounter) -> str | None:
         how = "" if self.solid else " (glancing: half)"
+        if self.damage == 0 and not self.gained:
+            return f"  {_limb(self.limb)} CT stays {self.ct}{how}"
         text = f"  {_limb(self.limb)} CT -{self.damage}{how} -> {self.ct}"
         if self.gained:
             dc = f", DC {self.injury_dc} to reduce" if self.injury == "major" else ""
@@ -348,10 +350,11 @@ class Marked(Event):
         return state.with_combatant(dataclasses.replace(c, statuses=statuses))
 
     def describe(self, state: Encounter) -> str | None:
+        name = state.name(self.target)
+        if len(self.details) == 1 and self.details[0][0] == "x":  # a weapon effect (WL-23)
+            return f"  {name} gets {self.status.replace('_', ' ')} {self.details[0][1]}"
         details = ", ".join(f"{k} {v}" for k, v in self.details)
-        return f"  {state.name(self.target)} is {self.status}" + (
-            f" ({details})" if details else ""
-        )
+        return f"  {name} is {self.status}" + (f" ({details})" if details else "")
 
 
 @dataclass(frozen=True, slots=True)

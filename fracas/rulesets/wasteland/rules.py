@@ -57,6 +57,7 @@ from fracas.rulesets.wasteland.stats import (
 )
 from fracas.rulesets.wasteland.tables import (
     D20,
+    DAMAGE_TYPES,
     LIMBS,
     ODDS_MAX_ROLLS,
     ZONE_OF_THREAT_OPPORTUNITIES,
@@ -229,6 +230,8 @@ class Wasteland(Ruleset):
         """2.8: the sheet, derived evasion, sequence, max_ap, every limb, every weapon."""
         out = self.sheet_json_raw(c)
         sheet = sheet_of(c)
+        for key in ("dt", "dr"):  # 2.1: every damage type, 0 where the sheet names none
+            out[key] = {t: out[key].get(t, 0) for t in DAMAGE_TYPES}
         out["evasion"] = evasion(c)
         out["sequence"] = sequence(sheet)
         out["max_ap"] = max_ap(sheet, self.options)
