@@ -9,10 +9,12 @@ ordinary one: only the dice object differs.
 
 from __future__ import annotations
 
+import contextlib
+import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from fracas.dice.source import Dice, TableDice
 from fracas.errors import DiceError, FracasError
@@ -28,10 +30,60 @@ DEFAULT_MAX_PATHS = 2_000_000
 """Paths before the enumerator gives up with ``too_many_paths``."""
 
 
-_FORESIGHT = 50_000
-"""Every this many paths, the enumerator extrapolates the total from the mass visited."""
-_FORESIGHT_FACTOR = 10
-"""It gives up early when that estimate is over this many times ``max_paths``."""
+_FORESIGHT = 20_000
+"""After this many paths the enumerator estimates how many there are in all."""
+_FORESIGHT_FACTOR = 4
+"""It gives up at once when the estimate is over this many times ``max_paths``."""
+_PROBES = 400
+"""Random descents for the estimate."""
+
+
+class _ProbeDice:
+    """Random faces, remembering how many paths each choice stood for."""
+
+    def __init__(self, rng: random.Random, limit: int, skip: frozenset[str]) -> None:
+        self.rng = rng
+        self.limit = limit
+        self.skip = skip
+        self.weight = 1
+        self.rolls = 0
+
+    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        if label in self.skip:
+            return 1
+        self.rolls += 1
+        if self.rolls > self.limit:
+            raise _Truncated
+        self.weight *= sides
+        return self.rng.randint(1, sides)
+
+
+def _estimate_paths(
+    fn: Callable[[Dice], Any],
+    given: Mapping[str, Sequence[int]] | None,
+    max_rolls: int,
+    irrelevant: frozenset[str],
+) -> float:
+    """Knuth's estimate of a tree's size (1975): the mean, over random descents, of the
+    product of the branching along the way. Unbiased; seeded, so repeatable."""
+    rng = random.Random(0)
+    total = 0
+    for _ in range(_PROBES):
+        probe = _ProbeDice(rng, max_rolls, irrelevant)
+        source: Dice = TableDice(given, probe) if given else probe
+        with contextlib.suppress(_Truncated):
+            fn(source)
+        total += probe.weight
+    return total / _PROBES
+
+
+def _too_many(max_paths: int, about: float | None) -> FracasError:
+    estimate = f" (about {about:,.0f} by estimate)" if about is not None else ""
+    return FracasError(
+        "too_many_paths",
+        f"the action has more than {max_paths:,} dice paths{estimate}: too many to "
+        "enumerate exactly; fix some of its dice to condition the odds on them",
+    )
 
 
 class _Truncated(Exception):
@@ -130,7 +182,6 @@ def enumerate_exact(
     truncated: dict[int, int] = {}
     taken: dict[str, int] = {}  # the most values of each given label one path took
     paths = 0
-    covered = 0.0  # probability mass visited so far, to foresee a hopeless enumeration
     while True:
         if table is not None:
             table.reset()
@@ -142,7 +193,6 @@ def enumerate_exact(
             for s in path.sides:
                 den *= s
             truncated[den] = truncated.get(den, 0) + 1
-            covered += 1 / den
         else:
             den = 1
             for s in path.sides[: path.pos]:
@@ -153,16 +203,12 @@ def enumerate_exact(
             else:
                 by_den[den] = by_den.get(den, 0) + 1
             paths += 1
-            covered += 1 / den
-            if paths > max_paths or (
-                paths % _FORESIGHT == 0 and paths > covered * _FORESIGHT_FACTOR * max_paths
-            ):
-                about = f", about {paths / covered:,.0f}" if paths <= max_paths else ""
-                raise FracasError(
-                    "too_many_paths",
-                    f"the action has more than {max_paths:,} dice paths{about}: too many to "
-                    "enumerate exactly; fix some of its dice to condition the odds on them",
-                )
+            if paths == _FORESIGHT:
+                about = _estimate_paths(fn, given, max_rolls, irrelevant)
+                if about > _FORESIGHT_FACTOR * max_paths:
+                    raise _too_many(max_paths, about)
+            if paths > max_paths:
+                raise _too_many(max_paths, None)
         if table is not None:
             for key, (n, matched) in table.usage().items():
                 if len(matched) > 1:

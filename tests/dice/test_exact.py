@@ -289,8 +289,8 @@ def test_result_types_are_kept_as_keys() -> None:
 
 
 def test_hopeless_enumeration_is_foreseen_early() -> None:
-    """7d20 has 1.28e9 paths: the enumerator extrapolates from the mass it has visited
-    and gives up after its first check, not after max_paths paths."""
+    """7d20 has 1.28e9 paths: after 20,000 paths the enumerator estimates the total
+    (Knuth's random descents) and gives up, not after max_paths paths."""
     seen: list[int] = []
 
     def seven_d20(dice: Dice) -> int:
@@ -300,5 +300,13 @@ def test_hopeless_enumeration_is_foreseen_early() -> None:
     with pytest.raises(FracasError) as info:
         enumerate_exact(seven_d20)
     assert info.value.code == "too_many_paths"
-    assert "about 1,280,000,000" in info.value.message
-    assert len(seen) == 50_000
+    # Every descent of a uniform tree weighs exactly 20**7: the estimate is exact here.
+    assert "about 1,280,000,000 by estimate" in info.value.message
+    assert len(seen) == 20_000 + 400
+
+
+def test_feasible_enumeration_is_not_refused_by_the_estimate() -> None:
+    """4d20 (160,000 paths) passes the estimate at 20,000 paths and finishes."""
+    d = enumerate_exact(lambda dice: sum(dice.roll(20, "a") for _ in range(4)))
+    assert d.paths == 160_000
+    assert sum(d.outcomes.values()) == 1
