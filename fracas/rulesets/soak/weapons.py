@@ -18,6 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from fracas.dice.notation import DiceTerm, parse
 from fracas.errors import FracasError
+from fracas.rulesets.shorthands import expand_shorthand
 from fracas.rulesets.soak.tables import (
     ATTACK_SKILL,
     DEFAULT_DV_TABLE,
@@ -196,31 +197,9 @@ SHORTHANDS: Mapping[str, Mapping[str, Any]] = {UNARMED: {"unarmed": True}}
 
 def expand_weapon(value: Any) -> Any:
     """Pydantic before-validator: ``unarmed`` or ``{is: unarmed, ...}`` become fields."""
-    if isinstance(value, str):
-        value = {"is": value}
-    if isinstance(value, dict) and "is" in value:
-        base_name = value["is"]
-        base = SHORTHANDS.get(base_name) if isinstance(base_name, str) else None
-        if base is None:
-            raise PydanticCustomError(
-                "unknown_shorthand",
-                "{given} is not a weapon short-hand; valid: {valid}",
-                {"given": repr(base_name), "valid": ", ".join(SHORTHANDS)},
-            )
-        rest = {k: v for k, v in value.items() if k != "is"}
-        value = {"name": base_name, **base, **rest}
-    if isinstance(value, dict):
-        unknown = [k for k in value if k not in Weapon.__dataclass_fields__]
-        if unknown:
-            raise PydanticCustomError(
-                "unknown_field",
-                "{given} is not a weapon field; valid: {valid}",
-                {
-                    "given": repr(unknown[0]),
-                    "valid": ", ".join(["is", *Weapon.__dataclass_fields__]),
-                },
-            )
-    return value
+    return expand_shorthand(
+        value, SHORTHANDS, Weapon, what="weapon", unknown_code="unknown_shorthand"
+    )
 
 
 _UNARMED_NEVER = ("dice", "upgrades", "additional", "dv")

@@ -16,6 +16,7 @@ from pydantic import ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from fracas.model import Combatant
+from fracas.rulesets.shorthands import expand_shorthand
 from fracas.rulesets.tier_duel.tables import SHORTHANDS, TYPES, UNARMED
 
 __all__ = ["Item", "Wielded", "check_item", "expand_item", "wielded"]
@@ -63,29 +64,8 @@ class Item:
 
 
 def expand_item(value: Any) -> Any:
-    """Pydantic before-validator: a short-hand string or ``is:`` becomes full fields."""
-    if isinstance(value, str):
-        value = {"is": value}
-    if isinstance(value, dict) and "is" in value:
-        base_name = value["is"]
-        base = SHORTHANDS.get(base_name) if isinstance(base_name, str) else None
-        if base is None:
-            raise PydanticCustomError(
-                "unknown_item",
-                "{given} is not an item short-hand; valid: {valid}",
-                {"given": repr(base_name), "valid": ", ".join(SHORTHANDS)},
-            )
-        rest = {k: v for k, v in value.items() if k != "is"}
-        value = {"name": base_name, **base, **rest}
-    if isinstance(value, dict):
-        unknown = [k for k in value if k not in Item.__dataclass_fields__]
-        if unknown:
-            raise PydanticCustomError(
-                "unknown_field",
-                "{given} is not an item field; valid: {valid}",
-                {"given": repr(unknown[0]), "valid": ", ".join(["is", *Item.__dataclass_fields__])},
-            )
-    return value
+    """Pydantic before-validator: a short-hand string or ``is:`` becomes full fields (2.2)."""
+    return expand_shorthand(value, SHORTHANDS, Item, what="item", unknown_code="unknown_item")
 
 
 def check_item(item: Item | None) -> Item | None:
