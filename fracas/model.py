@@ -96,6 +96,14 @@ class Encounter:
         combatants[c.id] = c
         return dataclasses.replace(self, combatants=combatants)
 
+    def with_sheet(self, who: Combatant | str, **changes: Any) -> Encounter:
+        """The state with some of a combatant's sheet fields changed (the usual effect of a
+        ruleset's event)."""
+        c = self.combatants[who] if isinstance(who, str) else who
+        return self.with_combatant(
+            dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **changes))
+        )
+
     def with_turn(self, **changes: Any) -> Encounter:
         return dataclasses.replace(self, turn=dataclasses.replace(self.turn, **changes))
 

@@ -21,10 +21,6 @@ __all__ = [
 ]
 
 
-def _with_sheet(state: Encounter, c: Combatant, sheet: Sheet) -> Encounter:
-    return state.with_combatant(dataclasses.replace(c, sheet=sheet))
-
-
 def _hand(c: Combatant) -> Item:
     sheet: Sheet = c.sheet
     assert sheet.hand is not None, "the event log says this hand holds an item"
@@ -99,8 +95,7 @@ class AmmoFired(Event):
         c = state.get(self.actor)
         hand = _hand(c)
         loaded = (hand.loaded or 0) - self.fired
-        sheet = dataclasses.replace(c.sheet, hand=dataclasses.replace(hand, loaded=loaded))
-        return _with_sheet(state, c, sheet)
+        return state.with_sheet(c, hand=dataclasses.replace(hand, loaded=loaded))
 
     def describe(self, state: Encounter) -> str | None:
         hand = _hand(state.get(self.actor))
@@ -118,8 +113,7 @@ class Reloaded(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
         hand = _hand(c)
-        sheet = dataclasses.replace(c.sheet, hand=dataclasses.replace(hand, loaded=hand.capacity))
-        return _with_sheet(state, c, sheet)
+        return state.with_sheet(c, hand=dataclasses.replace(hand, loaded=hand.capacity))
 
     def describe(self, state: Encounter) -> str | None:
         hand = _hand(state.get(self.actor))
@@ -163,7 +157,7 @@ class HandEmptied(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        return _with_sheet(state, c, dataclasses.replace(c.sheet, hand=None))
+        return state.with_sheet(c, hand=None)
 
     def describe(self, state: Encounter) -> str | None:
         return f"  the {_hand(state.get(self.actor)).name} is used up; hands empty"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from fracas.model import Encounter, Event
@@ -14,10 +13,6 @@ __all__ = ["AttackDeclared", "ConditionGained", "EnergySpent", "TriggerRolled"]
 def _sheet(state: Encounter, cid: str) -> Sheet:
     sheet: Sheet = state.get(cid).sheet
     return sheet
-
-
-def _with_sheet(state: Encounter, cid: str, sheet: Sheet) -> Encounter:
-    return state.with_combatant(dataclasses.replace(state.get(cid), sheet=sheet))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +85,7 @@ class ConditionGained(Event):
         if self.condition in sheet.conditions:
             return state
         conditions = (*sheet.conditions, self.condition)
-        return _with_sheet(state, self.target, dataclasses.replace(sheet, conditions=conditions))
+        return state.with_sheet(self.target, conditions=conditions)
 
     def describe(self, state: Encounter) -> str | None:
         return f"  {state.name(self.target)} is now {self.condition}"
@@ -107,8 +102,7 @@ class EnergySpent(Event):
         return max(0, _sheet(state, self.actor).energy - self.amount)
 
     def apply(self, state: Encounter) -> Encounter:
-        sheet = dataclasses.replace(_sheet(state, self.actor), energy=self.after(state))
-        return _with_sheet(state, self.actor, sheet)
+        return state.with_sheet(self.actor, energy=self.after(state))
 
     def describe(self, state: Encounter) -> str | None:
         before = _sheet(state, self.actor).energy

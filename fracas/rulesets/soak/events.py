@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from fracas.model import Combatant, Damaged, Encounter, Event
 from fracas.rulesets.soak.sheet import Sheet
+from fracas.rulesets.words import signed_terms as _terms
 
 __all__ = [
     "APRestored",
@@ -33,20 +34,9 @@ def _sheet(c: Combatant) -> Sheet:
     return sheet
 
 
-def _with(state: Encounter, c: Combatant, **changes: object) -> Encounter:
-    return state.with_combatant(
-        dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **changes))
-    )
-
-
 def health(max_hp: int, superficial: int, aggravated: int) -> int:
     """2.1: ``hp = max(0, max_hp - superficial - aggravated)`` (SK-15, SK-G4)."""
     return max(0, max_hp - superficial - aggravated)
-
-
-def _terms(parts: tuple[tuple[str, int], ...]) -> str:
-    """`` + 3 agility - 2 modifier`` (terms of 0 left out)."""
-    return "".join(f" {'+' if v > 0 else '-'} {abs(v)} {name}" for name, v in parts if v)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +49,7 @@ class InitiativeRolled(Event):
     total: int
 
     def apply(self, state: Encounter) -> Encounter:
-        return _with(state, state.get(self.combatant), initiative=self.total)
+        return state.with_sheet(state.get(self.combatant), initiative=self.total)
 
     def describe(self, state: Encounter) -> str | None:
         return (
@@ -76,7 +66,7 @@ class APRestored(Event):
     ap: int
 
     def apply(self, state: Encounter) -> Encounter:
-        return _with(state, state.get(self.actor), ap=self.ap)
+        return state.with_sheet(state.get(self.actor), ap=self.ap)
 
     def describe(self, state: Encounter) -> str | None:
         before = _sheet(state.get(self.actor)).ap
@@ -92,7 +82,7 @@ class APSpent(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        return _with(state, c, ap=(_sheet(c).ap or 0) - self.cost)
+        return state.with_sheet(c, ap=(_sheet(c).ap or 0) - self.cost)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +188,7 @@ class Eroded(Event):
     av: int
 
     def apply(self, state: Encounter) -> Encounter:
-        return _with(state, state.get(self.target), av=self.av)
+        return state.with_sheet(state.get(self.target), av=self.av)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +246,7 @@ class Wounded(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)
-        return _with(state, c, wounds=_sheet(c).wounds + 1)
+        return state.with_sheet(c, wounds=_sheet(c).wounds + 1)
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.target)

@@ -22,10 +22,6 @@ def _sheet(c: Combatant) -> Sheet:
     return sheet
 
 
-def _with_sheet(state: Encounter, c: Combatant, sheet: Sheet) -> Encounter:
-    return state.with_combatant(dataclasses.replace(c, sheet=sheet))
-
-
 def _hand(c: Combatant) -> Item:
     hand = _sheet(c).hand
     assert hand is not None, "the event log says this hand holds an item"
@@ -65,7 +61,7 @@ class TemporaryDamage(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)
-        return _with_sheet(state, c, dataclasses.replace(_sheet(c), temporary_damage=self.after(c)))
+        return state.with_sheet(c, temporary_damage=self.after(c))
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.target)
@@ -83,7 +79,7 @@ class Loaded(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
         hand = dataclasses.replace(_hand(c), loaded=self.loaded)
-        return _with_sheet(state, c, dataclasses.replace(_sheet(c), hand=hand))
+        return state.with_sheet(c, hand=hand)
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.actor)
@@ -107,9 +103,7 @@ class Equipped(Event):
         item = inventory.pop(self.index)
         if sheet.hand is not None:
             inventory.append(sheet.hand)
-        return _with_sheet(
-            state, c, dataclasses.replace(sheet, hand=item, inventory=tuple(inventory))
-        )
+        return state.with_sheet(c, hand=item, inventory=tuple(inventory))
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.actor)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fracas.model import Combatant, Encounter, Event
 from fracas.rulesets.wasteland.sheet import Limb, Sheet
 from fracas.rulesets.wasteland.tables import Injury, LimbName
+from fracas.rulesets.words import signed_terms as _terms
 
 __all__ = [
     "MISSED_BY",
@@ -51,17 +52,6 @@ def _sheet(c: Combatant) -> Sheet:
     return sheet
 
 
-def _with(state: Encounter, c: Combatant, **changes: object) -> Encounter:
-    return state.with_combatant(
-        dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **changes))
-    )
-
-
-def _terms(parts: tuple[tuple[str, int], ...]) -> str:
-    """`` + 2 agi - 2 burst`` (terms of 0 left out)."""
-    return "".join(f" {'+' if v > 0 else '-'} {abs(v)} {name}" for name, v in parts if v)
-
-
 def _limb(name: str) -> str:
     return name.replace("_", " ")
 
@@ -79,7 +69,7 @@ class TurnRefreshed(Event):
         c = state.get(self.actor)
         marks = frozenset(m for m in c.marks if not m.startswith(TURN_MARKS))
         c = dataclasses.replace(c, marks=marks)
-        return _with(state, c, ap=self.ap, map=self.map, ap_debt=0)
+        return state.with_sheet(c, ap=self.ap, map=self.map, ap_debt=0)
 
     def describe(self, state: Encounter) -> str | None:
         owed = f" ({self.debt} owed from an overflowed action)" if self.debt else ""
@@ -136,7 +126,7 @@ class APSpent(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
         sheet = _sheet(c)
-        return _with(state, c, ap=(sheet.ap or 0) - self.ap, ap_debt=sheet.ap_debt + self.debt)
+        return state.with_sheet(c, ap=(sheet.ap or 0) - self.ap, ap_debt=sheet.ap_debt + self.debt)
 
     def describe(self, state: Encounter) -> str | None:
         before = _sheet(state.get(self.actor)).ap or 0
@@ -212,7 +202,7 @@ class ConditionLost(Event):
         weapons = list(_sheet(c).weapons)
         w = weapons[self.index]
         weapons[self.index] = dataclasses.replace(w, condition=max(0, w.condition - self.loss))
-        return _with(state, c, weapons=tuple(weapons))
+        return state.with_sheet(c, weapons=tuple(weapons))
 
     def describe(self, state: Encounter) -> str | None:
         w = _sheet(state.get(self.actor)).weapons[self.index]
@@ -306,7 +296,7 @@ class LimbDamaged(Event):
             injury=self.injury,
             injury_dc=self.injury_dc,
         )
-        return _with(state, c, limbs=limbs)
+        return state.with_sheet(c, limbs=limbs)
 
     def describe(self, state: Encounter) -> str | None:
         how = "" if self.solid else " (glancing: half)"
@@ -329,7 +319,7 @@ class DeathDefied(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = dataclasses.replace(state.get(self.target), hp=1)
         uses = (*_sheet(c).rest_uses, self.ability)
-        return _with(state, c, rest_uses=uses)
+        return state.with_sheet(c, rest_uses=uses)
 
     def describe(self, state: Encounter) -> str | None:
         what = self.ability.replace("_", " ")
@@ -378,8 +368,8 @@ class SneakSpent(Event):
     target: str
 
     def apply(self, state: Encounter) -> Encounter:
-        state = _with(state, state.get(self.actor), hidden="none")
-        return _with(state, state.get(self.target), unaware=False)
+        state = state.with_sheet(state.get(self.actor), hidden="none")
+        return state.with_sheet(state.get(self.target), unaware=False)
 
     def describe(self, state: Encounter) -> str | None:
         return f"  {state.name(self.actor)} is no longer hidden; {state.name(self.target)} is aware"
@@ -396,7 +386,7 @@ class MovementPaid(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
         sheet = _sheet(c)
-        return _with(state, c, map=(sheet.map or 0) - self.map, ap=(sheet.ap or 0) - self.ap)
+        return state.with_sheet(c, map=(sheet.map or 0) - self.map, ap=(sheet.ap or 0) - self.ap)
 
     def describe(self, state: Encounter) -> str | None:
         sheet = _sheet(state.get(self.actor))
@@ -443,7 +433,7 @@ class SurpriseRound(Event):
             c = state.get(cid)
             if self.status:
                 c = dataclasses.replace(c, statuses={**c.statuses, "surprised": {}})
-            state = _with(state, c, surprised=True)
+            state = state.with_sheet(c, surprised=True)
         return dataclasses.replace(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
@@ -467,7 +457,7 @@ class RoundEnded(Event):
         for cid in self.surprised:
             c = state.get(cid)
             statuses = {k: v for k, v in c.statuses.items() if k != "surprised"}
-            state = _with(state, dataclasses.replace(c, statuses=statuses), surprised=False)
+            state = state.with_sheet(dataclasses.replace(c, statuses=statuses), surprised=False)
         if not self.order:
             return state
         for cid in self.order:
@@ -503,7 +493,7 @@ class InjuryTested(Event):
         limbs = dict(_sheet(c).limbs)
         old = limbs.get(self.limb, Limb())
         limbs[self.limb] = dataclasses.replace(old, injury="minor", injury_dc=None)
-        return _with(state, c, limbs=limbs)
+        return state.with_sheet(c, limbs=limbs)
 
     def describe(self, state: Encounter) -> str | None:
         verdict = "the injury becomes minor" if self.success else "it stays major"
@@ -525,7 +515,7 @@ class ExplosiveUsed(Event):
         weapons = list(_sheet(c).weapons)
         w = weapons[self.index]
         weapons[self.index] = dataclasses.replace(w, count=w.count - 1)
-        return _with(state, c, weapons=tuple(weapons))
+        return state.with_sheet(c, weapons=tuple(weapons))
 
     def describe(self, state: Encounter) -> str | None:
         w = _sheet(state.get(self.actor)).weapons[self.index]
