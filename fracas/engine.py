@@ -15,6 +15,7 @@ from typing import Any
 
 from fracas.dice.source import Dice, RandomDice, Roll, TableDice
 from fracas.errors import FileError, FracasError, Refusal
+from fracas.frozen import freeze
 from fracas.model import (
     Action,
     Encounter,
@@ -159,7 +160,7 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
         state = fold(state, events)
     if action.do == "end_turn":
         return events + end_turn(ruleset, state, dice, passed=False)
-    return events + ruleset.resolve(state, action, dice)
+    return events + ruleset.roll(state, ruleset.decided(state, action), dice)
 
 
 def set_fields(
@@ -175,12 +176,14 @@ def set_fields(
 
     try:
         merged = {**{k: plain(v) for k, v in ruleset.sheet_json_raw(c).items()}, **sheet_raw}
-        sheet = validate(
-            ruleset.sheet_type,
-            merged,
-            where,
-            valid_fields=ruleset.sheet_fields(),
-            context=ruleset.options,
+        sheet = freeze(
+            validate(
+                ruleset.sheet_type,
+                merged,
+                where,
+                valid_fields=ruleset.sheet_fields(),
+                context=ruleset.options,
+            )
         )
         if "statuses" in core:
             core["statuses"] = validate(_STATUSES, core["statuses"], where, ("statuses",))

@@ -26,6 +26,7 @@ from fracas.engine import (
     spec_of,
 )
 from fracas.errors import FileError, FracasError
+from fracas.frozen import freeze
 from fracas.grid import Tile
 from fracas.model import Action, Combatant, Encounter, Turn
 from fracas.rulesets import RULESETS, ActionSpec, Ruleset, find_ruleset
@@ -306,7 +307,7 @@ def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, 
             c = ruleset.settle(c, frozenset(raw))
         except FracasError as exc:
             raise FileError(exc.code, exc.message, locate(at)) from None
-        out[core.id] = ruleset.prepare(c)
+        out[core.id] = freeze(ruleset.prepare(c))  # the state must hash (fracas.frozen)
     return out
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from fracas.frozen import EMPTY, FrozenDict, freeze
 from fracas.grid import Tile
 
 __all__ = [
@@ -42,6 +43,14 @@ Statuses = Mapping[str, Mapping[str, Any]]
 """Status name -> its details (JSON scalars: ``{"turns": 2}``, ``{"from": "ana"}``)."""
 
 
+def _frozen(obj: object, name: str) -> None:
+    """Make field ``name`` of a frozen dataclass a :class:`FrozenDict` all the way down
+    (a caller may give a plain dict; the state must stay hashable)."""
+    value = getattr(obj, name)
+    if type(value) is not FrozenDict:
+        object.__setattr__(obj, name, freeze(value))
+
+
 @dataclass(frozen=True, slots=True)
 class Combatant:
     """One combatant: the fields every ruleset shares, and the ruleset's own sheet."""
@@ -54,9 +63,23 @@ class Combatant:
     max_hp: int
     sheet: Any
     """The ruleset's frozen sheet dataclass (its fields, flat, as its file names them)."""
-    statuses: Statuses = field(default_factory=dict)
+    statuses: Statuses = EMPTY
     marks: frozenset[str] = frozenset()
     """Lasting markers a ruleset keeps on a combatant that are not sheet fields."""
+
+    def __post_init__(self) -> None:
+        _frozen(self, "statuses")
+
+    def with_status(self, status: str, details: Mapping[str, Any]) -> Combatant:
+        """This combatant with ``status`` set to ``details`` (others kept)."""
+        return dataclasses.replace(self, statuses={**self.statuses, status: freeze(details)})
+
+    def without_status(self, status: str) -> Combatant:
+        """This combatant without ``status`` (others kept)."""
+        if status not in self.statuses:
+            return self
+        statuses = {k: v for k, v in self.statuses.items() if k != status}
+        return dataclasses.replace(self, statuses=statuses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,22 +91,38 @@ class Turn:
     over: bool = False
     """A rule ended the turn ("your turn ends"); it stays until end_turn or another acts."""
     flags: frozenset[str] = frozenset()
-    used: Mapping[str, int] = field(default_factory=dict)
+    used: Mapping[str, int] = EMPTY
     """Actions used this turn by kind (``ActionUsed.kind``), for rulesets whose turns
     hold several kinds of action; ``actions_used`` counts them all."""
+
+    def __post_init__(self) -> None:
+        _frozen(self, "used")
 
 
 @dataclass(frozen=True, slots=True)
 class Encounter:
-    """The whole state of one encounter at one point of its log."""
+    """The whole state of one encounter at one point of its log.
+
+    A value: equal states compare and hash equal whatever route made them (every
+    mapping in it is a :class:`~fracas.frozen.FrozenDict`, every sequence a tuple), so
+    a state is its own canonical key (exact odds merge paths by it; the lab keys a
+    Markov chain by it).
+    """
 
     ruleset: str
     combatants: Mapping[str, Combatant]
     order: tuple[str, ...]
     round: int
     turn: Turn
-    values: Mapping[str, int] = field(default_factory=dict)
+    values: Mapping[str, int] = EMPTY
     """Encounter-wide ruleset values, reported beside ``round``."""
+
+    def __post_init__(self) -> None:
+        if type(self.combatants) is not FrozenDict:
+            object.__setattr__(self, "combatants", FrozenDict(self.combatants))
+        _frozen(self, "values")
+        if type(self.order) is not tuple:
+            object.__setattr__(self, "order", tuple(self.order))
 
     def get(self, cid: str) -> Combatant:
         return self.combatants[cid]
@@ -92,16 +131,15 @@ class Encounter:
         return self.combatants[cid].name
 
     def with_combatant(self, c: Combatant) -> Encounter:
-        combatants = dict(self.combatants)
-        combatants[c.id] = c
-        return dataclasses.replace(self, combatants=combatants)
+        return dataclasses.replace(self, combatants=FrozenDict({**self.combatants, c.id: c}))
 
     def with_sheet(self, who: Combatant | str, **changes: Any) -> Encounter:
         """The state with some of a combatant's sheet fields changed (the usual effect of a
         ruleset's event)."""
         c = self.combatants[who] if isinstance(who, str) else who
+        frozen = {k: freeze(v) for k, v in changes.items()}
         return self.with_combatant(
-            dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **changes))
+            dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **frozen))
         )
 
     def with_turn(self, **changes: Any) -> Encounter:
@@ -116,8 +154,12 @@ class Action:
     do: str
     target: str | None = None
     at: Tile | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
-    dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    params: Mapping[str, Any] = EMPTY
+    dice: Mapping[str, tuple[int, ...]] = EMPTY
+
+    def __post_init__(self) -> None:
+        _frozen(self, "params")
+        _frozen(self, "dice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +285,10 @@ class FieldsSet(Event):
     core: Mapping[str, Any]
     sheet: Mapping[str, Any]
 
+    def __post_init__(self) -> None:
+        _frozen(self, "core")
+        _frozen(self, "sheet")
+
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
         if self.sheet:
@@ -296,10 +342,11 @@ class StatusSet(Event):
     status: str
     details: Mapping[str, int | str]
 
+    def __post_init__(self) -> None:
+        _frozen(self, "details")
+
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        statuses = {**c.statuses, self.status: dict(self.details)}
-        return state.with_combatant(dataclasses.replace(c, statuses=statuses))
+        return state.with_combatant(state.get(self.target).with_status(self.status, self.details))
 
     def describe(self, state: Encounter) -> str | None:
         details = ", ".join(f"{k} {v}" for k, v in self.details.items())
@@ -312,9 +359,7 @@ class StatusCleared(Event):
     status: str
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        statuses = {k: v for k, v in c.statuses.items() if k != self.status}
-        return state.with_combatant(dataclasses.replace(c, statuses=statuses))
+        return state.with_combatant(state.get(self.target).without_status(self.status))
 
     def describe(self, state: Encounter) -> str | None:
         return f"  {state.name(self.target)} is no longer {self.status}"

@@ -122,11 +122,13 @@ def action_odds(
         return found
 
     core = action.do in ("set", "move", "end_turn")
+    # The turn is already the actor's: a ruleset action is decided once (its refusal is
+    # raised here), and only its rolling step is replayed on every dice path.
+    decision = None if core else ruleset.decided(before, action)
 
     def summarise(dice: Dice) -> _Path:
-        # The turn is already the actor's: a ruleset action is its resolution alone.
         events = (
-            plan(ruleset, before, action, dice) if core else ruleset.resolve(before, action, dice)
+            plan(ruleset, before, action, dice) if core else ruleset.roll(before, decision, dice)
         )
         landed: dict[str, bool] = {}
         damage: dict[str, int] = {}

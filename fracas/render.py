@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from fracas.engine import Record
 from fracas.model import Action, Encounter, event_json
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, plain
 
 __all__ = ["action_title", "events_json", "log_lines", "rolls_json", "state_json"]
 
@@ -19,8 +19,18 @@ def action_title(number: int, action: Action) -> str:
         what += f" {action.target}"
     if action.at is not None:
         what += f" at [{action.at[0]}, {action.at[1]}]"
-    extras = [f"{k}={v}" for k, v in action.params.items()]
+    extras = [f"{k}={_shown(v)}" for k, v in action.params.items()]
     return f"#{number} {action.actor}: {what}" + (f" ({', '.join(extras)})" if extras else "")
+
+
+def _shown(value: Any) -> Any:
+    """A parameter's value as the log shows it: a tile ``(x, y)``, a list ``['a', 'b']``,
+    a mapping ``{'k': v}``."""
+    if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
+        return value
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    return plain(value)
 
 
 def log_lines(start: Encounter, records: Iterable[Record]) -> list[str]:

@@ -156,7 +156,7 @@ def status_table(ruleset: Ruleset, state: Encounter) -> Table:
             escape(c.side),
             f"{bar} {c.hp}/{c.max_hp}{down}",
             escape(statuses),
-            escape(ruleset.gear(state, c)),
+            escape(ruleset.presenter().gear(state, c)),
             at,
         )
     return table

@@ -2,23 +2,46 @@
 
 The engine calls a small set of hooks; everything a system does differently is
 one of them or one of its class attributes, never a branch on its name in the
-core. One required hook (:meth:`Ruleset.resolve`), the rest optional.
+core. An action is taken in two steps (``docs/writing-a-ruleset.md``):
+
+1. :meth:`Ruleset.decide` checks it against the rules and computes everything that
+   needs no die (the weapon, the range band, the modifiers, who is in the blast).
+   Every refusal is raised here. It returns a hashable *decision*.
+2. :meth:`Ruleset.roll` asks the dice for every roll and returns the events.
+
+The engine keeps the decision per (state, action) (:meth:`Ruleset.decided`), so exact
+odds replay only the rolling step on every dice path, and "what may the actor do now"
+asks the deciding step alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from abc import ABC
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
 
-__all__ = ["ActionSpec", "DieSpec", "Ruleset", "plain"]
+__all__ = [
+    "ActionSpec",
+    "Detail",
+    "DieSpec",
+    "Presenter",
+    "Ruleset",
+    "Shown",
+    "StatusSpec",
+    "TypedRuleset",
+    "plain",
+]
+
+SheetT = TypeVar("SheetT")
+OptionsT = TypeVar("OptionsT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +83,56 @@ class DieSpec:
     checks every such declaration against the full enumeration."""
 
 
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """One detail of a status (``turns`` of ``burning``): its type and its default (None:
+    it must be given)."""
+
+    type: type[int] | type[str]
+    default: int | str | None = None
+    summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StatusSpec:
+    """A status the rules read, with the details they read of it. ``set statuses:`` and
+    the table's status edits are checked against it (a status the rules do not know is a
+    game master's free-form mark, kept and shown, with int or text details)."""
+
+    name: str
+    summary: str
+    details: Mapping[str, Detail] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One thing a face shows of a combatant or the encounter: a short ``label`` and
+    ``value`` (``AP`` ``3/5``), and a longer ``detail`` for a tooltip or ``status NAME``."""
+
+    label: str
+    value: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Undecided:
+    """The decision of a ruleset that still resolves in one step (:meth:`Ruleset.resolve`)."""
+
+    action: Action
+
+
+class _Reached(Exception):
+    """A one-step resolution got as far as its first die: the rules did not refuse."""
+
+
+class _FirstDie:
+    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        raise _Reached
+
+
 class Ruleset(ABC):
-    """A rule system. Subclasses are stateless but for their options."""
+    """A rule system. Subclasses are stateless but for their options (and the cache of
+    decisions that :meth:`decided` keeps, a pure function's memo)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -88,18 +159,55 @@ class Ruleset(ABC):
     validated by the file reader like any action's) and a ``summary`` appended to the
     core one. None: ``move`` takes ``to`` alone. See :meth:`move_is_own`, :meth:`move`."""
 
+    statuses: ClassVar[tuple[StatusSpec, ...]] = ()
+    """The statuses the rules read (``burning``), with their details."""
+    presenter_type: ClassVar[type[Presenter]]
+    """What faces show of the state (set below: :class:`Presenter` by default)."""
+
+    DECISIONS: ClassVar[int] = 512
+    """Decisions kept by :meth:`decided` (oldest dropped first)."""
+
     def __init__(self, options: Any) -> None:
         self.options = options
+        self._decisions: dict[tuple[Encounter, Action], Hashable] = {}
 
-    # --- required ---------------------------------------------------------
+    # --- an action: decide, then roll --------------------------------------
 
-    @abstractmethod
-    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """The events of one ruleset action.
+    def decide(self, state: Encounter, action: Action) -> Hashable:
+        """Check ``action`` in ``state`` (the actor's turn already begun) and compute
+        everything that needs no die: a hashable decision for :meth:`roll`.
 
-        Raises :class:`~fracas.errors.Refusal` before any die is rolled when the
-        rules forbid the action. Pure: reads ``state``, asks ``dice``, returns events.
+        Raises :class:`~fracas.errors.Refusal` when the rules forbid the action. Pure:
+        no dice, no printing; the same (state, action) always decides the same.
         """
+        # A ruleset that still resolves in one step: its refusals come before a die.
+        with contextlib.suppress(_Reached):
+            self.resolve(state, action, cast(Dice, _FirstDie()))
+        return _Undecided(action)
+
+    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+        """The events of a decided action: every die is asked of ``dice``.
+
+        Pure: reads ``state`` and ``decision``, asks ``dice``, returns events.
+        """
+        assert isinstance(decision, _Undecided)
+        return self.resolve(state, decision.action, dice)
+
+    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """Decide and roll in one step (a ruleset may implement this alone)."""
+        return self.roll(state, self.decided(state, action), dice)
+
+    def decided(self, state: Encounter, action: Action) -> Hashable:
+        """:meth:`decide`, kept per (state, action): exact odds and "may do now" ask the
+        same decision many times. A refusal is raised each time, never kept."""
+        key = (state, action)
+        found = self._decisions.get(key)
+        if found is None:
+            found = self.decide(state, action)
+            if len(self._decisions) >= self.DECISIONS:
+                del self._decisions[next(iter(self._decisions))]
+            self._decisions[key] = found
+        return found
 
     # --- optional hooks ---------------------------------------------------
 
@@ -167,23 +275,9 @@ class Ruleset(ABC):
         (whose turn it is); by default its :meth:`sheet_json`."""
         return self.sheet_json(c)
 
-    def gear(self, state: Encounter, c: Combatant) -> str:
-        """What ``c`` fights with, in a few words, for status tables: by default the
-        ``hand`` item (with its ammunition) or the names of the ``weapons``."""
-        info = self.combatant_json(state, c)
-        hand = info.get("hand")
-        if isinstance(hand, dict):
-            text = str(hand.get("name", ""))
-            loaded, capacity = hand.get("loaded"), hand.get("capacity")
-            if isinstance(loaded, bool):
-                text += " loaded" if loaded else " empty"
-            elif loaded is not None and capacity is not None:
-                text += f" {loaded}/{capacity}"
-            return text
-        weapons = info.get("weapons")
-        if isinstance(weapons, list):
-            return ", ".join(str(w.get("name", "")) for w in weapons if isinstance(w, dict))
-        return ""
+    def presenter(self) -> Presenter:
+        """What faces show of this ruleset's state."""
+        return self.presenter_type(self)
 
     def initial_values(self) -> dict[str, int]:
         """Encounter-wide values as the encounter starts (an option may set them)."""
@@ -211,6 +305,13 @@ class Ruleset(ABC):
                 return spec
         return None
 
+    @classmethod
+    def status_spec(cls, name: str) -> StatusSpec | None:
+        for spec in cls.statuses:
+            if spec.name == name:
+                return spec
+        return None
+
     def die_spec(self, label: str) -> DieSpec | None:
         """The dice label ``label`` as the options make it (:meth:`dice_specs`)."""
         for spec in self.dice_specs():
@@ -229,6 +330,84 @@ class Ruleset(ABC):
 
     def sheet_fields(self) -> Sequence[str]:
         return [f.name for f in dataclasses.fields(self.sheet_type)]
+
+
+class TypedRuleset(Ruleset, Generic[SheetT, OptionsT]):
+    """A ruleset typed by its sheet and options: ``self.options`` and :meth:`sheet` give
+    them with their own types (no per-ruleset accessor)."""
+
+    options: OptionsT
+
+    def sheet(self, c: Combatant) -> SheetT:
+        """``c``'s sheet, as this ruleset's sheet type."""
+        return cast(SheetT, c.sheet)
+
+
+class Presenter:
+    """What a face shows of a ruleset's state: words and numbers, never a decision.
+
+    A ruleset's own presenter (``presenter_type``) adds what its sheet holds that a
+    game master watches (AP and MAP, limbs, Energy, wounds, ammunition, ...).
+    """
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def gear(self, state: Encounter, c: Combatant) -> str:
+        """What ``c`` fights with, in a few words: by default the ``hand`` item (with its
+        ammunition) or the names of the ``weapons``."""
+        info = self.ruleset.combatant_json(state, c)
+        hand = info.get("hand")
+        if isinstance(hand, dict):
+            text = str(hand.get("name", ""))
+            loaded, capacity = hand.get("loaded"), hand.get("capacity")
+            if isinstance(loaded, bool):
+                text += " loaded" if loaded else " empty"
+            elif loaded is not None and capacity is not None:
+                text += f" {loaded}/{capacity}"
+            return text
+        weapons = info.get("weapons")
+        if isinstance(weapons, list):
+            return ", ".join(str(w.get("name", "")) for w in weapons if isinstance(w, dict))
+        return ""
+
+    def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+        """The ruleset's own state of ``c`` for a row of the status table (short)."""
+        return ()
+
+    def full(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+        """Everything of ``c``: :meth:`fields`, then every sheet field (``status NAME``)."""
+        shown = list(self.fields(state, c))
+        seen = {s.label for s in shown}
+        for key, value in self.ruleset.combatant_json(state, c).items():
+            if key not in seen:
+                shown.append(Shown(key, _words(value)))
+        return tuple(shown)
+
+    def statuses(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+        """``c``'s statuses, each with its details (``burning`` ``2 turns, 1 damage``)."""
+        return tuple(
+            Shown(name, ", ".join(f"{k} {v}" for k, v in details.items()))
+            for name, details in c.statuses.items()
+        )
+
+    def encounter(self, state: Encounter) -> tuple[Shown, ...]:
+        """The encounter-wide values (``Escalation`` ``3``)."""
+        return tuple(Shown(k, str(v)) for k, v in self.ruleset.values_json(state).items())
+
+
+Ruleset.presenter_type = Presenter
+
+
+def _words(value: Any) -> str:
+    """A JSON value in a few words: mappings ``k v, ...``, lists ``a, b``."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_words(v) for v in value)
+    if value is None:
+        return "-"
+    return str(value)
 
 
 def _default(f: dataclasses.Field[Any]) -> Any:

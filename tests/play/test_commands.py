@@ -188,7 +188,7 @@ def test_several_targets_for_an_action_that_takes_them() -> None:
                 continue
             a, b, c = list(ef.start.combatants)[:3]
             action = parse_action([a, spec.name, b, c], ef, ef.start)
-            assert action.target is None and action.params["targets"] == [b, c]
+            assert action.target is None and action.params["targets"] == (b, c)
             assert parse_action([a, spec.name, f"targets={b},{c}"], ef, ef.start) == action
 
 

@@ -1,0 +1,117 @@
+"""Immutable, hashable containers for the state: :class:`FrozenDict` and :func:`freeze`.
+
+The encounter state is a value: equal states, however they were reached, compare
+and hash equal, so exact odds can merge paths by state and a Markov chain can key
+its states. A :class:`FrozenDict` is a ``dict`` that cannot change after it is
+built (C-speed lookups, JSON-ready as it is) and hashes by its items, whatever
+their insertion order.
+
+>>> a = FrozenDict({"turns": 2, "damage": 1})
+>>> a == FrozenDict({"damage": 1, "turns": 2}) and hash(a) == hash(FrozenDict(damage=1, turns=2))
+True
+>>> a.set("turns", 1)
+FrozenDict({'turns': 1, 'damage': 1})
+>>> a["turns"] = 1
+Traceback (most recent call last):
+TypeError: a FrozenDict cannot change; build a new one (set, without)
+>>> freeze({"limbs": {"head": [1, 2]}})
+FrozenDict({'limbs': FrozenDict({'head': (1, 2)})})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, NoReturn, TypeVar
+
+__all__ = ["EMPTY", "FrozenDict", "freeze"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenDict(dict[K, V]):
+    """A ``dict`` that never changes and hashes by its items (order-independent)."""
+
+    __slots__ = ("_hash",)
+    _hash: int
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        try:
+            return self._hash
+        except AttributeError:
+            h = self._hash = hash(frozenset(self.items()))
+            return h
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a FrozenDict cannot change; build a new one (set, without)")
+
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def __copy__(self) -> FrozenDict[K, V]:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict[K, V]:
+        return self
+
+    def set(self, key: K, value: V) -> FrozenDict[K, V]:
+        """A copy with ``key`` set to ``value``."""
+        out = dict(self)
+        out[key] = value
+        return FrozenDict(out)
+
+    def merged(self, other: Mapping[K, V]) -> FrozenDict[K, V]:
+        """A copy with every item of ``other`` set."""
+        return FrozenDict({**self, **other})
+
+    def without(self, *keys: K) -> FrozenDict[K, V]:
+        """A copy without ``keys`` (absent keys are ignored)."""
+        if not any(k in self for k in keys):
+            return self
+        return FrozenDict({k: v for k, v in self.items() if k not in keys})
+
+
+EMPTY: FrozenDict[Any, Any] = FrozenDict()
+"""The empty frozen mapping (a default for dataclass fields)."""
+
+
+def freeze(value: Any) -> Any:
+    """``value`` made immutable all the way down: mappings to :class:`FrozenDict`, lists
+    and tuples to tuples, sets to frozensets, dataclass instances with their fields frozen
+    (rebuilt only where something changed)."""
+    if type(value) is FrozenDict:
+        if all(_is_frozen(v) for v in value.values()):
+            return value
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, Mapping):
+        return FrozenDict({freeze(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        items = tuple(freeze(v) for v in value)
+        if isinstance(value, tuple) and type(value) is not tuple:  # a NamedTuple keeps its type
+            return value if items == tuple(value) else type(value)(*items)
+        return items
+    if isinstance(value, set | frozenset):
+        return frozenset(freeze(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {}
+        for f in dataclasses.fields(value):
+            old = getattr(value, f.name)
+            new = freeze(old)
+            if new is not old:
+                changes[f.name] = new
+        return dataclasses.replace(value, **changes) if changes else value
+    return value
+
+
+def _is_frozen(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool | type(None) | FrozenDict | frozenset) or (
+        isinstance(value, tuple) and all(_is_frozen(v) for v in value)
+    )
