@@ -24,6 +24,7 @@ from fracas.files import EncounterFile, load, parse_text, read_text
 from fracas.odds import Odds, action_odds
 from fracas.play.view import status_table
 from fracas.render import action_title, events_json, log_lines, rolls_json, state_json
+from fracas.rule_text import find_rule
 from fracas.rules_info import describe_ruleset, ruleset_table
 from fracas.store import default_db_path, open_store
 
@@ -290,11 +291,17 @@ def _head(rows: list[tuple[int, Fraction]]) -> int:
 
 @main.command()
 @click.argument("ruleset", required=False)
+@click.argument("rule_id", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
-def rules(ruleset: str | None, as_json: bool) -> None:
-    """List the rulesets, or one RULESET's sheet fields, items, actions, dice and options."""
+def rules(ruleset: str | None, rule_id: str | None, as_json: bool) -> None:
+    """List the rulesets, or one RULESET's sheet fields, items, actions, dice and options,
+    or one rule of it (RULE_ID, e.g. DC-29): its section and a short statement."""
 
     def go() -> None:
+        if ruleset is not None and rule_id is not None:
+            rule = find_rule(ruleset, rule_id)
+            click.echo(json.dumps(rule.as_json(), indent=2) if as_json else rule.line())
+            return
         if ruleset is None:
             if as_json:
                 click.echo(json.dumps(ruleset_table(), indent=2))
@@ -312,6 +319,10 @@ def rules(ruleset: str | None, as_json: bool) -> None:
             click.echo(json.dumps(info, indent=2))
             return
         _print_rules(info)
+        _out.print(
+            f"[dim]fracas rules {escape(info['name'])} RULE_ID prints one rule "
+            "(its section and a short statement)[/dim]"
+        )
 
     _guard(go)
 

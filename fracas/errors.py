@@ -7,7 +7,14 @@ quotes the bad input with ``!r`` and says what would be valid.
 
 from __future__ import annotations
 
-__all__ = ["DiceError", "FileError", "FracasError", "Refusal", "UnknownRulesetError"]
+__all__ = [
+    "DiceError",
+    "FileError",
+    "FracasError",
+    "Refusal",
+    "UnknownRuleError",
+    "UnknownRulesetError",
+]
 
 
 class FracasError(Exception):
@@ -47,3 +54,7 @@ class FileError(FracasError, ValueError):
 
 class UnknownRulesetError(FracasError, LookupError):
     """A ruleset name that is not registered."""
+
+
+class UnknownRuleError(FracasError, LookupError):
+    """A rule ID that is not one of the ruleset's (``fracas rules RULESET RULE_ID``)."""

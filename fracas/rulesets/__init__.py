@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -19,14 +20,24 @@ RULESETS: tuple[type[Ruleset], ...] = (DiceCombat, TierDuel, Escalation, Soak, W
 """Every ruleset fracas plays, in the order `fracas rules` lists them."""
 
 
+def _key(name: str) -> str:
+    """A name with case and separators dropped: ``tier_duel``, ``TIER-DUEL`` -> ``tierduel``."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
 def find_ruleset(name: str) -> type[Ruleset]:
-    """The ruleset class named ``name``.
+    """The ruleset class named ``name``, or an alias of it: the name in any case, with
+    ``_``, spaces or nothing for its ``-`` (``tier_duel``, ``tierduel``, ``TIER-DUEL``).
 
     Raises:
         UnknownRulesetError: ``unknown_ruleset``, listing the valid names.
     """
     for ruleset in RULESETS:
         if ruleset.name == name:
+            return ruleset
+    key = _key(name)
+    for ruleset in RULESETS:
+        if key and _key(ruleset.name) == key:
             return ruleset
     valid = ", ".join(r.name for r in RULESETS)
     raise UnknownRulesetError("unknown_ruleset", f"{name!r} is not a ruleset; valid: {valid}")
