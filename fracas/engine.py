@@ -186,9 +186,14 @@ def set_fields(
             )
         )
         if "statuses" in core:
-            core["statuses"] = validate(_STATUSES, core["statuses"], where, ("statuses",))
+            statuses = validate(_STATUSES, core["statuses"], where, ("statuses",))
     except FileError as exc:
         raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
+    if "statuses" in core:  # the details the rules read, checked (a status's own schema)
+        try:
+            core["statuses"] = {k: ruleset.check_status(k, v) for k, v in statuses.items()}
+        except Refusal as exc:
+            raise Refusal(exc.code, f"set statuses: {exc.message}") from None
     if "at" in core and core["at"] is not None:
         core["at"] = tuple(core["at"])
     max_hp = core.get("max_hp", c.max_hp)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from fracas.frozen import EMPTY, FrozenDict, freeze
 from fracas.grid import Tile
@@ -164,7 +164,14 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """A fact of the log. Subclasses override :meth:`apply` and :meth:`describe`."""
+    """A fact of the log: a kind (its class) and fields, never prose. Subclasses override
+    :meth:`apply` (the state change) and :meth:`describe` (its sentence, made only when a
+    face shows the log)."""
+
+    tone: ClassVar[str] = ""
+    """How a face may mark the event's line: ``""`` (plainly), ``"critical_failure"``,
+    ``"critical_hit"``, ``"down"``, ``"turn"`` (a turn's start or end). Faces style by
+    this, never by reading the sentence."""
 
     def apply(self, state: Encounter) -> Encounter:
         """The state after this event."""
@@ -209,6 +216,7 @@ def _jsonable(value: Any) -> Any:
 class TurnStarted(Event):
     actor: str
     round: int
+    tone: ClassVar[str] = "turn"
 
     def apply(self, state: Encounter) -> Encounter:
         return dataclasses.replace(state, round=self.round, turn=Turn(self.actor))

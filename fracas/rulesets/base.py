@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
+from fracas.errors import Refusal
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
 
@@ -38,6 +39,7 @@ __all__ = [
     "StatusSpec",
     "TypedRuleset",
     "plain",
+    "sheet_as",
 ]
 
 SheetT = TypeVar("SheetT")
@@ -312,6 +314,52 @@ class Ruleset(ABC):
                 return spec
         return None
 
+    @classmethod
+    def check_status(cls, name: str, details: Mapping[str, Any]) -> dict[str, int | str]:
+        """A status's details checked against :attr:`statuses`, defaults filled in. A
+        status the rules do not read is a free-form mark: any int or text details.
+
+        Raises:
+            Refusal: ``unknown_detail``, ``missing_detail`` or ``bad_value``, naming the
+                valid details.
+        """
+        spec = cls.status_spec(name)
+        out: dict[str, int | str] = {}
+        if spec is None:
+            for key, value in details.items():
+                if type(value) not in (int, str):
+                    raise Refusal(
+                        "bad_value", f"status {name} {key}: {value!r} is not a number or a text"
+                    )
+                out[key] = value
+            return out
+        valid = ", ".join(
+            f"{k} ({d.type.__name__}{'' if d.default is None else f', default {d.default}'})"
+            for k, d in spec.details.items()
+        )
+        for key, value in details.items():
+            detail = spec.details.get(key)
+            if detail is None:
+                raise Refusal(
+                    "unknown_detail",
+                    f"status {name}: {key!r} is not one of its details; valid: {valid or 'none'}",
+                )
+            if type(value) is not detail.type:
+                raise Refusal(
+                    "bad_value",
+                    f"status {name} {key}: {value!r} is not a {detail.type.__name__}; "
+                    f"valid: {valid}",
+                )
+            out[key] = value
+        for key, detail in spec.details.items():
+            if key not in out:
+                if detail.default is None:
+                    raise Refusal(
+                        "missing_detail", f"status {name} needs {key!r}; its details: {valid}"
+                    )
+                out[key] = detail.default
+        return out
+
     def die_spec(self, label: str) -> DieSpec | None:
         """The dice label ``label`` as the options make it (:meth:`dice_specs`)."""
         for spec in self.dice_specs():
@@ -341,6 +389,17 @@ class TypedRuleset(Ruleset, Generic[SheetT, OptionsT]):
     def sheet(self, c: Combatant) -> SheetT:
         """``c``'s sheet, as this ruleset's sheet type."""
         return cast(SheetT, c.sheet)
+
+
+S = TypeVar("S")
+
+
+def sheet_as(c: Combatant, kind: type[S]) -> S:
+    """``c``'s sheet as the ruleset's sheet type ``kind`` (for event and helper modules
+    outside the ruleset class; inside it, :meth:`TypedRuleset.sheet`)."""
+    sheet = c.sheet
+    assert isinstance(sheet, kind), f"{c.id}'s sheet is a {type(sheet).__name__}"
+    return sheet
 
 
 class Presenter:
