@@ -29,9 +29,9 @@ from fracas.engine import Engine
 from fracas.errors import FracasError
 from fracas.files import parse_text
 from fracas.model import Action
-from fracas.play.session import Session, store_played
 from fracas.store import NewEncounter, open_store
 from fracas.store.records import record_json
+from fracas.table import TableService
 
 ARENA = """\
 ruleset: dice-combat
@@ -84,7 +84,7 @@ def appends(directory: Path, n: int, durable: bool) -> float:
 def session_actions(directory: Path, n: int) -> float:
     """Whole actions per second through a session: resolved, then stored durably."""
     store = open_store(directory / "session.sqlite3")
-    session = Session.create(store, ARENA, "arena.yaml")
+    session = TableService(store).create(ARENA, "arena.yaml", live=False)
     rng = random.Random(2)
     t0 = time.perf_counter()
     for _ in range(n):
@@ -110,11 +110,12 @@ def resume(directory: Path, events: int) -> tuple[int, int, list[float]]:
     while _events(engine) < events:
         _step(engine, rng)
     store = open_store(directory / "resume.sqlite3")
-    name = store_played(store, ARENA, ef, engine)
+    new = NewEncounter(ef.path, ARENA, ef.ruleset.name, engine.seed)
+    name = store.create(new, [record_json(r) for r in engine.log])
     times = []
     for _ in range(5):
         t0 = time.perf_counter()
-        session = Session.resume(store, name)
+        session = TableService(store).open(name)
         times.append(time.perf_counter() - t0)
         assert session.state == engine.state, "a resumed encounter differs from the played one"
     store.close()

@@ -154,12 +154,14 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
 
 
 def _store_run(db: str, text: str, ef: EncounterFile, engine: Engine) -> str:
-    """Store a played file as a new encounter of the store at ``db``; its name."""
-    from fracas.play.session import store_played
+    """Store a played file as a new encounter of the store at ``db`` (through the table
+    service, with the seed it was played with: the same records); its name."""
+    from fracas.table import TableService
 
     store = open_store(db)
     try:
-        return store_played(store, text, ef, engine)
+        table = TableService(store).create(text, ef.path, seed=engine.seed, live=False)
+        return table.name
     finally:
         store.close()
 

@@ -83,6 +83,8 @@ class Record:
     events: tuple[Event, ...]
     kind: str = "action"
     target: int | None = None
+    by: str | None = None
+    """Who took it at a table (an identity's name); None: the game master or a file."""
 
 
 def end_turn(ruleset: Ruleset, state: Encounter, dice: Dice, *, passed: bool) -> list[Event]:
@@ -239,6 +241,11 @@ class Engine:
         self._undone: list[int] = []  # undone records that redo can put back, latest last
         self._before: dict[int, Encounter] = {}  # the state before each action record
 
+    def reseed(self, seed: int) -> None:
+        """Roll every later die from ``seed`` (a live encounter started from a file)."""
+        self.random = RandomDice(seed)
+        self.seed = self.random.seed
+
     def begin(
         self, given: Mapping[str, Sequence[int]] | None = None, order: Sequence[str] | None = None
     ) -> Record:
@@ -258,7 +265,7 @@ class Engine:
         self.state = state
         return self._commit(None, dice, events, "start")
 
-    def act(self, action: Action, dice: Dice | None = None) -> Record:
+    def act(self, action: Action, dice: Dice | None = None, *, by: str | None = None) -> Record:
         """Play one action; on a refusal nothing is kept (not even a random die) and the
         error is raised.
 
@@ -275,21 +282,31 @@ class Engine:
         except FracasError:
             self.random.setstate(saved)
             raise
-        return self._commit(action, table, events, "action")
+        return self._commit(action, table, events, "action", by)
 
-    def undo(self) -> Record:
+    def undo(self, *, by: str | None = None) -> Record:
         """Take back the latest effective action (appends an ``undo`` record)."""
         if not self._done:
             raise FracasError("nothing_to_undo", "there is no action to undo")
         target = self._done[-1]
-        return self._append(Record(len(self.log), None, (), (), "undo", target))
+        return self._append(Record(len(self.log), None, (), (), "undo", target, by))
 
-    def redo(self) -> Record:
+    def redo(self, *, by: str | None = None) -> Record:
         """Put back the latest undone action, with the same dice (appends a ``redo`` record)."""
         if not self._undone:
             raise FracasError("nothing_to_redo", "there is no undone action to redo")
         target = self._undone[-1]
-        return self._append(Record(len(self.log), None, (), (), "redo", target))
+        return self._append(Record(len(self.log), None, (), (), "redo", target, by))
+
+    @property
+    def undoable(self) -> Record | None:
+        """The action record undo would take back (None: nothing to undo)."""
+        return self.log[self._done[-1]] if self._done else None
+
+    @property
+    def redoable(self) -> Record | None:
+        """The action record redo would put back (None: nothing to redo)."""
+        return self.log[self._undone[-1]] if self._undone else None
 
     def replay(self, record: Record, order: Sequence[str] | None = None) -> Record:
         """Append a stored record again (resuming an encounter): actions are resolved
@@ -305,8 +322,18 @@ class Engine:
             table = TableDice(action.dice, None)
             events = plan(self.ruleset, self.state, action, table)
             table.check_used()
-            return self._commit(record.action, table, events, "action")
-        return self._append(Record(len(self.log), None, (), (), record.kind, record.target))
+            return self._commit(record.action, table, events, "action", record.by)
+        expected = self.undoable if record.kind == "undo" else self.redoable
+        if expected is None or record.target != expected.seq:  # stored data: never assert
+            what = "the latest action" if record.kind == "undo" else "the latest undone action"
+            raise FracasError(
+                "bad_record",
+                f"{record.kind} record #{record.seq} names record #{record.target}, but "
+                f"{what} is {'none' if expected is None else f'#{expected.seq}'}",
+            )
+        return self._append(
+            Record(len(self.log), None, (), (), record.kind, record.target, record.by)
+        )
 
     @property
     def effective(self) -> list[Record]:
@@ -314,9 +341,15 @@ class Engine:
         return [self.log[i] for i in self._done]
 
     def _commit(
-        self, action: Action | None, dice: TableDice, events: list[Event], kind: str
+        self,
+        action: Action | None,
+        dice: TableDice,
+        events: list[Event],
+        kind: str,
+        by: str | None = None,
     ) -> Record:
-        return self._append(Record(len(self.log), action, tuple(dice.rolls), tuple(events), kind))
+        record = Record(len(self.log), action, tuple(dice.rolls), tuple(events), kind, None, by)
+        return self._append(record)
 
     def _append(self, record: Record) -> Record:
         if record.kind == "action":

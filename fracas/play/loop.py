@@ -1,7 +1,8 @@
 """``fracas play``: the prompt at the table.
 
-A thin loop over :mod:`fracas.play.commands` (what a line means) and
-:class:`~fracas.play.session.Session` (the engine kept in step with the store).
+A thin face over :mod:`fracas.play.commands` (what a line means) and the table
+service (:class:`~fracas.table.Table`: the engine kept in step with the store, the
+permissions, what may be done now). The prompt acts as the game master.
 Every action is stored, durably, before its lines are printed; every error is
 one line (``error: code: message``), after which the session goes on with
 nothing written. Input is read with the standard library's ``input`` (GNU
@@ -10,23 +11,23 @@ readline where there is one: tab completion, history); tables print through rich
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
+import yaml
 from rich.console import Console
-from rich.table import Table
+from rich.table import Table as RichTable
 
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.files import read_text
 from fracas.model import Action
-from fracas.odds import action_odds
 from fracas.play.choices import completions
 from fracas.play.commands import Act, Meta, OddsOf, parse
 from fracas.play.dice import AskedDice
-from fracas.play.session import Session, StoreLost
 from fracas.play.view import (
     encounters_table,
     help_lines,
@@ -36,6 +37,7 @@ from fracas.play.view import (
     status_table,
 )
 from fracas.store import NAME_PATTERN, EncounterStore, MovedOn
+from fracas.table import Identity, StoreLost, Table, TableService
 
 __all__ = ["Prompt", "Terminal", "TextTerminal", "open_session", "play"]
 
@@ -55,7 +57,7 @@ class Terminal(Protocol):
         """Print one line at once."""
         ...
 
-    def show(self, table: Table) -> None:
+    def show(self, table: RichTable) -> None:
         """Print a table."""
         ...
 
@@ -105,7 +107,7 @@ class TextTerminal:
     def say(self, line: str) -> None:
         print(line, flush=True)
 
-    def show(self, table: Table) -> None:
+    def show(self, table: RichTable) -> None:
         self._console.print(table)
         sys.stdout.flush()
 
@@ -113,8 +115,16 @@ class TextTerminal:
 class Prompt:
     """The loop: read a line, do it, print what happened (once it is stored)."""
 
-    def __init__(self, session: Session, terminal: Terminal, *, manual: bool = False) -> None:
+    def __init__(
+        self,
+        session: Table,
+        terminal: Terminal,
+        *,
+        manual: bool = False,
+        identity: Identity | None = None,
+    ) -> None:
         self.session = session
+        self.identity = identity or Identity.gm()
         self.terminal = terminal
         self.manual = manual
 
@@ -168,7 +178,9 @@ class Prompt:
         if command is None:
             return True
         if isinstance(command, Act):
-            self._change(lambda: session.act(command.action, self._dice(command.action)))
+            self._change(
+                lambda: session.act(command.action, self.identity, self._dice(command.action))
+            )
         elif isinstance(command, OddsOf):
             self._odds(command.action)
         else:
@@ -226,9 +238,7 @@ class Prompt:
     def _odds(self, action: Action) -> None:
         session = self.session
         try:
-            result = action_odds(
-                session.file.ruleset, session.state, action, seed=session.engine.seed
-            )
+            result = session.odds(action)
         except FracasError as exc:
             self._error(exc)
             return
@@ -243,9 +253,9 @@ class Prompt:
         if name == "status":
             self.terminal.show(status_table(session.file.ruleset, session.state))
         elif name == "undo":
-            self._change(session.undo)
+            self._change(lambda: session.undo(self.identity))
         elif name == "redo":
-            self._change(session.redo)
+            self._change(lambda: session.redo(self.identity))
         elif name == "log":
             log = session.engine.log
             first = max(0, len(log) - int(args[0])) if args else 0
@@ -262,7 +272,7 @@ class Prompt:
             )
         elif name == "save":
             try:
-                n = session.save(args[0])
+                n = save(session.export(), args[0])
             except FracasError as exc:
                 self._error(exc)
             else:
@@ -274,7 +284,7 @@ class Prompt:
         elif name == "delete":
             self._delete(args[0])
         elif name == "help":
-            for line in help_lines(session.file, session.state, args[0] if args else None):
+            for line in help_lines(session, args[0] if args else None):
                 say(line)
         return True
 
@@ -310,9 +320,10 @@ def open_session(
     *,
     name: str | None = None,
     seed: int | None = None,
-) -> tuple[Session, bool]:
-    """The session ``target`` names: a stored encounter's name resumes it; anything else
+) -> tuple[Table, bool]:
+    """The table ``target`` names: a stored encounter's name resumes it; anything else
     is read as an encounter file and starts a new encounter. True when new."""
+    service = TableService(store)
     stored = [i.name for i in store.list()] if NAME_PATTERN.match(target) else []
     if target in stored:
         if name is not None or seed is not None:
@@ -320,14 +331,14 @@ def open_session(
                 "bad_command",
                 f"--name and --seed are for a new encounter; {target!r} is stored already",
             )
-        return Session.resume(store, target), False
+        return service.open(target), False
     if NAME_PATTERN.match(target) and not Path(target).exists():
         raise FracasError(
             "unknown_encounter",
             f"{target!r} is neither a stored encounter nor a file; stored in "
             f"{store.location}: {', '.join(sorted(stored)) or 'none yet'}",
         )
-    return Session.create(store, read_text(target), target, name=name, seed=seed), True
+    return service.create(read_text(target), target, name=name, seed=seed), True
 
 
 def play(
@@ -349,7 +360,8 @@ def play(
     if new:
         terminal.say(
             f"new encounter {session.name!r} ({session.file.ruleset.name}) in "
-            f"{store.location}; `fracas play {session.name}` resumes it"
+            f"{store.location}; `fracas play {session.name}` resumes it; live dice "
+            f"from seed {session.engine.seed} (`--seed N` picks one)"
         )
         first = 0
     else:
@@ -364,6 +376,23 @@ def play(
     terminal.say(now_line(session.state))
     terminal.say("`help` lists what the current actor may do now, and the commands")
     return Prompt(session, terminal, manual=manual).run()
+
+
+def save(data: dict[str, Any], path: str | Path) -> int:
+    """Write an exported encounter to ``path`` (JSON for ``.json``, else YAML), replacing
+    it whole; returns the number of actions written."""
+    p = Path(path).expanduser()
+    if p.suffix == ".json":
+        text = json.dumps(data, indent=2) + "\n"
+    else:
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    tmp = p.with_name(f".{p.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(p)
+    except OSError as exc:
+        raise FracasError("save_failed", f"cannot write {str(p)!r}: {exc.strerror}") from None
+    return len(data["actions"])
 
 
 def _names(store: EncounterStore) -> Callable[[], Sequence[str]]:

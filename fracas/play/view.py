@@ -8,12 +8,12 @@ from fractions import Fraction
 from rich.markup import escape
 from rich.table import Table
 
+from fracas import table as tables
 from fracas.engine import Record, spec_of
-from fracas.files import EncounterFile
+from fracas.errors import FracasError
 from fracas.model import Action, Encounter, Event
 from fracas.odds import Odds
-from fracas.play.choices import options_now
-from fracas.play.commands import COMMANDS
+from fracas.play.commands import COMMANDS, action_names
 from fracas.render import action_title
 from fracas.rulesets.base import Ruleset
 from fracas.store import EncounterInfo
@@ -64,26 +64,32 @@ def now_line(state: Encounter) -> str:
     return f"now: round {state.round}, {state.name(state.turn.actor)}'s turn{over}"
 
 
-def help_lines(ef: EncounterFile, state: Encounter, about: str | None = None) -> list[str]:
+def help_lines(table: tables.Table, about: str | None = None) -> list[str]:
     """What the current actor may do now (the rules asked), the core actions, the commands."""
+    state = table.state
     if about is not None:
         if about in COMMANDS:
             return [f"{about}: {COMMANDS[about]}"]
-        spec = spec_of(ef.ruleset, about)
-        assert spec is not None, about
+        spec = spec_of(table.ruleset, "end_turn" if about == "end" else about)
+        if spec is None:
+            valid = ", ".join([*COMMANDS, *action_names(table.file)])
+            raise FracasError("unknown_command", f"no command or action {about!r}; valid: {valid}")
         params = f" [{', '.join(spec.params)}]" if spec.params else ""
         return [f"{spec.name} ({spec.targets}){params}: {spec.summary}"]
     actor = state.turn.actor
     lines = [f"{state.name(actor)} ({actor}) may now:"]
     refused: list[str] = []
-    for option in options_now(ef, state):
+    for option in table.options():
         spec = option.spec
         keys = [
-            f"{p}={'|'.join(spec.choices[p])}" if p in spec.choices else f"{p}=VALUE"
+            f"{p}={'|'.join(option.choices[p])}" if option.choices.get(p) else f"{p}=VALUE"
             for p in spec.params
             if p not in spec.required
         ]
-        needs = " ".join(p.upper() for p in spec.required if p not in spec.choices)
+        needs = " ".join(
+            "|".join(option.choices[p]) if option.choices.get(p) else p.upper()
+            for p in spec.required
+        )
         if option.refusal is not None:
             refused.append(f"{spec.name} ({option.refusal.code}: {option.refusal.message})")
             continue

@@ -256,6 +256,26 @@ class Ruleset(ABC):
         forbid it. Default: none (the move is logged, not checked)."""
         return []
 
+    def param_choices(
+        self, state: Encounter, actor: str, spec: ActionSpec
+    ) -> dict[str, tuple[str, ...]]:
+        """The values of ``spec``'s parameters that depend on ``actor``'s sheet, for "may
+        do now" and completion: by default ``weapon`` lists the names of the sheet's
+        ``weapons`` (or of its ``hand`` and ``inventory`` items), ``item`` those of its
+        ``inventory``."""
+        sheet = state.get(actor).sheet
+        out: dict[str, tuple[str, ...]] = {}
+        inventory = tuple(getattr(sheet, "inventory", ()) or ())
+        if "item" in spec.params:
+            out["item"] = _names(inventory)
+        if "weapon" in spec.params and "weapon" not in spec.choices:
+            weapons = getattr(sheet, "weapons", None)
+            if weapons is None:
+                hand = getattr(sheet, "hand", None)
+                weapons = (*((hand,) if hand is not None else ()), *inventory)
+            out["weapon"] = _names(tuple(weapons))
+        return out
+
     def max_hp_default(self) -> int:
         """The ``max_hp`` of a combatant whose file gives none (an option may set it)."""
         return self.default_max_hp
@@ -456,6 +476,16 @@ class Presenter:
 
 
 Ruleset.presenter_type = Presenter
+
+
+def _names(items: tuple[Any, ...]) -> tuple[str, ...]:
+    """The distinct ``name`` of each item, in order."""
+    out: list[str] = []
+    for item in items:
+        name = getattr(item, "name", None)
+        if isinstance(name, str) and name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 def _words(value: Any) -> str:

@@ -44,6 +44,8 @@ def record_json(record: Record) -> JSON:
     out: JSON = {"seq": record.seq, "kind": record.kind}
     if record.target is not None:
         out["target"] = record.target
+    if record.by is not None:
+        out["by"] = record.by
     if record.action is not None:
         out["action"] = action_json(dataclasses.replace(record.action, dice={}))
     out["rolls"] = [{"label": r.label, "sides": r.sides, "value": r.value} for r in record.rolls]
@@ -69,13 +71,16 @@ def record_from_json(ef: EncounterFile, body: JSON) -> Record:
         target = body.get("target")
         if kind in ("undo", "redo") and not isinstance(target, int):
             raise ValueError(f"{kind} without a target record")
+        by = body.get("by")
+        if by is not None and not isinstance(by, str):
+            raise ValueError(f"by {by!r}")
     except FracasError as exc:
         raise StoreError("bad_record", f"stored record #{seq}: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:
         raise StoreError(
             "bad_record", f"stored record #{seq} is not a fracas record: {exc}"
         ) from None
-    return Record(seq, action, rolls, (), kind, target)
+    return Record(seq, action, rolls, (), kind, target, by)
 
 
 def check_replayed(body: JSON, replayed: Record, name: str) -> None:

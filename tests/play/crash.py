@@ -28,8 +28,8 @@ import pexpect
 
 from fracas.engine import dice_from_rolls
 from fracas.play.commands import Act, command_text, parse
-from fracas.play.session import Session
 from fracas.store import open_store
+from fracas.table import TableService
 from tests.play.support import PROMPT, spawn_play
 
 __all__ = ["FIGHT", "Script", "Step", "Trial", "script", "trial"]
@@ -86,7 +86,7 @@ def script(workdir: Path) -> Script:
     every other action's as answers to fracas's questions."""
     (workdir / "fight.yaml").write_text(FIGHT)
     store = open_store(workdir / "reference.sqlite3", durable=False)
-    session = Session.create(store, FIGHT, "fight.yaml", name="crash")
+    session = TableService(store).create(FIGHT, "fight.yaml", name="crash")
     steps: list[Step] = []
     rolling = 0  # actions that roll dice so far
     for line in PLAN:
@@ -171,7 +171,7 @@ def trial(workdir: Path, s: Script, rng: random.Random, *, finish: bool = True) 
         assert stored == list(s.reference[: len(stored)]), context  # a prefix, each once
         assert all(n < len(stored) for n in shown), context  # everything shown is stored
         assert len(stored) <= k + 1, context  # nothing beyond what was typed
-        assert Session.resume(store, "crash").seq == len(stored), context  # it replays
+        assert TableService(store).open("crash").seq == len(stored), context  # it replays
     store.close()
     if finish:
         _finish(workdir, s, db, stored, context)

@@ -10,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fracas.play.session import Session
 from fracas.render import state_json
 from fracas.store import default_db_path, open_store
+from fracas.table import TableService
 from tests.helpers import cli
 from tests.play.support import EXAMPLES
 
@@ -27,7 +27,7 @@ def test_run_db_stores_the_played_file_as_a_new_encounter(tmp_path: Path) -> Non
     result = cli("run", EXAMPLE, "--json", "--db", db)
     out = json.loads(result.stdout)
     assert out["encounter"] == {"name": "dice-combat-2", "db": db}
-    session = Session.resume(open_store(db), "dice-combat-2")
+    session = TableService(open_store(db)).open("dice-combat-2")
     state = json.loads(json.dumps(state_json(session.file.ruleset, session.state)))
     assert {k: v for k, v in out.items() if k in state} == state
     assert session.seq == 1 + 13  # the start and the file's 13 actions

@@ -21,9 +21,9 @@ from typing import Any
 
 import pexpect
 
-from fracas.play.session import Session
 from fracas.render import state_json
 from fracas.store import open_store
+from fracas.table import TableService
 from tests.play.support import PROMPT, spawn_play
 
 FIGHT = """\
@@ -135,7 +135,7 @@ def test_a_scripted_session_then_resume(tmp_path: Path) -> None:
 
     # the end state, from the store and from `fracas run` of the saved file
     store = open_store(tmp_path / "fight.sqlite3")
-    session = Session.resume(store, "fight")
+    session = TableService(store).open("fight")
     want = {
         "round": 2,
         "turn": "bo",
@@ -167,7 +167,7 @@ def _run_json(path: Path) -> dict[str, Any]:
 def _two(tmp_path: Path) -> tuple[pexpect.spawn[str], pexpect.spawn[str]]:
     (tmp_path / "fight.yaml").write_text(FIGHT)
     store = open_store(tmp_path / "s.sqlite3")
-    Session.create(store, FIGHT, "fight.yaml")
+    TableService(store).create(FIGHT, "fight.yaml")
     store.close()
     children = []
     for _ in range(2):

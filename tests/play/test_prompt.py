@@ -10,8 +10,8 @@ import pytest
 
 from fracas.errors import FracasError
 from fracas.play.loop import Prompt, open_session, play
-from fracas.play.session import Session
 from fracas.store import EncounterStore, open_store
+from fracas.table import TableService
 from tests.play.support import ScriptedTerminal
 
 FIGHT = """\
@@ -145,7 +145,7 @@ def test_manual_dice_cancelled_by_end_of_input(store: EncounterStore, tmp_path: 
 
 def test_a_stale_session_is_told_what_happened(store: EncounterStore, tmp_path: Path) -> None:
     first, _ = open_session(store, str(tmp_path / "fight.yaml"))
-    second = Session.resume(open_store(tmp_path / "s.sqlite3"), "fight")
+    second = TableService(open_store(tmp_path / "s.sqlite3")).open("fight")
     Prompt(first, ScriptedTerminal(["ana attack bo attack=15 ammo=1 defend=5"])).run()
     terminal = ScriptedTerminal(["ana attack bo attack=2 ammo=1 defend=5", "undo"])
     Prompt(second, terminal).run()
@@ -163,7 +163,7 @@ def test_a_stale_session_is_told_what_happened(store: EncounterStore, tmp_path: 
 
 
 def test_help_odds_list_delete(store: EncounterStore, tmp_path: Path) -> None:
-    Session.create(store, FIGHT, "other.yaml")
+    TableService(store).create(FIGHT, "other.yaml")
     t = run(
         store,
         str(tmp_path / "fight.yaml"),

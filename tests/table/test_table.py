@@ -1,4 +1,4 @@
-"""A live encounter kept in step with the store (``Session``), in process.
+"""A live encounter kept in step with the store (``Table``), in process.
 
 * Every record is stored as it is made; a refusal stores nothing; resume gives back the
   same state and log; undo and redo are records.
@@ -30,25 +30,25 @@ from fracas.engine import Engine, plan
 from fracas.errors import FileError, FracasError, Refusal
 from fracas.files import EncounterFile
 from fracas.model import Action
-from fracas.play.choices import options_now
 from fracas.play.commands import Act, command_text, parse
-from fracas.play.session import Session, live_seed
+from fracas.play.loop import save
 from fracas.render import state_json
 from fracas.rulesets import RULESETS, Ruleset
 from fracas.store import EncounterStore, MovedOn, StoreError, open_store
 from fracas.store.records import record_json
+from fracas.table import Table, TableService, live_seed, options_now
 from tests.helpers import cli
 from tests.play.support import EXAMPLES, example_file, setup_for
 
 EXAMPLE = (EXAMPLES / "dice-combat.yaml").read_text()
 
 
-def new(tmp: Path, text: str = EXAMPLE, **kw: Any) -> tuple[EncounterStore, Session]:
+def new(tmp: Path, text: str = EXAMPLE, **kw: Any) -> tuple[EncounterStore, Table]:
     store = open_store(tmp / "s.sqlite3", durable=False)
-    return store, Session.create(store, text, "dice-combat.yaml", **kw)
+    return store, TableService(store).create(text, "dice-combat.yaml", **kw)
 
 
-def stored(session: Session) -> list[dict[str, Any]]:
+def stored(session: Table) -> list[dict[str, Any]]:
     return session.store.load(session.name).records
 
 
@@ -57,7 +57,7 @@ def test_create_stores_the_start_and_the_files_actions(tmp_path: Path) -> None:
     ef = session.file
     assert session.name == "dice-combat" and session.seq == 1 + len(ef.actions)
     assert stored(session) == [json.loads(json.dumps(record_json(r))) for r in session.engine.log]
-    again = Session.resume(store, session.name)
+    again = TableService(store).open(session.name)
     assert again.state == session.state
     assert [record_json(r) for r in again.engine.log] == [
         record_json(r) for r in session.engine.log
@@ -76,7 +76,7 @@ def test_act_undo_redo_are_stored_and_a_refusal_is_not(tmp_path: Path) -> None:
     assert session.seq == seq and len(stored(session)) == seq  # nothing kept, nothing stored
     assert [r["kind"] for r in stored(session)][-3:] == ["action", "undo", "redo"]
     assert stored(session)[-1]["target"] == stored(session)[-2]["target"] == seq - 3
-    again = Session.resume(store, "gate")
+    again = TableService(store).open("gate")
     assert again.state == session.state
     again.undo()  # the redone action is the one a resumed session takes back
     assert again.engine.log[-1].target == seq - 3
@@ -84,7 +84,7 @@ def test_act_undo_redo_are_stored_and_a_refusal_is_not(tmp_path: Path) -> None:
 
 def test_two_sessions_one_encounter(tmp_path: Path) -> None:
     _, first = new(tmp_path)
-    second = Session.resume(open_store(tmp_path / "s.sqlite3"), first.name)
+    second = TableService(open_store(tmp_path / "s.sqlite3")).open(first.name)
     seq = first.seq
     mine = first.act(Action(first.state.turn.actor, "end_turn"))
     with pytest.raises(MovedOn) as err:
@@ -103,7 +103,7 @@ def test_a_file_with_an_illegal_action_stores_nothing(tmp_path: Path) -> None:
     text = EXAMPLE + "  - {actor: cy, do: attack, target: dee}\n"
     store = open_store(tmp_path / "s.sqlite3", durable=False)
     with pytest.raises(FileError) as err:
-        Session.create(store, text, "bad.yaml")
+        TableService(store).create(text, "bad.yaml")
     assert "action 14" in err.value.message and err.value.where.startswith("bad.yaml:")
     assert store.list() == []
 
@@ -116,7 +116,7 @@ def test_changed_dice_in_the_store_are_log_drift(tmp_path: Path) -> None:
     db.execute("UPDATE records SET body = ? WHERE seq = 1", (json.dumps(body),))
     db.commit()
     with pytest.raises(StoreError) as err:
-        Session.resume(store, session.name)
+        TableService(store).open(session.name)
     assert err.value.code == "log_drift" and "record #1 no longer replays" in err.value.message
 
 
@@ -126,7 +126,7 @@ def test_a_setup_that_no_longer_reads_is_log_drift(tmp_path: Path) -> None:
     db.execute("UPDATE encounters SET setup = replace(setup, 'revision: B', 'revision: Z')")
     db.commit()
     with pytest.raises(StoreError) as err:
-        Session.resume(store, session.name)
+        TableService(store).open(session.name)
     assert err.value.code == "log_drift" and "setup no longer reads" in err.value.message
 
 
@@ -139,14 +139,14 @@ def test_live_seed() -> None:
 def test_save_writes_yaml_or_json(tmp_path: Path) -> None:
     _, session = new(tmp_path, seed=3)
     for name in ("out.yaml", "out.json"):
-        n = session.save(tmp_path / name)
+        n = save(session.export(), tmp_path / name)
         assert n == len(session.engine.effective)
         result = cli("run", str(tmp_path / name), "--json")
         assert result.exit_code == 0, result.stderr
         want = json.loads(json.dumps(state_json(session.file.ruleset, session.state)))
         assert _state(json.loads(result.stdout)) == want
     with pytest.raises(FracasError) as err:
-        session.save(tmp_path / "no" / "such" / "dir.yaml")
+        save(session.export(), tmp_path / "no" / "such" / "dir.yaml")
     assert err.value.code == "save_failed"
 
 
@@ -165,7 +165,7 @@ def _templates(ef: EncounterFile) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _line(ef: EncounterFile, session: Session, data: st.DataObject) -> str:
+def _line(ef: EncounterFile, session: Table, data: st.DataObject) -> str:
     draw = data.draw
     state = session.state
     kind = draw(st.sampled_from(["act", "act", "act", "act", "end", "undo", "redo", "other"]))
@@ -211,7 +211,7 @@ def test_saved_session_replays_to_the_same_end_state(
     ef = example_file(ruleset)
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(Path(tmp) / "s.sqlite3", durable=False)
-        session = Session.create(store, _setup_only(ruleset), "generated.json", seed=seed)
+        session = TableService(store).create(_setup_only(ruleset), "generated.json", seed=seed)
         taken = 0
         for _ in range(data.draw(st.integers(10, 40))):
             line = _line(ef, session, data)
@@ -226,12 +226,12 @@ def test_saved_session_replays_to_the_same_end_state(
                 taken += 1
             except FracasError as exc:
                 assert exc.code != "moved_on"
-        session.save(Path(tmp) / "saved.yaml")
+        save(session.export(), Path(tmp) / "saved.yaml")
         result = cli("run", str(Path(tmp) / "saved.yaml"), "--json")
         assert result.exit_code == 0, result.stderr
         want = json.loads(json.dumps(state_json(session.file.ruleset, session.state)))
         assert _state(json.loads(result.stdout)) == want
-        assert Session.resume(store, session.name).state == session.state
+        assert TableService(store).open(session.name).state == session.state
         store.close()
 
 
@@ -245,11 +245,11 @@ def test_may_do_now_agrees_with_the_rules(ruleset: type[Ruleset]) -> None:
     checked = 0
     for action in (*ef.actions, None):
         state, actor = engine.state, engine.state.turn.actor
-        for option in options_now(ef, state):
+        for option in options_now(ef.ruleset, state):
             spec = option.spec
-            if not option.checked:
+            if any(not option.choices.get(p) for p in spec.required):
                 continue
-            params = {p: spec.choices[p][0] for p in spec.required}
+            params = {p: option.choices[p][0] for p in spec.required}
             tries = (
                 [Action(actor, spec.name, params=params)]
                 if spec.targets == "none"

@@ -1,0 +1,141 @@
+"""What an actor may do now: every action, allowed (on what, with which values) or
+refused and why. Pure; asks the rules' deciding step alone (no dice).
+
+An action is tried against the current state: each target, each tile a combatant
+stands on (for actions that take one) and the values of its required parameters.
+The ruleset's :meth:`~fracas.rulesets.base.Ruleset.decide` refuses an illegal action
+before any die; an action it decides is allowed.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.errors import FracasError, Refusal
+from fracas.model import Action, Encounter
+from fracas.rulesets.base import ActionSpec, Ruleset
+
+__all__ = ["Option", "options_now", "param_choices"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One ruleset action of one actor, now."""
+
+    spec: ActionSpec
+    actor: str
+    targets: tuple[str, ...] = ()
+    """Combatants it may target now."""
+    tile: bool = False
+    """It may target a tile now (tried at the combatants' tiles)."""
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The values of each parameter that has a closed set of them (weapons, items, limbs)."""
+    refusal: FracasError | None = None
+    """Why it is not allowed now (the first refusal met); None when it is."""
+
+    @property
+    def allowed(self) -> bool:
+        return self.refusal is None
+
+
+def param_choices(
+    ruleset: Ruleset, state: Encounter, actor: str, spec: ActionSpec
+) -> dict[str, tuple[str, ...]]:
+    """The values each parameter of ``spec`` may take for ``actor`` now: the spec's
+    ``choices``, a ``Literal`` type's values, and what the ruleset lists from the sheet
+    (:meth:`~fracas.rulesets.base.Ruleset.param_choices`: weapons, items)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for p in spec.params:
+        if p in spec.choices:
+            out[p] = tuple(spec.choices[p])
+        elif p in spec.types and typing.get_origin(spec.types[p]) is typing.Literal:
+            out[p] = tuple(str(v) for v in typing.get_args(spec.types[p]))
+    out.update(ruleset.param_choices(state, actor, spec))
+    return out
+
+
+def _tries(
+    spec: ActionSpec, actor: str, state: Encounter, params: Mapping[str, Any]
+) -> list[Action]:
+    if spec.targets == "none":
+        return [Action(actor, spec.name, params=params)]
+    tries = [Action(actor, spec.name, c, params=params) for c in state.combatants]
+    if spec.targets == "combatant_or_tile":
+        tiles = {c.at for c in state.combatants.values() if c.at is not None}
+        tries += [Action(actor, spec.name, at=t, params=params) for t in sorted(tiles)]
+    return tries
+
+
+def _refusal(ruleset: Ruleset, state: Encounter, action: Action) -> FracasError | None:
+    try:
+        ruleset.decided(state, action)
+    except FracasError as exc:
+        return exc
+    return None
+
+
+def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) -> list[Option]:
+    """Every ruleset action of ``actor`` (default: whose turn it is): allowed, on which
+    targets and tiles, with which parameter values; or the first refusal met.
+
+    For another combatant than the current one, only its off-turn actions (reactions)
+    are tried; the rest are refused with ``not_your_turn`` (taking one would first end
+    the turns before it, which needs dice).
+    """
+    who = state.turn.actor if actor is None else actor
+    out: list[Option] = []
+    for spec in ruleset.actions:
+        choices = param_choices(ruleset, state, who, spec)
+        if who != state.turn.actor and not spec.off_turn:
+            why = Refusal(
+                "not_your_turn",
+                f"it is {state.name(state.turn.actor)}'s turn; {spec.name} is taken in "
+                f"{state.name(who)}'s own turn",
+            )
+            out.append(Option(spec, who, choices=choices, refusal=why))
+            continue
+        missing = [p for p in spec.required if not choices.get(p)]
+        if missing:
+            why = Refusal(
+                "nothing_to_choose", f"{spec.name} needs {missing[0]!r}, and there is none now"
+            )
+            out.append(Option(spec, who, choices=choices, refusal=why))
+            continue
+        first: FracasError | None = None
+        targets: list[str] = []
+        tile = allowed = False
+        good: dict[str, set[str]] = {p: set() for p in spec.required}
+        for params in _required_values(spec, choices):
+            for action in _tries(spec, who, state, params):
+                refusal = _refusal(ruleset, state, action)
+                if refusal is not None:
+                    first = first or refusal
+                    continue
+                allowed = True
+                for p, v in params.items():
+                    good[p].add(v)
+                if action.target is not None and action.target not in targets:
+                    targets.append(action.target)
+                tile = tile or action.at is not None
+        if not allowed:
+            out.append(Option(spec, who, choices=choices, refusal=first))
+            continue
+        narrowed = {  # a required parameter: the values the rules allowed now
+            p: tuple(v for v in values if v in good[p]) if p in good else values
+            for p, values in choices.items()
+        }
+        out.append(Option(spec, who, tuple(targets), tile, narrowed))
+    return out
+
+
+def _required_values(
+    spec: ActionSpec, choices: Mapping[str, Sequence[str]]
+) -> list[dict[str, str]]:
+    """Each combination of values of the required parameters (most actions: one, empty)."""
+    combos: list[dict[str, str]] = [{}]
+    for p in spec.required:
+        combos = [{**c, p: v} for c in combos for v in choices[p]]
+    return combos

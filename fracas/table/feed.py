@@ -1,0 +1,60 @@
+"""The change feed of a table: every listener hears of every new record, in order."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from fracas.engine import Record
+
+__all__ = ["Change", "Feed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Records appended to a table's log (by this process or, caught up, by another)."""
+
+    table: str
+    records: tuple[Record, ...]
+
+    @property
+    def seq(self) -> int:
+        """The sequence number the next record will take."""
+        return self.records[-1].seq + 1 if self.records else 0
+
+
+Listener = Callable[[Change], None]
+
+
+class Feed:
+    """Listeners of one table. A listener is called in the writer's thread, after the
+    records are durable; it must be quick (hand the change to a queue or a loop)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Hear every later change; returns the function that stops it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return stop
+
+    def publish(self, table: str, records: Sequence[Record]) -> None:
+        if not records:
+            return
+        change = Change(table, tuple(records))
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(change)
+
+    def __len__(self) -> int:
+        return len(self._listeners)

@@ -1,0 +1,352 @@
+"""One encounter at a table, and the service that opens tables on a store.
+
+Every change goes the same way: the identity's permission is checked, the engine
+computes the record (a refusal raises and changes nothing), the store appends it
+in one durable transaction with the log's length as the expected sequence number,
+the change feed tells every listener, and only then does the caller show it. When
+the append fails (another process moved the encounter on, the disk is gone) the
+table reloads itself from the store, so what it holds is again exactly what is
+stored, and the error goes up (:class:`~fracas.store.MovedOn` carries what the
+other writer did).
+
+Writes to one table are serialised by a lock in this process and across processes
+by the store's expected-seq check. Resuming re-reads the setup (the file's text,
+as stored) and replays every stored record: actions re-resolve with their recorded
+dice, so no seed is needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import yaml
+
+from fracas.dice.source import Dice
+from fracas.engine import Engine, Record
+from fracas.errors import FileError, FracasError
+from fracas.files import EncounterFile, export, parse_text
+from fracas.model import Action, Encounter
+from fracas.odds import Odds, action_odds
+from fracas.rulesets.base import Ruleset
+from fracas.store import EncounterInfo, EncounterStore, MovedOn, NewEncounter, StoreError
+from fracas.store.records import check_replayed, record_from_json, record_json
+from fracas.table.choices import Option, options_now
+from fracas.table.feed import Change, Feed
+from fracas.table.identity import Identity, Role, TableRules
+
+__all__ = ["StoreLost", "Table", "TableService", "fresh_seed", "live_seed"]
+
+GAME_MASTER = Identity.gm()
+
+
+class StoreLost(StoreError):
+    """An append failed and the encounter cannot be read back: the table must close."""
+
+
+def live_seed(seed: int, records: int) -> int:
+    """The seed of a table resumed after ``records`` records of an encounter seeded
+    ``seed``: reproducible, and not the start's dice again."""
+    if records == 0:
+        return seed
+    return random.Random(f"fracas:{seed}:{records}").randrange(2**32)
+
+
+def fresh_seed() -> int:
+    """A new seed for a new live encounter (two fights from one file roll differently)."""
+    return random.SystemRandom().randrange(2**32)
+
+
+class Table:
+    """A stored encounter being played: ``engine`` holds exactly the stored log."""
+
+    def __init__(
+        self,
+        store: EncounterStore,
+        name: str,
+        text: str,
+        ef: EncounterFile,
+        engine: Engine,
+        rules: TableRules | None = None,
+    ) -> None:
+        self.store = store
+        self.name = name
+        self.text = text
+        self.file = ef
+        self.engine = engine
+        self.rules = rules or TableRules()
+        self.feed = Feed()
+        self.before: list[Encounter] = []
+        """The state before each record of ``engine.log`` (for the log's words)."""
+        self._lock = threading.RLock()
+
+    # --- what is there ------------------------------------------------------------
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.file.ruleset
+
+    @property
+    def state(self) -> Encounter:
+        return self.engine.state
+
+    @property
+    def seq(self) -> int:
+        """The sequence number the next record takes."""
+        return len(self.engine.log)
+
+    @property
+    def log(self) -> list[Record]:
+        return self.engine.log
+
+    def records_since(self, seq: int) -> list[Record]:
+        """The records from ``seq`` on, as this table holds them."""
+        with self._lock:
+            return self.engine.log[max(0, seq) :]
+
+    def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+        """Hear of every record appended from now on (see :class:`Feed`)."""
+        return self.feed.subscribe(listener)
+
+    def options(self, actor: str | None = None) -> list[Option]:
+        """What ``actor`` (default: whose turn it is) may do now, and why not the rest."""
+        with self._lock:
+            return options_now(self.ruleset, self.state, actor)
+
+    def odds(self, action: Action, **limits: Any) -> Odds:
+        """The exact odds of ``action`` taken now, without taking it (``limits``: what
+        :func:`~fracas.odds.action_odds` takes to bound the work)."""
+        with self._lock:
+            state, seed = self.state, self.engine.seed
+        return action_odds(self.ruleset, state, action, seed=seed, **limits)
+
+    # --- changes ------------------------------------------------------------------
+
+    def act(self, action: Action, by: Identity = GAME_MASTER, dice: Dice | None = None) -> Record:
+        """Take ``action`` as ``by`` and store it; returns the record once it is durable.
+
+        Raises:
+            Forbidden: ``by`` may not take it.
+            FracasError: a refusal (nothing changed, nothing written).
+            MovedOn: another process wrote first; this table now holds what it wrote.
+        """
+        by.check_act(action, self.ruleset.move_is_own(action))
+        who = None if by.role is Role.GM else by.name
+        return self._run(lambda: self.engine.act(action, dice, by=who))
+
+    def undo(self, by: Identity = GAME_MASTER) -> Record:
+        """Take back the latest effective action; stored like any record."""
+        with self._lock:
+            latest = self.engine.undoable
+            by.check_undo(self.rules, latest.by if latest else None)
+            who = None if by.role is Role.GM else by.name
+            return self._run(lambda: self.engine.undo(by=who))
+
+    def redo(self, by: Identity = GAME_MASTER) -> Record:
+        """Put back the latest undone action; stored like any record."""
+        with self._lock:
+            latest = self.engine.redoable
+            by.check_undo(self.rules, latest.by if latest else None, redo=True)
+            who = None if by.role is Role.GM else by.name
+            return self._run(lambda: self.engine.redo(by=who))
+
+    def refresh(self) -> list[Record]:
+        """Catch up with what other processes appended; returns (and publishes) the new
+        records."""
+        with self._lock:
+            seq = self.seq
+            if not self.store.records_since(self.name, seq):
+                return []
+            self._recover()
+            new = self.engine.log[seq:]
+        self.feed.publish(self.name, new)
+        return new
+
+    def since(self, error: MovedOn) -> list[Record]:
+        """The records another writer appended, as this table now holds them."""
+        return self.engine.log[error.expected :]
+
+    def _run(self, make: Callable[[], Record]) -> Record:
+        with self._lock:
+            before = self.state
+            try:
+                record = make()
+            except FracasError:
+                self._check_fresh()  # refused on a stale state? then say that instead
+                raise
+            try:
+                self.store.append(self.name, record.seq, [record_json(record)])
+            except MovedOn as exc:
+                self._recover()
+                self.feed.publish(self.name, self.since(exc))
+                raise
+            except BaseException:  # refused, failed or interrupted: the store says
+                self._recover()
+                raise
+            self.before.append(before)
+        self.feed.publish(self.name, [record])
+        return record
+
+    def _check_fresh(self) -> None:
+        seq = self.seq
+        since = self.store.records_since(self.name, seq)
+        if since:
+            self._recover()
+            self.feed.publish(self.name, self.engine.log[seq:])
+            raise MovedOn(self.name, seq, since)
+
+    def _recover(self) -> None:
+        try:
+            fresh = _resume(self.store, self.name, self.rules)
+        except FracasError as exc:
+            raise StoreLost(
+                "store_failed", f"{self.name!r} cannot be read back from the store: {exc}"
+            ) from None
+        self.engine, self.before, self.file = fresh.engine, fresh.before, fresh.file
+
+    def reload(self) -> None:
+        """Become again exactly what the store holds."""
+        with self._lock:
+            self._recover()
+
+    # --- saving -------------------------------------------------------------------
+
+    def export(self) -> dict[str, Any]:
+        """The encounter as a file whose actions carry the dice as rolled (``fracas run``
+        reproduces the same end state)."""
+        with self._lock:
+            start = self.engine.log[0]
+            out: dict[str, Any] = _plain(
+                export(self.file, [start, *self.engine.effective], self.state.order)
+            )
+            return out
+
+
+def _plain(value: Any) -> Any:
+    """Data a YAML or JSON writer takes: tuples as lists, mappings as dicts."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _resume(store: EncounterStore, name: str, rules: TableRules | None = None) -> Table:
+    stored = store.load(name)
+    setup = stored.start
+    try:
+        ef = parse_text(setup.setup, setup.source)
+    except FracasError as exc:
+        raise StoreError(
+            "log_drift", f"{name!r}: its stored setup no longer reads: {exc}"
+        ) from None
+    engine = Engine(ef.ruleset, ef.start, live_seed(setup.seed, len(stored.records)))
+    table = Table(store, name, setup.setup, ef, engine, rules)
+    for body in stored.records:
+        record = record_from_json(ef, body)
+        if record.seq != len(engine.log):
+            raise StoreError(
+                "bad_record", f"{name!r}: record #{record.seq} at place {len(engine.log)}"
+            )
+        table.before.append(engine.state)
+        try:
+            replayed = engine.replay(record, ef.order)
+        except FracasError as exc:
+            raise StoreError(
+                "log_drift",
+                f"{name!r} record #{record.seq} no longer replays: {exc} "
+                f"(fracas or the ruleset changed since it was played)",
+            ) from None
+        check_replayed(body, replayed, name)
+    return table
+
+
+class TableService:
+    """The tables of one store: create, open (one :class:`Table` per encounter in this
+    process, shared by every face that opens it), list, delete."""
+
+    def __init__(self, store: EncounterStore, rules: TableRules | None = None) -> None:
+        self.store = store
+        self.rules = rules or TableRules()
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    def create(
+        self,
+        text: str,
+        source: str,
+        *,
+        name: str | None = None,
+        seed: int | None = None,
+        live: bool = True,
+    ) -> Table:
+        """A new stored encounter from a file's text: the start, then the file's actions
+        (their dice as the file gives them, the rest from the seed), stored together.
+
+        ``seed`` replaces the file's seed for every die. Without one, the file's seed
+        rolls the file's actions and, for a ``live`` table, a fresh seed every later
+        die (two fights started from one file do not roll alike; ``engine.seed`` tells
+        which).
+
+        Raises:
+            FileError: the file does not validate, or one of its actions is refused
+                (``where`` names it); nothing is stored then.
+        """
+        ef = parse_text(text, source)
+        if seed is not None:
+            ef = dataclasses.replace(ef, seed=seed)
+        engine = Engine(ef.ruleset, ef.start, ef.seed)
+        befores = [engine.state]
+        engine.begin(ef.dice, ef.order)
+        for number, action in enumerate(ef.actions, 1):
+            befores.append(engine.state)
+            try:
+                engine.act(action)
+            except FracasError as exc:
+                raise FileError(
+                    exc.code, f"action {number}: {exc.message}", ef.action_where[number - 1]
+                ) from None
+        if live and seed is None:  # what is rolled from now on: not the file's dice again
+            engine.reseed(fresh_seed())
+        new = NewEncounter(ef.path, text, ef.ruleset.name, engine.seed)
+        stored = self.store.create(new, [record_json(r) for r in engine.log], name)
+        table = Table(self.store, stored, text, ef, engine, self.rules)
+        table.before = befores
+        with self._lock:
+            self._tables[stored] = table
+        return table
+
+    def create_from(
+        self, data: Mapping[str, Any], source: str = "<program>", **kwargs: Any
+    ) -> Table:
+        """:meth:`create` from an encounter given as data (what a file holds)."""
+        text = yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True)
+        return self.create(text, source, **kwargs)
+
+    def open(self, name: str) -> Table:
+        """The table of stored encounter ``name`` (resumed once per process).
+
+        Raises:
+            StoreError: ``unknown_encounter``; ``log_drift`` or ``bad_record`` when the
+                stored log no longer replays.
+        """
+        with self._lock:
+            table = self._tables.get(name)
+            if table is None:
+                table = self._tables[name] = _resume(self.store, name, self.rules)
+        table.refresh()
+        return table
+
+    def list(self) -> list[EncounterInfo]:
+        return self.store.list()
+
+    def names(self) -> Sequence[str]:
+        return [i.name for i in self.store.list()]
+
+    def delete(self, name: str) -> None:
+        with self._lock:
+            self.store.delete(name)
+            self._tables.pop(name, None)
