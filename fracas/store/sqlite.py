@@ -20,6 +20,7 @@ from __future__ import annotations
 import builtins
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -84,9 +85,15 @@ class SQLiteStore:
     def __init__(self, path: Path, *, durable: bool = True, timeout: float = 30.0) -> None:
         self.path = path
         self.location = str(path)
+        self._lock = threading.RLock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+            # One connection shared by the threads of this process (a web server's
+            # workers), each transaction under the lock: SQLite's own locking serialises
+            # the processes.
+            self._db = sqlite3.connect(
+                path, timeout=timeout, isolation_level=None, check_same_thread=False
+            )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(
                 "store_failed", f"cannot open the store {self.location!r}: {exc}"
@@ -137,24 +144,28 @@ class SQLiteStore:
     @contextmanager
     def _transaction(self, write: bool = True) -> Iterator[sqlite3.Connection]:
         """One transaction: ``BEGIN IMMEDIATE`` (the write lock first) or a read snapshot.
-        Committed at the end of the block, rolled back on any exception."""
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        except sqlite3.Error as exc:
-            raise StoreError("store_failed", f"{self.location!r}: {exc}") from None
-        try:
-            yield db
-        except BaseException:
-            if db.in_transaction:
-                db.rollback()
-            raise
-        try:
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if db.in_transaction:
-                db.rollback()
-            raise StoreError("store_failed", f"{self.location!r}: commit failed: {exc}") from None
+        Committed at the end of the block, rolled back on any exception. One thread at a
+        time (the connection is shared)."""
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.Error as exc:
+                raise StoreError("store_failed", f"{self.location!r}: {exc}") from None
+            try:
+                yield db
+            except BaseException:
+                if db.in_transaction:
+                    db.rollback()
+                raise
+            try:
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if db.in_transaction:
+                    db.rollback()
+                raise StoreError(
+                    "store_failed", f"{self.location!r}: commit failed: {exc}"
+                ) from None
 
     # --- the interface ------------------------------------------------------------
 
