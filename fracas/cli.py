@@ -64,7 +64,7 @@ def main() -> None:
 def _play(
     ef: EncounterFile, actions: int
 ) -> tuple[Engine, list[Record], tuple[int, FracasError] | None]:
-    engine = Engine(ef.ruleset, ef.start, ef.seed)
+    engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
     records = [engine.begin(ef.dice, ef.order)]
     for number, action in enumerate(ef.actions[:actions], 1):
         try:

@@ -221,8 +221,16 @@ class Engine:
     undone one, and a new action drops what could still be redone.
     """
 
-    def __init__(self, ruleset: Ruleset, start: Encounter, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        start: Encounter,
+        seed: int | None = None,
+        bounds: tuple[int, int] | None = None,
+    ) -> None:
         self.ruleset = ruleset
+        self.bounds = bounds
+        """The map's (width, height) where it has one: an action's tiles must be on it."""
         self.random = RandomDice(seed)
         self.seed = self.random.seed
         self.state = start
@@ -255,10 +263,17 @@ class Engine:
         error is raised.
 
         Args:
-            action: the action, with the dice it fixes.
+            action: the action, with the dice it fixes; checked first as a file's actions
+                are (``fracas.actions.check_action``), a field's path in the message.
             dice: where the other dice come from (default: the seeded generator); a
                 terminal passes one that asks the player for each die.
         """
+        from fracas.actions import check_action  # the validator sits above the engine
+
+        try:
+            action = check_action(self.ruleset, self.state, action, bounds=self.bounds)
+        except FileError as exc:
+            raise Refusal(exc.code, f"{exc.where}: {exc.message}" if exc.where else exc.message)
         table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:

@@ -17,19 +17,12 @@ from typing import Annotated, Any
 import yaml
 from pydantic import ConfigDict, Field
 
-from fracas.engine import (
-    CORE_ACTIONS,
-    CORE_FIELDS,
-    SET_ONLY_FIELDS,
-    Record,
-    dice_from_rolls,
-    spec_of,
-)
+from fracas.actions import Bounds, check_action, check_dice, check_tile, dotted
+from fracas.engine import CORE_FIELDS, Record, dice_from_rolls
 from fracas.errors import FileError, FracasError
-from fracas.grid import Tile
 from fracas.model import Action, Combatant, Encounter, Turn
-from fracas.rulesets import RULESETS, ActionSpec, Ruleset, find_ruleset
-from fracas.validation import Locator, validate
+from fracas.rulesets import RULESETS, Ruleset, find_ruleset
+from fracas.validation import Locator, TileInput, validate
 
 __all__ = [
     "EncounterFile",
@@ -43,7 +36,6 @@ __all__ = [
 ]
 
 _ID = re.compile(r"^[a-z0-9_-]+$")
-_ACTION_KEYS = ("actor", "do", "target", "at", "dice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,20 +70,9 @@ class _Core:
     id: str
     name: str | None = None
     side: str | None = None
-    at: tuple[int, int] | None = None
+    at: TileInput | None = None
     hp: Annotated[int, Field(ge=0)] | None = None
     max_hp: Annotated[int, Field(ge=1)] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _ActionCore:
-    __pydantic_config__ = ConfigDict(extra="forbid")
-
-    actor: str
-    do: str
-    target: str | None = None
-    at: tuple[int, int] | None = None
-    dice: dict[str, int | list[int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -110,6 +91,11 @@ class EncounterFile:
     """``FILE:LINE`` of each action, for messages."""
     setup: Mapping[str, Any] = field(default_factory=dict)
     """The file's data without its actions: what an export writes back."""
+
+    @property
+    def bounds(self) -> Bounds | None:
+        """The map's (width, height), for :class:`~fracas.engine.Engine`; None: no map."""
+        return None if self.map is None else (self.map.width, self.map.height)
 
 
 def load(path: str | Path) -> EncounterFile:
@@ -153,9 +139,10 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     combatants = _combatants(ruleset, top, locate)
     ids = list(combatants)
     order = _order(top.order, ids, locate)
-    dice = _dice(ruleset, top.dice, ids, locate, ("dice",))
+    dice = check_dice(ruleset, top.dice, ids, locate, ("dice",))
+    bounds = None if top.map is None else (top.map.width, top.map.height)
     actions = tuple(
-        _action(ruleset, a, combatants, top.map, locate, ("actions", i))
+        check_action(ruleset, ids, a, bounds=bounds, locate=locate, at=("actions", i))
         for i, a in enumerate(top.actions)
     )
     first = order[0] if order else ids[0]
@@ -255,16 +242,9 @@ def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:
             if line is not None:
                 break
         where = f"{name}:{line}" if line is not None else name
-        return f"{where}: {_dotted(key)}" if key else where
+        return f"{where}: {dotted(key)}" if key else where
 
     return locate
-
-
-def _dotted(path: Sequence[str | int]) -> str:
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
-    return out
 
 
 # --- combatants, order, dice, actions -------------------------------------------
@@ -297,8 +277,8 @@ def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, 
                 f"hp {hp!r} is above max_hp {max_hp}: give 0..{max_hp}",
                 locate((*at, "hp")),
             )
-        if core.at is not None:
-            _check_tile(core.at, top.map, locate, (*at, "at"))
+        if core.at is not None and top.map is not None:
+            check_tile(core.at, (top.map.width, top.map.height), locate, (*at, "at"))
         c = Combatant(
             core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet
         )
@@ -334,203 +314,6 @@ def _order(order: list[str] | None, ids: list[str], locate: Locator) -> list[str
     return order
 
 
-def _dice(
-    ruleset: Ruleset,
-    raw: Mapping[str, int | list[int]],
-    ids: Sequence[str],
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> dict[str, tuple[int, ...]]:
-    out: dict[str, tuple[int, ...]] = {}
-    labels = ", ".join(d.label for d in ruleset.dice_specs()) or "none"
-    for key, value in raw.items():
-        here = locate((*at, key))
-        name, *rest = key.split(":")
-        spec = ruleset.die_spec(name)
-        if spec is None:
-            raise FileError(
-                "unknown_die_label",
-                f"{key!r} is not a dice label of {ruleset.name}; valid: {labels}",
-                here,
-            )
-        if len(rest) > 2 or not all(p in ids or (p.isdigit() and int(p) >= 1) for p in rest):
-            raise FileError(
-                "unknown_die_label",
-                f"{key!r}: after {name!r} give a combatant id "
-                f"({', '.join(ids)}) and/or a roll number (name:id, name:N)",
-                here,
-            )
-        values = tuple(value) if isinstance(value, list) else (value,)
-        for v in values:
-            if not 1 <= v <= spec.sides:
-                raise FileError(
-                    "die_out_of_range",
-                    f"{key!r} = {v!r} is not a face of a d{spec.sides}: give 1..{spec.sides}",
-                    here,
-                )
-        out[key] = values
-    return out
-
-
-def _check_tile(
-    tile: Tile, size: MapSize | None, locate: Locator, at: tuple[str | int, ...]
-) -> None:
-    if size is None:
-        return
-    if not (0 <= tile[0] < size.width and 0 <= tile[1] < size.height):
-        raise FileError(
-            "off_map",
-            f"tile {list(tile)!r} is off the map: x in "
-            f"0..{size.width - 1}, y in 0..{size.height - 1}",
-            locate(at),
-        )
-
-
-def _action(
-    ruleset: Ruleset,
-    raw: dict[str, Any],
-    combatants: Mapping[str, Combatant],
-    size: MapSize | None,
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> Action:
-    core_raw = {k: v for k, v in raw.items() if k in _ACTION_KEYS}
-    params = {k: v for k, v in raw.items() if k not in _ACTION_KEYS}
-    core: _ActionCore = validate(_ActionCore, core_raw, locate, at, valid_fields=_ACTION_KEYS)
-    ids = list(combatants)
-    for key in ("actor", "target"):
-        cid = getattr(core, key)
-        if cid is not None and cid not in combatants:
-            raise FileError(
-                "unknown_combatant",
-                f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
-                locate((*at, key)),
-            )
-    spec = spec_of(ruleset, core.do)
-    if spec is None:
-        valid = [s.name for s in (*ruleset.actions, *CORE_ACTIONS)]
-        raise FileError(
-            "unknown_action",
-            f"{core.do!r} is not an action of {ruleset.name}; valid: {', '.join(valid)}",
-            locate((*at, "do")),
-        )
-    if core.at is not None:
-        _check_tile(core.at, size, locate, (*at, "at"))
-    if core.do == "set":
-        fields = [*CORE_FIELDS, *SET_ONLY_FIELDS, *ruleset.sheet_fields()]
-        for key in params:
-            if key not in fields:
-                raise FileError(
-                    "unknown_field",
-                    f"{key!r} is not a field to set; valid: {', '.join(fields)}",
-                    locate((*at, key)),
-                )
-        if core.target is not None or core.at is not None:
-            raise FileError(
-                "unknown_field", "set takes the fields to change, not a target or `at`", locate(at)
-            )
-    else:
-        _check_params(spec, params, locate, at)
-        _check_targets(spec.targets, core, params, locate, at)
-        params = {
-            k: validate(spec.types[k], v, locate, (*at, k)) if k in spec.types else v
-            for k, v in params.items()
-        }
-        _check_ids(spec.combatant_params, params, ids, locate, at)
-    if core.do == "move":
-        to = validate(tuple[int, int], params.get("to"), locate, (*at, "to"))
-        _check_tile(to, size, locate, (*at, "to"))
-        params = {"to": to, **{k: v for k, v in params.items() if k != "to"}}
-    dice = _dice(ruleset, core.dice, ids, locate, (*at, "dice"))
-    return Action(core.actor, core.do, core.target, core.at, params, dice)
-
-
-def _check_params(
-    spec: ActionSpec, params: Mapping[str, Any], locate: Locator, at: tuple[str | int, ...]
-) -> None:
-    allowed, required, choices = spec.params, spec.required, spec.choices
-    for key, value in params.items():
-        if key not in allowed:
-            valid = ", ".join([*_ACTION_KEYS, *allowed])
-            raise FileError(
-                "unknown_field",
-                f"{key!r} is not a field of this action; valid: {valid}",
-                locate((*at, key)),
-            )
-        if key in choices and value not in choices[key]:
-            raise FileError(
-                "bad_value",
-                f"{key} {value!r}: give one of {', '.join(choices[key])}",
-                locate((*at, key)),
-            )
-        if key not in choices and key not in spec.types and not isinstance(value, str | int | list):
-            raise FileError("bad_value", f"{key} {value!r} is not a value", locate((*at, key)))
-    for key in required:
-        if key not in params:
-            raise FileError("missing_field", f"{key!r} is required for this action", locate(at))
-
-
-def _check_ids(
-    keys: Sequence[str],
-    params: Mapping[str, Any],
-    ids: Sequence[str],
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> None:
-    """Every combatant a parameter names: the items of a list, the keys of a mapping."""
-    for key in keys:
-        value = params.get(key)
-        named: list[tuple[str | int, Any]]
-        if isinstance(value, list | tuple):
-            named = list(enumerate(value))
-        elif isinstance(value, Mapping):
-            named = [(cid, cid) for cid in value]
-        else:
-            continue
-        for where, cid in named:
-            if cid not in ids:
-                raise FileError(
-                    "unknown_combatant",
-                    f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
-                    locate((*at, key, where)),
-                )
-
-
-def _check_targets(
-    targets: str,
-    core: _ActionCore,
-    params: Mapping[str, Any],
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> None:
-    if targets == "none" and (core.target is not None or core.at is not None):
-        raise FileError("unknown_field", f"{core.do!r} takes no target and no `at`", locate(at))
-    if targets == "combatant":
-        if core.at is not None:
-            raise FileError(
-                "unknown_field", f"{core.do!r} targets a combatant, not a tile", locate((*at, "at"))
-            )
-        if core.target is None:
-            raise FileError("missing_field", f"{core.do!r} needs a `target`", locate(at))
-    if targets == "combatants":
-        if core.at is not None:
-            raise FileError(
-                "unknown_field", f"{core.do!r} targets combatants, not a tile", locate((*at, "at"))
-            )
-        if (core.target is None) == ("targets" not in params):
-            raise FileError(
-                "missing_field",
-                f"{core.do!r} needs a `target` or several `targets: [ids]`, not both",
-                locate(at),
-            )
-    if targets == "combatant_or_tile" and (core.target is None) == (core.at is None):
-        raise FileError(
-            "missing_field",
-            f"{core.do!r} needs a `target` or a tile `at: [x, y]`, not both",
-            locate(at),
-        )
-
-
 def rulesets_available() -> list[str]:
     """Names of every registered ruleset."""
     return [r.name for r in RULESETS]
@@ -543,9 +326,7 @@ def read_action(ef: EncounterFile, raw: Mapping[str, Any]) -> Action:
     Raises:
         FileError: its ``where`` names the field (``edge``, ``dice.attack``), no file or line.
     """
-    return _action(
-        ef.ruleset, dict(raw), ef.start.combatants, ef.map, lambda path: _dotted(path), ()
-    )
+    return check_action(ef.ruleset, ef.start, raw, bounds=ef.bounds)
 
 
 def action_json(action: Action, dice: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
