@@ -273,7 +273,8 @@ class Engine:
         try:
             action = check_action(self.ruleset, self.state, action, bounds=self.bounds)
         except FileError as exc:
-            raise Refusal(exc.code, f"{exc.where}: {exc.message}" if exc.where else exc.message)
+            where = f"{exc.where}: " if exc.where else ""
+            raise Refusal(exc.code, f"{where}{exc.message}") from None
         table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:

@@ -56,7 +56,7 @@ def _brief(value: Any, depth: int, *, full: bool) -> str:
             return f"<an integer of about {digits} digits>"
         return repr(value)
     if isinstance(value, str):
-        if full and len(value) <= 4 * _TEXT or len(value) <= _TEXT:
+        if (full and len(value) <= 4 * _TEXT) or len(value) <= _TEXT:
             return repr(value)
         return repr(value[:_TEXT])[:-1] + "…" + repr(value[:_TEXT])[-1]
     if isinstance(value, dict):

@@ -47,7 +47,7 @@ def adapter(kind: Any) -> TypeAdapter[Any]:
 
 
 def validate(
-    kind: type[Any],
+    kind: Any,
     raw: Any,
     locate: Locator,
     at: tuple[str | int, ...] = (),
