@@ -7,21 +7,25 @@ is a :class:`~fracas.errors.FileError` whose ``where`` reads
 
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
 import json
 import re
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import ConfigDict, Field
 
 from fracas.actions import Bounds, check_action, check_dice, check_tile, dotted
 from fracas.engine import CORE_FIELDS, Record, dice_from_rolls
-from fracas.errors import FileError, FracasError
+from fracas.errors import FileError, FracasError, brief
 from fracas.model import Action, Combatant, Encounter, Turn
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset
+from fracas.rulesets.base import plain
 from fracas.validation import Locator, TileInput, validate
 
 __all__ = [
@@ -107,6 +111,9 @@ def read_text(path: str | Path) -> str:
     """The text of an encounter file (``unreadable_file`` naming it when it cannot be read)."""
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise _too_big(str(p), size)
         return p.read_text(encoding="utf-8")
     except OSError as exc:
         raise FileError(
@@ -120,6 +127,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     """Validate the text of an encounter file (YAML, or JSON where ``name`` ends in .json)."""
     raw, lines = _read(text, name)
     locate = _locator(name, lines)
+    _check_text(raw, (), locate)
     top: _TopLevel = validate(
         _TopLevel, raw, locate, valid_fields=[f for f in _TopLevel.__dataclass_fields__]
     )
@@ -129,7 +137,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         raise FileError(exc.code, exc.message, locate(("ruleset",))) from None
     options = validate(
         ruleset_cls.options_type,
-        top.options,
+        _merge_partial(ruleset_cls.options_type, top.options),
         locate,
         ("options",),
         valid_fields=list(ruleset_cls.option_defaults()),
@@ -169,6 +177,34 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     )
 
 
+def _merge_partial(kind: type[Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Options whose value is a table with a fixed set of keys (``called_shot_penalty:
+    {head, torso, arms, legs}``), given in part, merged over the default table: the keys
+    left out keep their default. A table with open keys (a DV table) is taken whole."""
+    hints = typing.get_type_hints(kind, include_extras=True)
+    defaults = {f.name: f for f in dataclasses.fields(kind)}
+    out = dict(given)
+    for key, value in given.items():
+        f = defaults.get(key)
+        if f is None or not isinstance(value, dict) or f.default_factory is dataclasses.MISSING:
+            continue
+        if _literal_keys(hints[key]):
+            default = f.default_factory()
+            if isinstance(default, Mapping):
+                out[key] = {**plain(dict(default)), **value}
+    return out
+
+
+def _literal_keys(hint: Any) -> bool:
+    """Whether ``hint`` is a mapping type keyed by a closed set of names (a ``Literal``)."""
+    while typing.get_origin(hint) is Annotated:
+        hint = typing.get_args(hint)[0]
+    origin = typing.get_origin(hint)
+    if origin not in (dict, Mapping, collections.abc.Mapping):
+        return False
+    return typing.get_origin(typing.get_args(hint)[0]) is Literal
+
+
 # --- reading with line numbers --------------------------------------------------
 
 
@@ -176,61 +212,206 @@ _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser where it is installed (the same results, many times faster)."""
 
 
-def _read(text: str, name: str) -> tuple[Any, dict[tuple[str | int, ...], int]]:
-    """Parse once into nodes (for line numbers and duplicate keys), then build the data."""
-    lines: dict[tuple[str | int, ...], int] = {}
+MAX_BYTES = 1_000_000
+"""The largest encounter file read (a long saved session is far below it)."""
+MAX_DEPTH = 32
+"""The deepest nesting of mappings and lists (an encounter needs about 6)."""
+MAX_ALIASED = 10_000
+"""Nodes a file's YAML aliases (``*name``) may repeat in all: an alias is expanded only
+within this bound (a few aliases nested can stand for billions of nodes)."""
+MAX_DIGITS = 100
+"""Digits of the longest integer read."""
+
+_Lines = dict[tuple[str | int, ...], int]
+_INT_TAG = "tag:yaml.org,2002:int"
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}\n]")
+
+
+def _read(text: str, name: str) -> tuple[Any, _Lines]:
+    """Parse once into nodes (for line numbers and duplicate keys), then build the data.
+
+    Refused before anything is built: a file above :data:`MAX_BYTES`, nesting deeper
+    than :data:`MAX_DEPTH`, aliases repeating more than :data:`MAX_ALIASED` nodes
+    (``too_large``), an integer of more than :data:`MAX_DIGITS` digits (``bad_value``).
+    """
+    if len(text) > MAX_BYTES:
+        raise _too_big(name, len(text.encode("utf-8", "surrogatepass")))
+    lines: _Lines = {}
     json_file = name.endswith(".json")
     if json_file:
+        _json_depth(text, name)
         try:
-            raw = json.loads(text)
+            raw = json.loads(text, parse_int=_json_int(text, name))
         except json.JSONDecodeError as exc:
             raise FileError("bad_json", exc.msg, f"{name}:{exc.lineno}") from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is not None:
-            _walk(node, (), lines, name)
+            _Walk(name, lines).walk(node, ())
         if not json_file:
             raw = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         if not json_file:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{name}:{mark.line + 1}" if mark is not None else name
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise FileError("bad_yaml", f"not valid YAML: {problem}", where) from None
+            raise _yaml_error(exc, text, name) from None
         lines.clear()  # JSON that YAML cannot read: no line numbers
     finally:
         loader.dispose()
     if not isinstance(raw, dict):
+        if raw is None:
+            what = "the file is empty"
+        else:
+            kind = _KINDS.get(type(raw), type(raw).__name__)
+            what = f"the file holds {kind} ({brief(raw)}), not a mapping of fields"
         raise FileError(
-            "bad_file",
-            f"an encounter file is a mapping with `ruleset:` and "
-            f"`combatants:`, not {type(raw).__name__}",
-            name,
+            "bad_file", f"{what}: an encounter needs `ruleset:` and `combatants:`", name
         )
     return raw, lines
 
 
-def _walk(
-    node: yaml.Node, path: tuple[str | int, ...], out: dict[tuple[str | int, ...], int], name: str
-) -> None:
-    out.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            k = str(key.value)
-            if k in seen:
+_KINDS = {list: "a list", str: "a string", int: "an integer", float: "a number", bool: "a boolean"}
+
+
+def _too_big(name: str, size: int) -> FileError:
+    return FileError(
+        "too_large",
+        f"the file has {size:,} bytes: an encounter file has at most {MAX_BYTES:,}",
+        name,
+    )
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str, name: str) -> FileError:
+    """A YAML error in words a user knows: the line, and a tab named as a tab."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f"{name}:{mark.line + 1}" if mark is not None else name
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    if mark is not None and ("tab" in problem or "cannot start any token" in problem):
+        row = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
+        if "\t" in row[: mark.column + 1]:
+            return FileError(
+                "bad_yaml",
+                f"line {mark.line + 1}: a tab in indentation; YAML indents with spaces",
+                where,
+            )
+    if "nesting depth" in problem:
+        return FileError("too_large", f"nesting deeper than {MAX_DEPTH} levels", where)
+    return FileError("bad_yaml", f"not valid YAML: {problem}", where)
+
+
+def _json_depth(text: str, name: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH` before parsing it (the parser
+    would recurse once per level)."""
+    depth, line = 0, 1
+    for m in _BRACKETS.finditer(_JSON_STRING.sub('""', text)):
+        c = m.group()
+        if c == "\n":
+            line += 1
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
                 raise FileError(
-                    "duplicate_key",
-                    f"key {k!r} appears twice in one mapping",
-                    f"{name}:{key.start_mark.line + 1}",
+                    "too_large",
+                    f"nesting deeper than {MAX_DEPTH} levels of mappings and lists",
+                    f"{name}:{line}",
                 )
-            seen.add(k)
-            out[(*path, k)] = key.start_mark.line + 1
-            _walk(value, (*path, k), out, name)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, value in enumerate(node.value):
-            _walk(value, (*path, i), out, name)
+        else:
+            depth -= 1
+
+
+def _json_int(text: str, name: str) -> Any:
+    def parse(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise _long_int(
+                len(digits.lstrip("-")), f"{name}:{text.count(chr(10), 0, text.find(digits)) + 1}"
+            )
+        return int(digits)
+
+    return parse
+
+
+def _long_int(digits: int, where: str) -> FileError:
+    return FileError(
+        "bad_value", f"an integer of {digits:,} digits: give at most {MAX_DIGITS}", where
+    )
+
+
+class _Walk:
+    """One pass over the YAML nodes: the line of every path, duplicate keys, and the
+    bounds on nesting, aliases and integers."""
+
+    def __init__(self, name: str, out: _Lines) -> None:
+        self.name = name
+        self.out = out
+        self.seen: set[int] = set()
+        self.aliased = 0
+
+    def walk(self, node: yaml.Node, path: tuple[str | int, ...], repeat: bool = False) -> None:
+        name, out = self.name, self.out
+        line = node.start_mark.line + 1
+        if len(path) > MAX_DEPTH:
+            raise FileError(
+                "too_large",
+                f"nesting deeper than {MAX_DEPTH} levels of mappings and lists",
+                f"{name}:{line}",
+            )
+        repeat = repeat or id(node) in self.seen
+        if repeat:  # reached through an alias: the loader would build it again
+            self.aliased += 1
+            if self.aliased > MAX_ALIASED:
+                raise FileError(
+                    "too_large",
+                    f"its aliases (*name) repeat more than {MAX_ALIASED:,} values: "
+                    "expand them within that, or write the values out",
+                    f"{name}:{line}",
+                )
+        else:
+            self.seen.add(id(node))
+        out.setdefault(path, line)
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT_TAG:
+                digits = sum(ch.isdigit() for ch in node.value)
+                if digits > MAX_DIGITS:
+                    raise _long_int(digits, f"{name}:{line}: {dotted(path)}")
+        elif isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for key, value in node.value:
+                k = str(key.value)
+                if k in keys:
+                    raise FileError(
+                        "duplicate_key",
+                        f"key {k!r} appears twice in one mapping",
+                        f"{name}:{key.start_mark.line + 1}",
+                    )
+                keys.add(k)
+                out[(*path, k)] = key.start_mark.line + 1
+                self.walk(value, (*path, k), repeat)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, value in enumerate(node.value):
+                self.walk(value, (*path, i), repeat)
+
+
+def _check_text(value: Any, path: tuple[str | int, ...], locate: Locator) -> None:
+    """Refuse strings that are not text: a JSON escape of half a UTF-16 pair (``"\\ud800"``)
+    reads as a lone surrogate, which no output can print."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise FileError(
+                "bad_value",
+                f"{brief(value)} holds {value[exc.start]!a}, half of a UTF-16 pair and not a "
+                "character: give text (a JSON escape names both halves, or write the "
+                "character itself)",
+                locate(path),
+            ) from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_text(k, path, locate)
+            _check_text(v, (*path, str(k)), locate)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_text(v, (*path, i), locate)
 
 
 def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:
