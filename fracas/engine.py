@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.dice.source import Dice, RandomDice, Roll, TableDice
-from fracas.errors import FileError, FracasError, Refusal
+from fracas.errors import DiceError, FileError, FracasError, Refusal
 from fracas.model import (
     Action,
     Encounter,
@@ -274,7 +274,8 @@ class Engine:
             action = check_action(self.ruleset, self.state, action, bounds=self.bounds)
         except FileError as exc:
             where = f"{exc.where}: " if exc.where else ""
-            raise Refusal(exc.code, f"{where}{exc.message}") from None
+            kind = DiceError if exc.where.startswith("dice.") else Refusal
+            raise kind(exc.code, f"{where}{exc.message}") from None
         table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:
