@@ -52,8 +52,14 @@ def dotted(path: Sequence[str | int]) -> str:
     """A path inside a file as a field name: ``actions[2].dice.attack``."""
     out = ""
     for p in path:
+        if isinstance(p, str) and len(p) > _KEY:  # a key of any size as a short name
+            p = p[:_KEY] + "…"
         out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
     return out
+
+
+_KEY = 40
+"""Characters of a key shown in a field's name."""
 
 
 def check_action(
