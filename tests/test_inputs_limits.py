@@ -51,8 +51,12 @@ def test_a_billion_laughs_is_refused_at_once() -> None:
 
 
 def test_aliases_expanded_in_a_field_are_refused_with_a_short_line(tmp_path: Path) -> None:
-    """9**5 = 59,049 strings through one alias: before, a line of megabytes echoing them."""
-    text = _laughs(5) + VALID.replace("id: ana", "id: ana\n    name: *a4")
+    """9**6 = 531,441 strings in a name: before, seconds and a line of megabytes echoing
+    them."""
+    levels = ['&a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    levels += [f"&a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 6)]
+    text = VALID.replace("id: ana", f"id: ana\n    name: [{', '.join(levels)}]")
+    assert len(text) < 400
     line = _fails(tmp_path, text)
     assert ": too_large: " in line and len(line) < 300
 
