@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from fracas.engine import Engine, Record
-from fracas.errors import FracasError
+from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, load, parse_text, read_text
 from fracas.odds import Odds, action_odds
 from fracas.play.view import status_table
@@ -65,7 +65,7 @@ def main() -> None:
 def _play(
     ef: EncounterFile, actions: int
 ) -> tuple[Engine, list[Record], tuple[int, FracasError] | None]:
-    engine = Engine(ef.ruleset, ef.start, ef.seed)
+    engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
     records = [engine.begin(ef.dice, ef.order)]
     for number, action in enumerate(ef.actions[:actions], 1):
         try:
@@ -111,8 +111,15 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
     """
 
     def go() -> None:
-        text = read_text(file)
-        ef = parse_text(text, file)
+        try:
+            text = read_text(file)
+            ef = parse_text(text, file)
+        except FracasError as failed:
+            if as_json:  # stdout still holds one JSON object (README contract)
+                where = failed.where if isinstance(failed, FileError) else ""
+                found = {"code": failed.code, "message": failed.message, "where": where}
+                click.echo(json.dumps({"error": found}, indent=2))
+            raise
         if seed is not None:
             import dataclasses
 

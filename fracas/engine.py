@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.dice.source import Dice, RandomDice, Roll, TableDice
-from fracas.errors import FileError, FracasError, Refusal
+from fracas.errors import DiceError, FileError, FracasError, Refusal
 from fracas.frozen import freeze
 from fracas.model import (
     Action,
@@ -231,8 +231,16 @@ class Engine:
     undone one, and a new action drops what could still be redone.
     """
 
-    def __init__(self, ruleset: Ruleset, start: Encounter, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        start: Encounter,
+        seed: int | None = None,
+        bounds: tuple[int, int] | None = None,
+    ) -> None:
         self.ruleset = ruleset
+        self.bounds = bounds
+        """The map's (width, height) where it has one: an action's tiles must be on it."""
         self.random = RandomDice(seed)
         self.seed = self.random.seed
         self.state = start
@@ -270,10 +278,19 @@ class Engine:
         error is raised.
 
         Args:
-            action: the action, with the dice it fixes.
+            action: the action, with the dice it fixes; checked first as a file's actions
+                are (``fracas.actions.check_action``), a field's path in the message.
             dice: where the other dice come from (default: the seeded generator); a
                 terminal passes one that asks the player for each die.
         """
+        from fracas.actions import check_action  # the validator sits above the engine
+
+        try:
+            action = check_action(self.ruleset, self.state, action, bounds=self.bounds)
+        except FileError as exc:
+            where = f"{exc.where}: " if exc.where else ""
+            kind = DiceError if exc.where.startswith("dice.") else Refusal
+            raise kind(exc.code, f"{where}{exc.message}") from None
         table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:

@@ -7,30 +7,27 @@ is a :class:`~fracas.errors.FileError` whose ``where`` reads
 
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
 import json
 import re
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import ConfigDict, Field
 
-from fracas.engine import (
-    CORE_ACTIONS,
-    CORE_FIELDS,
-    SET_ONLY_FIELDS,
-    Record,
-    dice_from_rolls,
-    spec_of,
-)
-from fracas.errors import FileError, FracasError
+from fracas.actions import Bounds, check_action, check_dice, check_tile, dotted
+from fracas.engine import CORE_FIELDS, Record, dice_from_rolls
+from fracas.errors import FileError, FracasError, brief
 from fracas.frozen import freeze
-from fracas.grid import Tile
 from fracas.model import Action, Combatant, Encounter, Turn
-from fracas.rulesets import RULESETS, ActionSpec, Ruleset, find_ruleset
-from fracas.validation import Locator, validate
+from fracas.rulesets import RULESETS, Ruleset, find_ruleset
+from fracas.rulesets.base import plain
+from fracas.validation import Locator, TileInput, validate
 
 __all__ = [
     "EncounterFile",
@@ -44,7 +41,6 @@ __all__ = [
 ]
 
 _ID = re.compile(r"^[a-z0-9_-]+$")
-_ACTION_KEYS = ("actor", "do", "target", "at", "dice")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,20 +75,9 @@ class _Core:
     id: str
     name: str | None = None
     side: str | None = None
-    at: tuple[int, int] | None = None
+    at: TileInput | None = None
     hp: Annotated[int, Field(ge=0)] | None = None
     max_hp: Annotated[int, Field(ge=1)] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _ActionCore:
-    __pydantic_config__ = ConfigDict(extra="forbid")
-
-    actor: str
-    do: str
-    target: str | None = None
-    at: tuple[int, int] | None = None
-    dice: dict[str, int | list[int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -112,6 +97,11 @@ class EncounterFile:
     setup: Mapping[str, Any] = field(default_factory=dict)
     """The file's data without its actions: what an export writes back."""
 
+    @property
+    def bounds(self) -> Bounds | None:
+        """The map's (width, height), for :class:`~fracas.engine.Engine`; None: no map."""
+        return None if self.map is None else (self.map.width, self.map.height)
+
 
 def load(path: str | Path) -> EncounterFile:
     """Read and validate an encounter file."""
@@ -122,6 +112,9 @@ def read_text(path: str | Path) -> str:
     """The text of an encounter file (``unreadable_file`` naming it when it cannot be read)."""
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise _too_big(str(p), size)
         return p.read_text(encoding="utf-8")
     except OSError as exc:
         raise FileError(
@@ -135,6 +128,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     """Validate the text of an encounter file (YAML, or JSON where ``name`` ends in .json)."""
     raw, lines = _read(text, name)
     locate = _locator(name, lines)
+    _check_text(raw, (), locate)
     top: _TopLevel = validate(
         _TopLevel, raw, locate, valid_fields=[f for f in _TopLevel.__dataclass_fields__]
     )
@@ -144,7 +138,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         raise FileError(exc.code, exc.message, locate(("ruleset",))) from None
     options = validate(
         ruleset_cls.options_type,
-        top.options,
+        _merge_partial(ruleset_cls.options_type, top.options),
         locate,
         ("options",),
         valid_fields=list(ruleset_cls.option_defaults()),
@@ -154,9 +148,10 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     combatants = _combatants(ruleset, top, locate)
     ids = list(combatants)
     order = _order(top.order, ids, locate)
-    dice = _dice(ruleset, top.dice, ids, locate, ("dice",))
+    dice = check_dice(ruleset, top.dice, ids, locate, ("dice",))
+    bounds = None if top.map is None else (top.map.width, top.map.height)
     actions = tuple(
-        _action(ruleset, a, combatants, top.map, locate, ("actions", i))
+        check_action(ruleset, ids, a, bounds=bounds, locate=locate, at=("actions", i))
         for i, a in enumerate(top.actions)
     )
     first = order[0] if order else ids[0]
@@ -183,6 +178,34 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     )
 
 
+def _merge_partial(kind: type[Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Options whose value is a table with a fixed set of keys (``called_shot_penalty:
+    {head, torso, arms, legs}``), given in part, merged over the default table: the keys
+    left out keep their default. A table with open keys (a DV table) is taken whole."""
+    hints = typing.get_type_hints(kind, include_extras=True)
+    defaults = {f.name: f for f in dataclasses.fields(kind)}
+    out = dict(given)
+    for key, value in given.items():
+        f = defaults.get(key)
+        if f is None or not isinstance(value, dict) or f.default_factory is dataclasses.MISSING:
+            continue
+        if _literal_keys(hints[key]):
+            default = f.default_factory()
+            if isinstance(default, Mapping):
+                out[key] = {**plain(dict(default)), **value}
+    return out
+
+
+def _literal_keys(hint: Any) -> bool:
+    """Whether ``hint`` is a mapping type keyed by a closed set of names (a ``Literal``)."""
+    while typing.get_origin(hint) is Annotated:
+        hint = typing.get_args(hint)[0]
+    origin = typing.get_origin(hint)
+    if origin not in (dict, Mapping, collections.abc.Mapping):
+        return False
+    return typing.get_origin(typing.get_args(hint)[0]) is Literal
+
+
 # --- reading with line numbers --------------------------------------------------
 
 
@@ -190,61 +213,206 @@ _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser where it is installed (the same results, many times faster)."""
 
 
-def _read(text: str, name: str) -> tuple[Any, dict[tuple[str | int, ...], int]]:
-    """Parse once into nodes (for line numbers and duplicate keys), then build the data."""
-    lines: dict[tuple[str | int, ...], int] = {}
+MAX_BYTES = 1_000_000
+"""The largest encounter file read (a long saved session is far below it)."""
+MAX_DEPTH = 32
+"""The deepest nesting of mappings and lists (an encounter needs about 6)."""
+MAX_ALIASED = 10_000
+"""Nodes a file's YAML aliases (``*name``) may repeat in all: an alias is expanded only
+within this bound (a few aliases nested can stand for billions of nodes)."""
+MAX_DIGITS = 100
+"""Digits of the longest integer read."""
+
+_Lines = dict[tuple[str | int, ...], int]
+_INT_TAG = "tag:yaml.org,2002:int"
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}\n]")
+
+
+def _read(text: str, name: str) -> tuple[Any, _Lines]:
+    """Parse once into nodes (for line numbers and duplicate keys), then build the data.
+
+    Refused before anything is built: a file above :data:`MAX_BYTES`, nesting deeper
+    than :data:`MAX_DEPTH`, aliases repeating more than :data:`MAX_ALIASED` nodes
+    (``too_large``), an integer of more than :data:`MAX_DIGITS` digits (``bad_value``).
+    """
+    if len(text) > MAX_BYTES:
+        raise _too_big(name, len(text.encode("utf-8", "surrogatepass")))
+    lines: _Lines = {}
     json_file = name.endswith(".json")
     if json_file:
+        _json_depth(text, name)
         try:
-            raw = json.loads(text)
+            raw = json.loads(text, parse_int=_json_int(text, name))
         except json.JSONDecodeError as exc:
             raise FileError("bad_json", exc.msg, f"{name}:{exc.lineno}") from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is not None:
-            _walk(node, (), lines, name)
+            _Walk(name, lines).walk(node, ())
         if not json_file:
             raw = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         if not json_file:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{name}:{mark.line + 1}" if mark is not None else name
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise FileError("bad_yaml", f"not valid YAML: {problem}", where) from None
+            raise _yaml_error(exc, text, name) from None
         lines.clear()  # JSON that YAML cannot read: no line numbers
     finally:
         loader.dispose()
     if not isinstance(raw, dict):
+        if raw is None:
+            what = "the file is empty"
+        else:
+            kind = _KINDS.get(type(raw), type(raw).__name__)
+            what = f"the file holds {kind} ({brief(raw)}), not a mapping of fields"
         raise FileError(
-            "bad_file",
-            f"an encounter file is a mapping with `ruleset:` and "
-            f"`combatants:`, not {type(raw).__name__}",
-            name,
+            "bad_file", f"{what}: an encounter needs `ruleset:` and `combatants:`", name
         )
     return raw, lines
 
 
-def _walk(
-    node: yaml.Node, path: tuple[str | int, ...], out: dict[tuple[str | int, ...], int], name: str
-) -> None:
-    out.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            k = str(key.value)
-            if k in seen:
+_KINDS = {list: "a list", str: "a string", int: "an integer", float: "a number", bool: "a boolean"}
+
+
+def _too_big(name: str, size: int) -> FileError:
+    return FileError(
+        "too_large",
+        f"the file has {size:,} bytes: an encounter file has at most {MAX_BYTES:,}",
+        name,
+    )
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str, name: str) -> FileError:
+    """A YAML error in words a user knows: the line, and a tab named as a tab."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f"{name}:{mark.line + 1}" if mark is not None else name
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    if mark is not None and ("tab" in problem or "cannot start any token" in problem):
+        row = text.splitlines()[mark.line] if mark.line < len(text.splitlines()) else ""
+        if "\t" in row[: mark.column + 1]:
+            return FileError(
+                "bad_yaml",
+                f"line {mark.line + 1}: a tab in indentation; YAML indents with spaces",
+                where,
+            )
+    if "nesting depth" in problem:
+        return FileError("too_large", f"nesting deeper than {MAX_DEPTH} levels", where)
+    return FileError("bad_yaml", f"not valid YAML: {problem}", where)
+
+
+def _json_depth(text: str, name: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH` before parsing it (the parser
+    would recurse once per level)."""
+    depth, line = 0, 1
+    for m in _BRACKETS.finditer(_JSON_STRING.sub('""', text)):
+        c = m.group()
+        if c == "\n":
+            line += 1
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
                 raise FileError(
-                    "duplicate_key",
-                    f"key {k!r} appears twice in one mapping",
-                    f"{name}:{key.start_mark.line + 1}",
+                    "too_large",
+                    f"nesting deeper than {MAX_DEPTH} levels of mappings and lists",
+                    f"{name}:{line}",
                 )
-            seen.add(k)
-            out[(*path, k)] = key.start_mark.line + 1
-            _walk(value, (*path, k), out, name)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, value in enumerate(node.value):
-            _walk(value, (*path, i), out, name)
+        else:
+            depth -= 1
+
+
+def _json_int(text: str, name: str) -> Any:
+    def parse(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise _long_int(
+                len(digits.lstrip("-")), f"{name}:{text.count(chr(10), 0, text.find(digits)) + 1}"
+            )
+        return int(digits)
+
+    return parse
+
+
+def _long_int(digits: int, where: str) -> FileError:
+    return FileError(
+        "bad_value", f"an integer of {digits:,} digits: give at most {MAX_DIGITS}", where
+    )
+
+
+class _Walk:
+    """One pass over the YAML nodes: the line of every path, duplicate keys, and the
+    bounds on nesting, aliases and integers."""
+
+    def __init__(self, name: str, out: _Lines) -> None:
+        self.name = name
+        self.out = out
+        self.seen: set[int] = set()
+        self.aliased = 0
+
+    def walk(self, node: yaml.Node, path: tuple[str | int, ...], repeat: bool = False) -> None:
+        name, out = self.name, self.out
+        line = node.start_mark.line + 1
+        if len(path) > MAX_DEPTH:
+            raise FileError(
+                "too_large",
+                f"nesting deeper than {MAX_DEPTH} levels of mappings and lists",
+                f"{name}:{line}",
+            )
+        repeat = repeat or id(node) in self.seen
+        if repeat:  # reached through an alias: the loader would build it again
+            self.aliased += 1
+            if self.aliased > MAX_ALIASED:
+                raise FileError(
+                    "too_large",
+                    f"its aliases (*name) repeat more than {MAX_ALIASED:,} values: "
+                    "expand them within that, or write the values out",
+                    f"{name}:{line}",
+                )
+        else:
+            self.seen.add(id(node))
+        out.setdefault(path, line)
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT_TAG:
+                digits = sum(ch.isdigit() for ch in node.value)
+                if digits > MAX_DIGITS:
+                    raise _long_int(digits, f"{name}:{line}: {dotted(path)}")
+        elif isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for key, value in node.value:
+                k = str(key.value)
+                if k in keys:
+                    raise FileError(
+                        "duplicate_key",
+                        f"key {k!r} appears twice in one mapping",
+                        f"{name}:{key.start_mark.line + 1}",
+                    )
+                keys.add(k)
+                out[(*path, k)] = key.start_mark.line + 1
+                self.walk(value, (*path, k), repeat)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, value in enumerate(node.value):
+                self.walk(value, (*path, i), repeat)
+
+
+def _check_text(value: Any, path: tuple[str | int, ...], locate: Locator) -> None:
+    """Refuse strings that are not text: a JSON escape of half a UTF-16 pair (``"\\ud800"``)
+    reads as a lone surrogate, which no output can print."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise FileError(
+                "bad_value",
+                f"{brief(value)} holds {value[exc.start]!a}, half of a UTF-16 pair and not a "
+                "character: give text (a JSON escape names both halves, or write the "
+                "character itself)",
+                locate(path),
+            ) from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_text(k, path, locate)
+            _check_text(v, (*path, str(k)), locate)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_text(v, (*path, i), locate)
 
 
 def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:
@@ -256,16 +424,9 @@ def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:
             if line is not None:
                 break
         where = f"{name}:{line}" if line is not None else name
-        return f"{where}: {_dotted(key)}" if key else where
+        return f"{where}: {dotted(key)}" if key else where
 
     return locate
-
-
-def _dotted(path: Sequence[str | int]) -> str:
-    out = ""
-    for p in path:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
-    return out
 
 
 # --- combatants, order, dice, actions -------------------------------------------
@@ -298,8 +459,8 @@ def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, 
                 f"hp {hp!r} is above max_hp {max_hp}: give 0..{max_hp}",
                 locate((*at, "hp")),
             )
-        if core.at is not None:
-            _check_tile(core.at, top.map, locate, (*at, "at"))
+        if core.at is not None and top.map is not None:
+            check_tile(core.at, (top.map.width, top.map.height), locate, (*at, "at"))
         c = Combatant(
             core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet
         )
@@ -335,203 +496,6 @@ def _order(order: list[str] | None, ids: list[str], locate: Locator) -> list[str
     return order
 
 
-def _dice(
-    ruleset: Ruleset,
-    raw: Mapping[str, int | list[int]],
-    ids: Sequence[str],
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> dict[str, tuple[int, ...]]:
-    out: dict[str, tuple[int, ...]] = {}
-    labels = ", ".join(d.label for d in ruleset.dice_specs()) or "none"
-    for key, value in raw.items():
-        here = locate((*at, key))
-        name, *rest = key.split(":")
-        spec = ruleset.die_spec(name)
-        if spec is None:
-            raise FileError(
-                "unknown_die_label",
-                f"{key!r} is not a dice label of {ruleset.name}; valid: {labels}",
-                here,
-            )
-        if len(rest) > 2 or not all(p in ids or (p.isdigit() and int(p) >= 1) for p in rest):
-            raise FileError(
-                "unknown_die_label",
-                f"{key!r}: after {name!r} give a combatant id "
-                f"({', '.join(ids)}) and/or a roll number (name:id, name:N)",
-                here,
-            )
-        values = tuple(value) if isinstance(value, list) else (value,)
-        for v in values:
-            if not 1 <= v <= spec.sides:
-                raise FileError(
-                    "die_out_of_range",
-                    f"{key!r} = {v!r} is not a face of a d{spec.sides}: give 1..{spec.sides}",
-                    here,
-                )
-        out[key] = values
-    return out
-
-
-def _check_tile(
-    tile: Tile, size: MapSize | None, locate: Locator, at: tuple[str | int, ...]
-) -> None:
-    if size is None:
-        return
-    if not (0 <= tile[0] < size.width and 0 <= tile[1] < size.height):
-        raise FileError(
-            "off_map",
-            f"tile {list(tile)!r} is off the map: x in "
-            f"0..{size.width - 1}, y in 0..{size.height - 1}",
-            locate(at),
-        )
-
-
-def _action(
-    ruleset: Ruleset,
-    raw: dict[str, Any],
-    combatants: Mapping[str, Combatant],
-    size: MapSize | None,
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> Action:
-    core_raw = {k: v for k, v in raw.items() if k in _ACTION_KEYS}
-    params = {k: v for k, v in raw.items() if k not in _ACTION_KEYS}
-    core: _ActionCore = validate(_ActionCore, core_raw, locate, at, valid_fields=_ACTION_KEYS)
-    ids = list(combatants)
-    for key in ("actor", "target"):
-        cid = getattr(core, key)
-        if cid is not None and cid not in combatants:
-            raise FileError(
-                "unknown_combatant",
-                f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
-                locate((*at, key)),
-            )
-    spec = spec_of(ruleset, core.do)
-    if spec is None:
-        valid = [s.name for s in (*ruleset.actions, *CORE_ACTIONS)]
-        raise FileError(
-            "unknown_action",
-            f"{core.do!r} is not an action of {ruleset.name}; valid: {', '.join(valid)}",
-            locate((*at, "do")),
-        )
-    if core.at is not None:
-        _check_tile(core.at, size, locate, (*at, "at"))
-    if core.do == "set":
-        fields = [*CORE_FIELDS, *SET_ONLY_FIELDS, *ruleset.sheet_fields()]
-        for key in params:
-            if key not in fields:
-                raise FileError(
-                    "unknown_field",
-                    f"{key!r} is not a field to set; valid: {', '.join(fields)}",
-                    locate((*at, key)),
-                )
-        if core.target is not None or core.at is not None:
-            raise FileError(
-                "unknown_field", "set takes the fields to change, not a target or `at`", locate(at)
-            )
-    else:
-        _check_params(spec, params, locate, at)
-        _check_targets(spec.targets, core, params, locate, at)
-        params = {
-            k: validate(spec.types[k], v, locate, (*at, k)) if k in spec.types else v
-            for k, v in params.items()
-        }
-        _check_ids(spec.combatant_params, params, ids, locate, at)
-    if core.do == "move":
-        to = validate(tuple[int, int], params.get("to"), locate, (*at, "to"))
-        _check_tile(to, size, locate, (*at, "to"))
-        params = {"to": to, **{k: v for k, v in params.items() if k != "to"}}
-    dice = _dice(ruleset, core.dice, ids, locate, (*at, "dice"))
-    return Action(core.actor, core.do, core.target, core.at, params, dice)
-
-
-def _check_params(
-    spec: ActionSpec, params: Mapping[str, Any], locate: Locator, at: tuple[str | int, ...]
-) -> None:
-    allowed, required, choices = spec.params, spec.required, spec.choices
-    for key, value in params.items():
-        if key not in allowed:
-            valid = ", ".join([*_ACTION_KEYS, *allowed])
-            raise FileError(
-                "unknown_field",
-                f"{key!r} is not a field of this action; valid: {valid}",
-                locate((*at, key)),
-            )
-        if key in choices and value not in choices[key]:
-            raise FileError(
-                "bad_value",
-                f"{key} {value!r}: give one of {', '.join(choices[key])}",
-                locate((*at, key)),
-            )
-        if key not in choices and key not in spec.types and not isinstance(value, str | int | list):
-            raise FileError("bad_value", f"{key} {value!r} is not a value", locate((*at, key)))
-    for key in required:
-        if key not in params:
-            raise FileError("missing_field", f"{key!r} is required for this action", locate(at))
-
-
-def _check_ids(
-    keys: Sequence[str],
-    params: Mapping[str, Any],
-    ids: Sequence[str],
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> None:
-    """Every combatant a parameter names: the items of a list, the keys of a mapping."""
-    for key in keys:
-        value = params.get(key)
-        named: list[tuple[str | int, Any]]
-        if isinstance(value, list | tuple):
-            named = list(enumerate(value))
-        elif isinstance(value, Mapping):
-            named = [(cid, cid) for cid in value]
-        else:
-            continue
-        for where, cid in named:
-            if cid not in ids:
-                raise FileError(
-                    "unknown_combatant",
-                    f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
-                    locate((*at, key, where)),
-                )
-
-
-def _check_targets(
-    targets: str,
-    core: _ActionCore,
-    params: Mapping[str, Any],
-    locate: Locator,
-    at: tuple[str | int, ...],
-) -> None:
-    if targets == "none" and (core.target is not None or core.at is not None):
-        raise FileError("unknown_field", f"{core.do!r} takes no target and no `at`", locate(at))
-    if targets == "combatant":
-        if core.at is not None:
-            raise FileError(
-                "unknown_field", f"{core.do!r} targets a combatant, not a tile", locate((*at, "at"))
-            )
-        if core.target is None:
-            raise FileError("missing_field", f"{core.do!r} needs a `target`", locate(at))
-    if targets == "combatants":
-        if core.at is not None:
-            raise FileError(
-                "unknown_field", f"{core.do!r} targets combatants, not a tile", locate((*at, "at"))
-            )
-        if (core.target is None) == ("targets" not in params):
-            raise FileError(
-                "missing_field",
-                f"{core.do!r} needs a `target` or several `targets: [ids]`, not both",
-                locate(at),
-            )
-    if targets == "combatant_or_tile" and (core.target is None) == (core.at is None):
-        raise FileError(
-            "missing_field",
-            f"{core.do!r} needs a `target` or a tile `at: [x, y]`, not both",
-            locate(at),
-        )
-
-
 def rulesets_available() -> list[str]:
     """Names of every registered ruleset."""
     return [r.name for r in RULESETS]
@@ -544,9 +508,7 @@ def read_action(ef: EncounterFile, raw: Mapping[str, Any]) -> Action:
     Raises:
         FileError: its ``where`` names the field (``edge``, ``dice.attack``), no file or line.
     """
-    return _action(
-        ef.ruleset, dict(raw), ef.start.combatants, ef.map, lambda path: _dotted(path), ()
-    )
+    return check_action(ef.ruleset, ef.start, raw, bounds=ef.bounds)
 
 
 def action_json(action: Action, dice: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from fracas.engine import core_actions
 from fracas.rulesets import RULESETS, find_ruleset
+from fracas.rulesets.base import plain
 from fracas.validation import adapter
 
 __all__ = ["describe_ruleset", "ruleset_table"]
@@ -40,13 +43,34 @@ def _type(prop: dict[str, Any]) -> str:
     return str(prop.get("type", ""))
 
 
+def _defaults(kind: type[Any]) -> dict[str, Any]:
+    """Defaults made by a field's factory (a table, a mapping), which the JSON schema
+    leaves out, as plain JSON data."""
+    if not dataclasses.is_dataclass(kind):
+        return {}
+    return {
+        f.name: _plain(f.default_factory())
+        for f in dataclasses.fields(kind)
+        if f.default_factory is not dataclasses.MISSING
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return plain(value)
+
+
 def _fields(kind: type[Any]) -> list[dict[str, Any]]:
     schema = adapter(kind).json_schema()
+    made = _defaults(kind)
     return [
         {
             "name": name,
             "type": _type(prop),
-            "default": prop.get("default"),
+            "default": prop["default"] if "default" in prop else made.get(name),
             "meaning": " ".join(str(prop.get("description", "")).split()),
         }
         for name, prop in schema.get("properties", {}).items()

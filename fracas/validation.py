@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, get_args
+from typing import Annotated, Any, get_args
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BeforeValidator, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
-from fracas.errors import FileError
+from fracas.errors import FileError, brief
 
-__all__ = ["Locator", "adapter", "validate"]
+__all__ = ["Locator", "TileInput", "adapter", "validate"]
 
 Locator = Callable[[Sequence[str | int]], str]
 """Turns a path inside the file (``("combatants", 0, "traits", 1)``) into ``file:line: field``."""
@@ -20,10 +21,21 @@ _CODES = {
     "unexpected_keyword_argument": "unknown_field",  # pydantic dataclasses' extra="forbid"
     "missing": "missing_field",
     "missing_argument": "missing_field",
+    "not_a_tile": "bad_value",
 }
 
 
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+
+
+def _tile_shape(value: Any) -> Any:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return value  # pydantic checks the two numbers
+    raise PydanticCustomError("not_a_tile", "not a tile")
+
+
+TileInput = Annotated[tuple[int, int], BeforeValidator(_tile_shape)]
+"""A tile as a file gives it, ``[x, y]``; anything else is ``bad_value`` "is not a tile"."""
 
 
 def adapter(kind: Any) -> TypeAdapter[Any]:
@@ -35,7 +47,7 @@ def adapter(kind: Any) -> TypeAdapter[Any]:
 
 
 def validate(
-    kind: type[Any],
+    kind: Any,
     raw: Any,
     locate: Locator,
     at: tuple[str | int, ...] = (),
@@ -68,13 +80,18 @@ def validate(
             name = loc[-1] if loc else given
             valid = ", ".join(valid_fields) if valid_fields else "none"
             raise FileError(
-                unknown_code, f"{name!r} is not a known field; valid: {valid}", locate(loc)
+                unknown_code, f"{brief(name)} is not a known field; valid: {valid}", locate(loc)
             ) from None
         if code == "missing_field":
             raise FileError(code, f"{loc[-1]!r} is required", locate(loc[:-1])) from None
         message = err["msg"]
+        if kind_ == "not_a_tile":
+            name = f"{loc[-1]}: " if loc and isinstance(loc[-1], str) else ""
+            raise FileError(
+                "bad_value", f"{name}{brief(given)} is not a tile; give [x, y]", locate(loc)
+            ) from None
         if code == "bad_value":
-            message = f"{given!r}: {message[0].lower()}{message[1:]}"
+            message = f"{brief(given)}: {message[0].lower()}{message[1:]}"
         raise FileError(code, message, locate(loc)) from None
 
 

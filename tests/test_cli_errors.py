@@ -109,7 +109,7 @@ def test_valid_json_file_is_accepted(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "what"),
-    [("- a\n- list\n", "list"), ("just words\n", "str"), ("", "NoneType"), ("3\n", "int")],
+    [("- a\n- list\n", "list"), ("just words\n", "str"), ("", "the file is empty"), ("3\n", "int")],
     ids=["list", "string", "empty", "number"],
 )
 def test_not_a_mapping(tmp_path: Path, text: str, what: str) -> None:
@@ -306,7 +306,7 @@ def test_die_value_out_of_range_in_an_action(tmp_path: Path, dice: str, bad: str
 
 
 def test_die_value_out_of_range_is_found_before_any_action(tmp_path: Path) -> None:
-    """A file error: nothing is played, stdout is empty even with --json."""
+    """A file error: nothing is played; with --json stdout holds only the error."""
     text = with_actions(
         "{actor: ana, do: attack, target: bo, dice: {attack: 12, defend: 3}}",
         "{actor: bo, do: attack, target: ana, dice: {crit: 9}}",
@@ -315,7 +315,7 @@ def test_die_value_out_of_range_is_found_before_any_action(tmp_path: Path) -> No
     result = cli("run", "--json", path)
     line = error_line(result)
     assert f"{path}:13: actions[1].dice.crit: die_out_of_range:" in line and "1..4" in line
-    assert result.stdout == ""
+    assert list(json.loads(result.stdout)) == ["error"]  # nothing played
 
 
 def test_die_value_out_of_range_at_the_top_level(tmp_path: Path) -> None:
@@ -507,9 +507,13 @@ def test_illegal_first_action_json(tmp_path: Path) -> None:
     assert [e["type"] for e in out["events"]] == ["TurnStarted"]
 
 
-def test_file_error_prints_no_json(tmp_path: Path) -> None:
-    path, _ = run_fails(tmp_path, HEAD.replace("hand: sword", "hand: laser"), "enc.yaml", "--json")
-    assert cli("run", "--json", path).stdout == ""
+def test_file_error_prints_only_the_error_as_json(tmp_path: Path) -> None:
+    path, line = run_fails(
+        tmp_path, HEAD.replace("hand: sword", "hand: laser"), "enc.yaml", "--json"
+    )
+    error = json.loads(cli("run", "--json", path).stdout)["error"]
+    assert error["code"] == "unknown_item" and error["where"] == f"{path}:8: combatants[0].hand"
+    assert line == f"error: {error['where']}: unknown_item: {error['message']}"
 
 
 # --- fracas odds ---------------------------------------------------------------------

@@ -106,8 +106,10 @@ CASES: dict[str, Case] = {
     "bad_edge": Case(
         "bad_value", [_ana(), _bo()], Action("ana", "attack", "bo", params={"advantage": 1})
     ),
-    "unknown_parameter": Case(
-        "bad_value", [_ana(), _bo()], Action("ana", "attack", "bo", params={"edge": "advantage"})
+    "unknown_parameter": Case(  # the engine checks a program's action as a file's
+        "unknown_field",
+        [_ana(), _bo()],
+        Action("ana", "attack", "bo", params={"edge": "advantage"}),
     ),
     "bad_distance": Case(
         "bad_value", [_ana(), _bo()], Action("ana", "attack", "bo", params={"distance": -1})

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field
-from pydantic_core import PydanticCustomError
+from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from fracas.rulesets.soak.tables import (
     DEFAULT_ATTACK_AP,
@@ -16,6 +16,7 @@ from fracas.rulesets.soak.tables import (
     DEFAULT_MAX_AP,
     DEFAULT_MAX_HP,
     DEFAULT_MELEE_REACH,
+    UNARMED,
 )
 from fracas.rulesets.soak.weapons import DVTable, Kind, Weapon, WeaponField
 
@@ -35,6 +36,28 @@ def _check_weapons(weapons: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
             )
         seen.add(w.name)
     return weapons
+
+
+WEAPON_TYPES: tuple[str, ...] = (
+    "axe",
+    "bow",
+    "claw",
+    "club",
+    "crossbow",
+    "dagger",
+    "flail",
+    "hammer",
+    "knife",
+    "mace",
+    "spear",
+    "staff",
+    "sling",
+    "sword",
+    "torch",
+    "whip",
+)
+"""2.1, PROPOSED: weapon types a sheet may be proficient with besides its own weapons'
+(soak.md names sword and axe; the rest are the usual families)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +102,25 @@ class Sheet:
     """AP left this turn; default: max_ap (SK-G1)."""
     weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_check_weapons)] = ()
     """The first is the default weapon; `unarmed` is always available (2.2)."""
+
+    @model_validator(mode="after")
+    def _check_proficiencies(self) -> Sheet:
+        """SK-7, SK-8: every proficiency names a weapon type: one of the sheet's weapons'
+        (its `type`, or its name), `unarmed`, or a usual type: a misspelt one would
+        never match without a word."""
+        own = [n for w in self.weapons for n in (w.weapon_type, w.name)]
+        valid = tuple(dict.fromkeys((*own, UNARMED, *WEAPON_TYPES)))
+        for i, name in enumerate(self.proficiencies):
+            if name not in valid:
+                error = PydanticCustomError(
+                    "unknown_proficiency",
+                    "{given} is not a weapon type; valid: {valid}",
+                    {"given": repr(name), "valid": ", ".join(valid)},
+                )
+                raise ValidationError.from_exception_data(
+                    "Sheet", [InitErrorDetails(type=error, loc=("proficiencies", i), input=name)]
+                )
+        return self
 
 
 def _check_materials(table: Mapping[str, int]) -> Mapping[str, int]:

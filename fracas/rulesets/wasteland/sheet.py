@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field
-from pydantic_core import PydanticCustomError
+from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from fracas.rulesets.wasteland.tables import (
     D20,
@@ -25,7 +25,9 @@ from fracas.rulesets.wasteland.tables import (
     DEFAULT_HIT_LOCATION,
     DEFAULT_MAX_HP,
     DEFAULT_RANGE_TILES,
+    KIND_SKILL,
     LIMBS,
+    MILESTONES,
     PERKS,
     Band,
     DamageType,
@@ -54,6 +56,14 @@ def _check_perk(name: str) -> str:
 
 
 Perk = Annotated[str, AfterValidator(_check_perk)]
+
+SKILLS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        (*KIND_SKILL.values(), "sneak", "survival", *(skill for skill, _ in MILESTONES.values()))
+    )
+)
+"""2.1: the skills the rules read: the weapons' by kind (WL-6), Sneak (WL-17), Survival
+(WL-21) and those of the milestones (2.1); a weapon's `skill` names one more."""
 
 
 def _check_weapons(weapons: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
@@ -174,6 +184,23 @@ class Sheet:
     """Once-per-Long-Rest abilities already used (WL-19)."""
     ap_debt: NonNegative = 0
     """AP owed by an overflowed action, taken from the next turn's AP (WL-34)."""
+
+    @model_validator(mode="after")
+    def _check_skills(self) -> Sheet:
+        """2.1: every skill named is one the rules read or a weapon of the sheet names:
+        a misspelt skill would count as 0 without a word."""
+        valid = tuple(dict.fromkeys((*SKILLS, *(w.skill_name for w in self.weapons))))
+        for name in self.skills:
+            if name not in valid:
+                error = PydanticCustomError(
+                    "unknown_skill",
+                    "{given} is not a skill; valid: {valid} (or a skill a weapon names)",
+                    {"given": repr(name), "valid": ", ".join(valid)},
+                )
+                raise ValidationError.from_exception_data(
+                    "Sheet", [InitErrorDetails(type=error, loc=("skills", name), input=name)]
+                )
+        return self
 
 
 def _check_locations(
