@@ -243,7 +243,7 @@ def _resume(store: EncounterStore, name: str, rules: TableRules | None = None) -
         raise StoreError(
             "log_drift", f"{name!r}: its stored setup no longer reads: {exc}"
         ) from None
-    engine = Engine(ef.ruleset, ef.start, live_seed(setup.seed, len(stored.records)))
+    engine = Engine(ef.ruleset, ef.start, live_seed(setup.seed, len(stored.records)), ef.bounds)
     table = Table(store, name, setup.setup, ef, engine, rules)
     for body in stored.records:
         record = record_from_json(ef, body)
@@ -298,7 +298,7 @@ class TableService:
         ef = parse_text(text, source)
         if seed is not None:
             ef = dataclasses.replace(ef, seed=seed)
-        engine = Engine(ef.ruleset, ef.start, ef.seed)
+        engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
         befores = [engine.state]
         engine.begin(ef.dice, ef.order)
         for number, action in enumerate(ef.actions, 1):
