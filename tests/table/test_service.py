@@ -6,6 +6,7 @@ listing actions the rules then refuse, two live fights from one file rolling ali
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def test_a_player_acts_only_for_its_own_combatants(store: EncounterStore) -> Non
     assert err.value.code == "forbidden"
     assert "'sam' does not play 'ana'; its combatants: bo" in err.value.message
     assert table.seq == 1  # nothing written
-    record = table.act(Action("ana", "attack", "bo", dice={"attack": 3, "defend": 10}), ANA)
+    record = table.act(Action("ana", "attack", "bo", dice={"attack": (3,), "defend": (10,)}), ANA)
     assert record.by == "pat"
     assert store.load(table.name).records[-1]["by"] == "pat"
 
@@ -61,7 +62,11 @@ def test_game_master_actions_are_refused_to_players(store: EncounterStore, do: s
 def test_a_viewer_cannot_act_or_undo(store: EncounterStore) -> None:
     table = TableService(store).create(FIGHT, "fight.yaml", seed=1)
     viewer = Identity.viewer("tv")
-    for call in (lambda: table.act(Action("ana", "end_turn"), viewer), lambda: table.undo(viewer)):
+    calls: list[Callable[[], Record]] = [
+        lambda: table.act(Action("ana", "end_turn"), viewer),
+        lambda: table.undo(viewer),
+    ]
+    for call in calls:
         with pytest.raises(Forbidden) as err:
             call()
         assert "'tv' watches this table" in err.value.message
