@@ -23,7 +23,16 @@ from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, load, parse_text, read_text
 from fracas.odds import Odds, action_odds
 from fracas.play.view import status_table
-from fracas.render import action_title, events_json, log_lines, rolls_json, state_json
+from fracas.render import (
+    Line,
+    action_title,
+    damage_rows,
+    events_json,
+    log_entries,
+    odds_heading,
+    rolls_json,
+    state_json,
+)
 from fracas.rule_text import find_rule
 from fracas.rules_info import describe_ruleset, ruleset_table
 from fracas.store import default_db_path, open_store
@@ -127,7 +136,8 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
         else:
             ef2 = ef
         engine, records, error = _play(ef2, len(ef2.actions))
-        lines = log_lines(_start(ef2, engine), records)
+        entries = log_entries(_start(ef2, engine), records)
+        lines = [line.text for line in entries]
         stored = _store_run(db, text, ef2, engine) if db is not None and error is None else None
         if as_json:
             out = state_json(ef2.ruleset, engine.state)
@@ -146,7 +156,7 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
                 out["encounter"] = {"name": stored, "db": db}
             click.echo(json.dumps(out, indent=2))
         else:
-            _print_log(ef2, engine, lines)
+            _print_log(ef2, engine, entries)
             if stored is not None:
                 _out.print(
                     f"stored as encounter [bold]{escape(stored)}[/bold] in {escape(str(db))}; "
@@ -173,7 +183,17 @@ def _store_run(db: str, text: str, ef: EncounterFile, engine: Engine) -> str:
         store.close()
 
 
-def _print_log(ef: EncounterFile, engine: Engine, lines: list[str]) -> None:
+_TONES = {
+    "critical_failure": "bold red",
+    "critical_hit": "bold green",
+    "title": "bold cyan",
+    "turn": "dim",
+}
+"""How the terminal marks a log line of each tone (never by reading its words)."""
+
+
+def _print_log(ef: EncounterFile, engine: Engine, entries: list[Line]) -> None:
+    lines = [line.text for line in entries]
     opts = ", ".join(
         f"{k}={v}"
         for k, v in engine.ruleset.option_values().items()
@@ -188,15 +208,12 @@ def _print_log(ef: EncounterFile, engine: Engine, lines: list[str]) -> None:
         _out.print()
         _out.print(status_table(ef.ruleset, engine.state))
         return
-    for line in lines:
-        text = escape(line)
-        if "CRITICAL FAILURE" in line:
-            text = f"[bold red]{text}[/bold red]"
-        elif line.startswith("#"):
-            text = f"\n[bold cyan]{text}[/bold cyan]"
-        elif line.startswith("--"):
-            text = f"[dim]{text}[/dim]"
-        _out.print(text)
+    for line in entries:
+        text = escape(line.text)
+        style = _TONES.get(line.tone)
+        if style:
+            text = f"[{style}]{text}[/{style}]"
+        _out.print("\n" + text if line.tone == "title" else text)
     _out.print()
     _out.print(status_table(ef.ruleset, engine.state))
 
@@ -255,14 +272,10 @@ def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) ->
         f"[bold]Odds of {escape(action_title(number, last))}[/bold]"
         f"{' given ' + escape(fixed) if fixed else ''}"
     )
-    _out.print(f"[dim]{result.paths:,} dice paths, exact[/dim]")
-    if result.truncated:
-        _out.print(
-            f"[yellow]paths cut at {result.depth} rolls (exploding dice): probability "
-            f"{result.truncated} ({float(result.truncated):.2e}) not shown; every figure "
-            f"below is exact, short of the true value by at most that "
-            f"(--depth {result.depth + 4} goes deeper)[/yellow]"
-        )
+    paths, *cut = odds_heading(result)
+    _out.print(f"[dim]{paths}[/dim]")
+    for line in cut:
+        _out.print(f"[yellow]{escape(line)}[/yellow]")
     for cid, o in result.combatants.items():
         c = engine.state.get(cid)
         hit = "hit   n/a  " if o.hit is None else f"hit {_pct(o.hit)}"
@@ -270,32 +283,18 @@ def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) ->
             f"\n[bold]{escape(c.name)}[/bold] (HP {c.hp}/{c.max_hp})  {hit}   "
             f"mean damage {float(o.mean):.3f}   down {_pct(o.down)}"
         )
-        top = max(o.damage.values())
-        rows = sorted(o.damage.items())
-        shown = _head(rows)
-        for dmg, p in rows[:shown]:
-            bar = "█" * max(1 if p else 0, round(30 * p / top))
-            _out.print(f"  {dmg:>3} dmg [cyan]{bar:<30}[/cyan] {_pct(p)}  [dim]{p}[/dim]")
-        if shown < len(rows):  # a long tail of rare outcomes (exploding dice): one line
-            rest = sum((p for _, p in rows[shown:]), Fraction(0))
-            _out.print(
-                f"  {rows[shown][0]:>3}+    {'':<30} {_pct(rest)}  [dim]{rest} "
-                f"({len(rows) - shown} outcomes up to {rows[-1][0]}; --json lists each)[/dim]"
-            )
-
-
-_TAIL = Fraction(1, 1000)
-"""Outcomes past the 20th whose total is below this print as one line."""
-
-
-def _head(rows: list[tuple[int, Fraction]]) -> int:
-    """How many damage rows to print one by one: all, or up to a tail below ``_TAIL``."""
-    rest = sum((p for _, p in rows[20:]), Fraction(0))
-    for i in range(20, len(rows)):
-        if rest < _TAIL:
-            return i
-        rest -= rows[i][1]
-    return len(rows)
+        for row in damage_rows(o):
+            if row.tail:  # a long tail of rare outcomes (exploding dice): one line
+                _out.print(
+                    f"  {row.damage:>3}+    {'':<30} {_pct(row.p)}  [dim]{row.p} "
+                    f"({row.count} outcomes up to {row.up_to}; --json lists each)[/dim]"
+                )
+            else:
+                bar = "█" * row.bar
+                _out.print(
+                    f"  {row.damage:>3} dmg [cyan]{bar:<30}[/cyan] {_pct(row.p)}  "
+                    f"[dim]{row.p}[/dim]"
+                )
 
 
 @main.command()

@@ -3,13 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from fracas.engine import Record
-from fracas.model import Action, Encounter, event_json
+from fracas.model import Action, Encounter, Event, event_json
+from fracas.odds import CombatantOdds, Odds
 from fracas.rulesets.base import Ruleset, plain
 
-__all__ = ["action_title", "events_json", "log_lines", "rolls_json", "state_json"]
+__all__ = [
+    "DamageRow",
+    "Line",
+    "action_title",
+    "damage_rows",
+    "events_json",
+    "log_entries",
+    "log_lines",
+    "record_entries",
+    "rolls_json",
+    "state_json",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the log, with how a face may mark it: ``tone`` is the event's
+    (:attr:`fracas.model.Event.tone`: ``critical_failure``, ``turn``, ...), or ``title``
+    for an action's heading."""
+
+    text: str
+    tone: str = ""
 
 
 def action_title(number: int, action: Action) -> str:
@@ -33,18 +57,99 @@ def _shown(value: Any) -> Any:
     return plain(value)
 
 
-def log_lines(start: Encounter, records: Iterable[Record]) -> list[str]:
-    """The log a game master reads: every event's line, action by action."""
-    lines: list[str] = []
+def _event_lines(state: Encounter, events: Iterable[Event]) -> list[Line]:
+    lines: list[Line] = []
+    for event in events:
+        text = event.describe(state)
+        state = event.apply(state)
+        if text:
+            lines.append(Line(text, event.tone))
+    return lines
+
+
+def _title(record: Record) -> Line:
+    assert record.action is not None
+    return Line(action_title(record.seq, record.action), "title")
+
+
+def record_entries(log: Sequence[Record], before: Encounter, record: Record) -> list[Line]:
+    """The log lines of one record of ``log``, given the state before it (an undo names
+    the action it takes back; a redo shows that action's lines again)."""
+    if record.kind in ("undo", "redo"):
+        assert record.target is not None
+        target = log[record.target]
+        if record.kind == "undo":
+            return [Line(f"#{record.seq} undo: takes back {_title(target).text}", "title")]
+        head = Line(f"#{record.seq} redo: puts back {_title(target).text}", "title")
+        return [head, *_event_lines(before, target.events)]
+    lines = [_title(record)] if record.action is not None else []
+    return lines + _event_lines(before, record.events)
+
+
+def log_entries(start: Encounter, records: Sequence[Record]) -> list[Line]:
+    """The log a game master reads of records played in order from ``start`` (a file's
+    run: starts and actions), every event's line, action by action."""
+    lines: list[Line] = []
     state = start
     for record in records:
-        if record.action is not None:
-            lines.append(action_title(record.seq, record.action))
+        lines += record_entries(records, state, record)
         for event in record.events:
-            line = event.describe(state)
             state = event.apply(state)
-            if line:
-                lines.append(line)
+    return lines
+
+
+def log_lines(start: Encounter, records: Sequence[Record]) -> list[str]:
+    """:func:`log_entries` as plain text (``--json``'s ``log``)."""
+    return [line.text for line in log_entries(start, records)]
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRow:
+    """One row of a damage distribution as faces print it: the damage, its exact
+    probability and a bar length (0..30), or (``tail``) the rare outcomes folded into
+    one row from ``damage`` up to ``up_to`` (``count`` of them)."""
+
+    damage: int
+    p: Fraction
+    bar: int
+    tail: bool = False
+    count: int = 1
+    up_to: int = 0
+
+
+TAIL = Fraction(1, 1000)
+"""Outcomes past the 20th whose total is below this are folded into one row."""
+
+
+def damage_rows(o: CombatantOdds) -> list[DamageRow]:
+    """A combatant's damage distribution as rows: every outcome, or the first ones and a
+    long tail of rare outcomes (exploding dice) as one row."""
+    top = max(o.damage.values())
+    rows = sorted(o.damage.items())
+    rest = sum((p for _, p in rows[20:]), Fraction(0))
+    shown = len(rows)
+    for i in range(20, len(rows)):
+        if rest < TAIL:
+            shown = i
+            break
+        rest -= rows[i][1]
+    out = [DamageRow(d, p, max(1 if p else 0, round(30 * p / top))) for d, p in rows[:shown]]
+    if shown < len(rows):
+        tail = sum((p for _, p in rows[shown:]), Fraction(0))
+        out.append(DamageRow(rows[shown][0], tail, 0, True, len(rows) - shown, rows[-1][0]))
+    return out
+
+
+def odds_heading(result: Odds) -> list[str]:
+    """What to say of the enumeration itself: paths, and the cut mass where paths were cut."""
+    lines = [f"{result.paths:,} dice paths, exact"]
+    if result.truncated:
+        lines.append(
+            f"paths cut at {result.depth} rolls (exploding dice): probability "
+            f"{result.truncated} ({float(result.truncated):.2e}) not shown; every figure "
+            f"below is exact, short of the true value by at most that "
+            f"(--depth {result.depth + 4} goes deeper)"
+        )
     return lines
 
 

@@ -51,7 +51,7 @@ __all__ = [
 
 COMMANDS: dict[str, str] = {
     "end": "end the current actor's turn",
-    "status": "every combatant: HP, statuses, gear, position",
+    "status": "status [NAME]: every combatant (HP, statuses, gear, its state), or one in full",
     "odds": "odds ACTION: the exact odds of an action, without taking it",
     "undo": "take back the latest action (it stays in the log)",
     "redo": "put back the latest undone action, with the same dice",
@@ -150,6 +150,11 @@ def _meta(name: str, args: list[str], ef: EncounterFile, state: Encounter) -> Co
         arity(0, 1, "log [N]")
         if args and not (args[0].isdigit() and int(args[0]) >= 1):
             raise FracasError("bad_command", f"log {args[0]!r}: give a number of entries >= 1")
+    elif name == "status":
+        arity(0, 1, "status [NAME]")
+        if args and args[0] not in state.combatants:
+            valid = ", ".join(state.combatants)
+            raise FracasError("bad_command", f"status {args[0]!r}: name a combatant: {valid}")
     elif name == "help":
         arity(0, 1, "help [ACTION]")
         if args and _action_name(args[0], ef) is None and args[0] not in COMMANDS:

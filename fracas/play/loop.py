@@ -29,6 +29,7 @@ from fracas.play.choices import completions
 from fracas.play.commands import Act, Meta, OddsOf, parse
 from fracas.play.dice import AskedDice
 from fracas.play.view import (
+    combatant_table,
     encounters_table,
     help_lines,
     now_line,
@@ -251,7 +252,10 @@ class Prompt:
         if name == "quit":
             return False
         if name == "status":
-            self.terminal.show(status_table(session.file.ruleset, session.state))
+            if args:
+                self.terminal.show(combatant_table(session.ruleset, session.state, args[0]))
+            else:
+                self.terminal.show(status_table(session.ruleset, session.state))
         elif name == "undo":
             self._change(lambda: session.undo(self.identity))
         elif name == "redo":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 from rich.markup import escape
@@ -11,14 +11,15 @@ from rich.table import Table
 from fracas import table as tables
 from fracas.engine import Record, spec_of
 from fracas.errors import FracasError
-from fracas.model import Action, Encounter, Event
+from fracas.model import Action, Combatant, Encounter
 from fracas.odds import Odds
 from fracas.play.commands import COMMANDS, action_names
-from fracas.render import action_title
-from fracas.rulesets.base import Ruleset
+from fracas.render import action_title, damage_rows, odds_heading, record_entries
+from fracas.rulesets.base import Ruleset, Shown
 from fracas.store import EncounterInfo
 
 __all__ = [
+    "combatant_table",
     "encounters_table",
     "help_lines",
     "now_line",
@@ -28,34 +29,9 @@ __all__ = [
 ]
 
 
-def _event_lines(state: Encounter, events: Iterable[Event]) -> list[str]:
-    lines: list[str] = []
-    for event in events:
-        line = event.describe(state)
-        state = event.apply(state)
-        if line:
-            lines.append(line)
-    return lines
-
-
-def _title(record: Record) -> str:
-    assert record.action is not None
-    return action_title(record.seq, record.action)
-
-
 def record_lines(log: Sequence[Record], before: Encounter, record: Record) -> list[str]:
     """The log lines of one record, given the state before it."""
-    if record.kind in ("undo", "redo"):
-        assert record.target is not None
-        target = log[record.target]
-        if record.kind == "undo":
-            return [f"#{record.seq} undo: takes back {_title(target)}"]
-        return [
-            f"#{record.seq} redo: puts back {_title(target)}",
-            *_event_lines(before, target.events),
-        ]
-    lines = [_title(record)] if record.action is not None else []
-    return lines + _event_lines(before, record.events)
+    return [line.text for line in record_entries(log, before, record)]
 
 
 def now_line(state: Encounter) -> str:
@@ -70,7 +46,7 @@ def help_lines(table: tables.Table, about: str | None = None) -> list[str]:
     if about is not None:
         if about in COMMANDS:
             return [f"{about}: {COMMANDS[about]}"]
-        spec = spec_of(table.ruleset, "end_turn" if about == "end" else about)
+        spec = spec_of(table.ruleset, about.replace("-", "_"))  # `end-turn`: end_turn
         if spec is None:
             valid = ", ".join([*COMMANDS, *action_names(table.file)])
             raise FracasError("unknown_command", f"no command or action {about!r}; valid: {valid}")
@@ -117,17 +93,16 @@ def _pct(p: Fraction) -> str:
 
 
 def odds_lines(state: Encounter, action: Action, result: Odds) -> list[str]:
-    """The exact odds of ``action`` as text: per combatant hit, mean, down, damage bars."""
+    """The exact odds of ``action`` as text: per combatant hit, mean, down, damage bars
+    (a long tail of rare outcomes folded into one line, as ``fracas odds`` prints it)."""
     fixed = ", ".join(f"{k}={','.join(map(str, v))}" for k, v in action.dice.items())
+    paths, *cut = odds_heading(result)
     lines = [
         f"odds of {action_title(0, action)[3:]}"
         + (f" given {fixed}" if fixed else "")
-        + f": {result.paths:,} dice paths, exact"
+        + f": {paths}"
     ]
-    if result.truncated:
-        lines.append(
-            f"  paths cut at {result.depth} rolls: probability {result.truncated} not shown"
-        )
+    lines += [f"  {line}" for line in cut]
     for cid, o in result.combatants.items():
         c = state.get(cid)
         hit = "hit n/a" if o.hit is None else f"hit {_pct(o.hit).strip()}"
@@ -135,37 +110,72 @@ def odds_lines(state: Encounter, action: Action, result: Odds) -> list[str]:
             f"  {c.name} (HP {c.hp}/{c.max_hp}): {hit}, mean damage {float(o.mean):.3f}, "
             f"down {_pct(o.down).strip()}"
         )
-        top = max(o.damage.values())
-        for dmg, p in sorted(o.damage.items()):
-            bar = "#" * max(1 if p else 0, round(30 * p / top))
-            lines.append(f"    {dmg:>3} dmg {bar:<30} {_pct(p)}  {p}")
+        for row in damage_rows(o):
+            if row.tail:
+                lines.append(
+                    f"    {row.damage:>3}+    {'':<30} {_pct(row.p)}  {row.p} "
+                    f"({row.count} outcomes up to {row.up_to})"
+                )
+            else:
+                lines.append(f"    {row.damage:>3} dmg {'#' * row.bar:<30} {_pct(row.p)}  {row.p}")
     return lines
 
 
 def status_table(ruleset: Ruleset, state: Encounter) -> Table:
-    """Every combatant: HP bar, statuses, what is in hand (ammo), position."""
+    """Every combatant: HP bar, statuses, what it fights with, the ruleset's own state
+    (its presenter's fields: AP and MAP, Energy, wounds, ...), position."""
+    presenter = ruleset.presenter()
     table = Table(title=now_line(state)[5:], title_justify="left")
-    for col in ("combatant", "side", "HP", "statuses", "gear", "at"):
-        table.add_column(col, no_wrap=col in ("HP", "at"))
+    fields = {cid: presenter.fields(state, c) for cid, c in state.combatants.items()}
+    columns = ("combatant", "side", "HP", "statuses", "gear", "state", "at")
+    for col in columns:
+        if col != "state" or any(fields.values()):
+            table.add_column(col, no_wrap=col in ("HP", "at"))
     for c in state.combatants.values():
-        width = 12
-        filled = max(0, min(width, round(width * c.hp / c.max_hp))) if c.max_hp else 0
-        bar = f"[green]{'█' * filled}[/green][dim]{'·' * (width - filled)}[/dim]"
-        down = " [red]DOWN[/red]" if ruleset.is_down(c) else ""
-        statuses = ", ".join(
-            f"{k} " + " ".join(f"{a}={b}" for a, b in v.items()) for k, v in c.statuses.items()
-        )
+        statuses = ", ".join(_shown(s) for s in presenter.statuses(state, c))
         at = f"{c.at[0]},{c.at[1]}" if c.at is not None else "-"
         name = ("> " if c.id == state.turn.actor else "  ") + c.name
-        table.add_row(
-            escape(name),
-            escape(c.side),
-            f"{bar} {c.hp}/{c.max_hp}{down}",
-            escape(statuses),
-            escape(ruleset.presenter().gear(state, c)),
-            at,
-        )
+        row = [escape(name), escape(c.side), _hp(ruleset, c), escape(statuses)]
+        row.append(escape(presenter.gear(state, c)))
+        if any(fields.values()):
+            row.append(escape(" · ".join(_shown(s) for s in fields[c.id])))
+        table.add_row(*row, at)
+    values = presenter.encounter(state)
+    if values:
+        table.caption = escape(" · ".join(_shown(s) for s in values))
     return table
+
+
+def combatant_table(ruleset: Ruleset, state: Encounter, cid: str) -> Table:
+    """One combatant in full (``status NAME``): HP, statuses, gear, then everything the
+    presenter shows of it, with the details."""
+    presenter = ruleset.presenter()
+    c = state.get(cid)
+    table = Table(title=f"{c.name} ({c.id}, {c.side})", title_justify="left", show_header=False)
+    table.add_column("what")
+    table.add_column("value")
+    table.add_row("HP", _hp(ruleset, c))
+    table.add_row("at", f"{c.at[0]},{c.at[1]}" if c.at is not None else "-")
+    for s in presenter.statuses(state, c):
+        table.add_row(escape(f"status {s.label}"), escape(s.value))
+    table.add_row("gear", escape(presenter.gear(state, c)))
+    for s in presenter.full(state, c):
+        value = s.value + (f" ({s.detail})" if s.detail else "")
+        table.add_row(escape(s.label), escape(value))
+    return table
+
+
+def _shown(s: Shown) -> str:
+    return f"{s.label} {s.value}" if s.value else s.label
+
+
+def _hp(ruleset: Ruleset, c: Combatant) -> str:
+    """An HP bar (blue filled, dots empty) with the number; DOWN in words, not colour alone."""
+    width = 12
+    filled = max(0, min(width, round(width * c.hp / c.max_hp))) if c.max_hp else 0
+    bar = f"[blue]{'█' * filled}[/blue][dim]{'·' * (width - filled)}[/dim]"
+    down = " [bold]DOWN[/bold]" if ruleset.is_down(c) else ""
+    return f"{bar} {c.hp}/{c.max_hp}{down}"
 
 
 def encounters_table(infos: Sequence[EncounterInfo], current: str | None, where: str) -> Table:

@@ -464,9 +464,9 @@ class Presenter:
         return tuple(shown)
 
     def statuses(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
-        """``c``'s statuses, each with its details (``burning`` ``2 turns, 1 damage``)."""
+        """``c``'s statuses, each with its details (``burning`` ``turns=2 damage=1``)."""
         return tuple(
-            Shown(name, ", ".join(f"{k} {v}" for k, v in details.items()))
+            Shown(name, " ".join(f"{k}={v}" for k, v in details.items()))
             for name, details in c.statuses.items()
         )
 

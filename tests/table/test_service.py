@@ -165,15 +165,16 @@ def test_two_live_fights_from_one_file_roll_differently(store: EncounterStore) -
     assert service.create(FIGHT, "fight.yaml", seed=9).engine.seed == 9
 
 
-def test_help_of_an_unknown_name_is_one_error_line(store: EncounterStore, tmp_path: Path) -> None:
+def test_help_of_an_action_spelled_with_a_dash(store: EncounterStore, tmp_path: Path) -> None:
     """Before: `help end-turn` failed an assert in play/view.py."""
     (tmp_path / "fight.yaml").write_text(FIGHT)
     table, _ = open_session(store, str(tmp_path / "fight.yaml"))
-    terminal = ScriptedTerminal(["help end-turn", "help end"])
+    terminal = ScriptedTerminal(["help end-turn", "help end", "help end-it"])
     Prompt(table, terminal).run()
     lines = [line for line in terminal.lines if not line.startswith("r1 ")]
-    assert lines[0].startswith("error: unknown_command: no command or action 'end-turn'; valid:")
+    assert lines[0].startswith("end_turn (none): end the actor's turn")
     assert lines[1] == "end: end the current actor's turn"
+    assert lines[2].startswith("error: bad_command: help 'end-it': valid: attack, throw")
 
 
 def test_help_lists_nothing_the_rules_then_refuse(store: EncounterStore) -> None:
