@@ -154,7 +154,7 @@ def _meta(name: str, args: list[str], ef: EncounterFile, state: Encounter) -> Co
         arity(0, 1, "status [NAME]")
         if args and args[0] not in state.combatants:
             valid = ", ".join(state.combatants)
-            raise FracasError("bad_command", f"status {args[0]!r}: name a combatant: {valid}")
+            raise FracasError("bad_command", f"'status {args[0]}': name a combatant: {valid}")
     elif name == "help":
         arity(0, 1, "help [ACTION]")
         if args and _action_name(args[0], ef) is None and args[0] not in COMMANDS:
