@@ -219,7 +219,12 @@ def set_fields(
     for f in dataclasses.fields(settled.sheet):
         if getattr(settled.sheet, f.name) != getattr(sheet, f.name):
             changed[f.name] = getattr(settled.sheet, f.name)
-    return FieldsSet(actor, core, changed)
+    edit = FieldsSet(actor, core, changed)
+    # The ruleset's turn order after the edit (an initiative set), where it changes.
+    order = ruleset.order_after_set(edit.apply(state), actor, frozenset(fields))
+    if order is None or order == state.order:
+        return edit
+    return dataclasses.replace(edit, order=tuple(order))
 
 
 class Engine:

@@ -292,6 +292,8 @@ class FieldsSet(Event):
     actor: str
     core: Mapping[str, Any]
     sheet: Mapping[str, Any]
+    order: tuple[str, ...] | None = None
+    """The turn order the edit makes (a ruleset's ``order_after_set``); None: unchanged."""
 
     def __post_init__(self) -> None:
         _frozen(self, "core")
@@ -301,11 +303,15 @@ class FieldsSet(Event):
         c = state.get(self.actor)
         if self.sheet:
             c = dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **self.sheet))
-        return state.with_combatant(dataclasses.replace(c, **self.core))
+        state = state.with_combatant(dataclasses.replace(c, **self.core))
+        return state if self.order is None else dataclasses.replace(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
         parts = [f"{k}: {_jsonable(v)}" for k, v in {**self.core, **self.sheet}.items()]
-        return f"GM sets {state.name(self.actor)}: {', '.join(parts)}"
+        order = (
+            "" if self.order is None else "; turn order: " + ", ".join(map(state.name, self.order))
+        )
+        return f"GM sets {state.name(self.actor)}: {', '.join(parts)}{order}"
 
 
 @dataclass(frozen=True, slots=True)

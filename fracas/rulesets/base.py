@@ -236,6 +236,15 @@ class Ruleset(ABC):
         """
         return c
 
+    def order_after_set(
+        self, state: Encounter, actor: str, given: frozenset[str]
+    ) -> tuple[str, ...] | None:
+        """The turn order after a ``set`` of ``actor`` that gave the fields named in
+        ``given`` (``state`` is after the edit), e.g. an initiative that orders turns; None
+        keeps the order. The turn in progress goes on; the next is the one after it in the
+        new order. Default: None."""
+        return None
+
     def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """Events at the start of ``actor``'s turn (after TurnStarted)."""
         return []

@@ -3,7 +3,8 @@
 * Random play (hypothesis): HP stays in 0..max_hp, Energy in 0..its start, Escalation
   never decreases, conditions stay a set of standard names, a refused action changes
   nothing (not even the generator), and the recorded rolls replayed as given dice
-  reproduce the same log and end state.
+  reproduce the same log and end state; every state hashes, and the replayed end state
+  hashes as the played one.
 * Exact odds: every damage distribution sums to exactly 1; each target's ``hit`` is
   the trigger's success chance computed here from the failure formula (ES-9, ES-10);
   ``down`` agrees with the damage; a Whelm on three targets too.
@@ -98,7 +99,12 @@ def combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
 @st.composite
 def actions(draw: st.DrawFn, ids: tuple[str, ...]) -> Action:
     actor = draw(st.sampled_from(ids))
-    do = draw(st.sampled_from(["attack"] * 6 + ["act", "end_turn", "end_turn"]))
+    do = draw(st.sampled_from(["attack"] * 6 + ["act", "end_turn", "end_turn", "set"]))
+    if do == "set":  # a game master's edit: HP, or the `dead` status set or ended (2.6)
+        edit: dict[str, Any] = draw(
+            st.sampled_from([{"hp": 0}, {"hp": 5}, {"statuses": {"dead": {}}}, {"statuses": {}}])
+        )
+        return Action(actor, do, params=edit)
     if do != "attack":
         return Action(actor, do)
     params: dict[str, Any] = {}
@@ -188,6 +194,7 @@ def test_random_play_keeps_bounds_and_replays(
             assert len(engine.log) == log_length
             assert engine.random.getstate() == stream
         escalation = check_invariants(engine.state, ef.start, escalation)
+        hash(engine.state)  # the state is a value (FrozenDict, tuples, frozen sheets)
 
     replay = Engine(ef.ruleset, ef.start, 0)
     replay.random = NoDice(0)
@@ -196,6 +203,7 @@ def test_random_play_keeps_bounds_and_replays(
         assert record.action is not None
         again.append(replay.act(dataclasses.replace(record.action, dice=rolls_by_label(record))))
     assert replay.state == engine.state
+    assert hash(replay.state) == hash(engine.state)
     assert [r.events for r in again] == [r.events for r in records]
 
 

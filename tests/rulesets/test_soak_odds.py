@@ -4,6 +4,7 @@ attacks against the exact distribution (chi-square)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from fractions import Fraction
@@ -13,11 +14,12 @@ import icepool
 import pytest
 from scipy.stats import chisquare
 
-from fracas.dice.source import RandomDice
+from fracas.dice.source import RandomDice, TableDice
 from fracas.engine import plan
-from fracas.model import Damaged
+from fracas.model import Damaged, fold
 from fracas.odds import Odds
 from fracas.rulesets.soak import Soak
+from fracas.rulesets.soak.attack import Attack
 from fracas.rulesets.soak.tables import ODDS_MAX_ROLLS
 from tests.rulesets.soak_support import act, doc, odds_of, state_and_action, who
 
@@ -304,3 +306,38 @@ def test_the_chisquare_rejects_wrong_distributions(
     plus_one = {k + 1 if k else 0: p for k, p in exact.items()}  # one more on every hit
     assert rejects(samples, plus_one)
     assert not rejects(samples, exact)
+
+
+def test_P_SK_1_is_decided_once_by_value_then_rolled() -> None:
+    # Decide (every refusal, the weapon, EV, the dice) needs no die; the base keeps the
+    # decision per (state, action) by value, with no memo of the ruleset's own.
+    d = doc(
+        who("ana", agility=2, skills={"dueling": 1}, weapons=[{"name": "sword", "dice": "1d8"}]),
+        who("bo", (1, 0), ev=12, av=1),
+        actions=[act("ana", "attack", "bo")],
+    )
+    ruleset, state, action = state_and_action(d)
+    decision = ruleset.decided(state, action)
+    assert isinstance(decision, Attack)
+    assert (decision.need, decision.against, decision.parts, decision.sizes) == (
+        12,
+        "EV 12",
+        (("agility", 2), ("dueling", 1)),
+        (8,),
+    )
+    equal = dataclasses.replace(state, combatants=dict(state.combatants))
+    assert equal == state and equal is not state
+    assert ruleset.decided(equal, action) is decision
+    assert not hasattr(ruleset, "_memo") and "resolve" not in vars(type(ruleset))
+    events = ruleset.roll(state, decision, TableDice({"attack": (10,), "damage": (5,)}, None))
+    assert [type(e).__name__ for e in events] == [
+        "APSpent",
+        "ActionUsed",
+        "AttackRolled",
+        "Attempted",
+        "DamageRolled",
+        "Soaked",
+        "Eroded",
+        "Harmed",
+    ]
+    assert fold(state, events).get("bo").hp == 20 - (5 + 1 - 1)

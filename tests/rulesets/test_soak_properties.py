@@ -3,7 +3,8 @@
 * Random play: the health track and hp agree (hp = max(0, max_hp - superficial -
   aggravated), 0..max_hp), AV stays >= 0 and only erodes, wounds only grow, AP stay in
   0..max_ap; a refused action changes nothing, not even the generator; the recorded
-  rolls replayed as given dice (no seed) reproduce the log and the end state.
+  rolls replayed as given dice (no seed) reproduce the log and the end state; every state
+  hashes, and the replayed end state hashes as the played one.
 * Exact odds: each distribution sums to exactly 1 minus the reported cut mass, the cut
   mass is all on hits (hit + cut = the d20's chance, computed here from the rules), and
   ``down`` agrees with the damage.
@@ -130,7 +131,9 @@ def moves(draw: st.DrawFn, people: list[dict[str, Any]]) -> Action:
     if do == "move":
         return Action(actor, do, params={"to": (draw(st.integers(0, 4)), draw(st.integers(0, 4)))})
     if do == "set":
-        key = draw(st.sampled_from(["hp", "superficial", "av", "ap", "max_ap", "max_hp"]))
+        key = draw(
+            st.sampled_from(["hp", "superficial", "av", "ap", "max_ap", "max_hp", "initiative"])
+        )
         return Action(actor, do, params={key: draw(st.integers(min_value=0, max_value=12))})
     dice: dict[str, tuple[int, ...]] = {}
     if draw(st.integers(min_value=0, max_value=3)) == 0:  # push towards criticals
@@ -199,6 +202,7 @@ def test_random_play_keeps_the_track_whole_and_replays(
             assert len(engine.log) == length
             assert engine.random.getstate() == stream
         check_invariants(engine.state, before, action)
+        hash(engine.state)  # the state is a value (FrozenDict, tuples, frozen sheets)
     replay = Engine(ef.ruleset, ef.start, 0)
     replay.random = NoDice(0)
     again = [replay.begin(by_label(records[0]), ef.order)]
@@ -206,6 +210,7 @@ def test_random_play_keeps_the_track_whole_and_replays(
         assert record.action is not None
         again.append(replay.act(dataclasses.replace(record.action, dice=by_label(record))))
     assert replay.state == engine.state
+    assert hash(replay.state) == hash(engine.state)
     assert [r.events for r in again] == [r.events for r in records]
 
 

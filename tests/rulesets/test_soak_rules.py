@@ -158,6 +158,64 @@ def test_SK_1_the_file_order_wins_over_initiative() -> None:
     assert rolled(p, 0) == []
 
 
+def test_SK_1_a_set_initiative_reorders_the_turns_highest_first() -> None:
+    # ana 13, bo 9: ana first. The GM sets ana's initiative to 1: bo 9 is now first. The
+    # turn in progress (ana's) goes on; the next is the one after it in the new order, so
+    # round 2 begins with bo.
+    p = ok(
+        fight(
+            who("ana", agility=1),
+            who("bo", (1, 0), agility=4),
+            order=None,
+            dice={"initiative:ana": 12, "initiative:bo": 5},
+            actions=[act("ana", "set", initiative=1), act("ana", "end_turn")],
+        )
+    )
+    assert sheet(p, "ana").initiative == 1
+    assert p.state.order == ("bo", "ana")
+    assert (p.state.round, p.state.turn.actor) == (2, "bo")
+    assert "GM sets ana: initiative: 1; turn order: bo, ana" in log(p)
+
+
+def test_SK_1_a_set_initiative_ties_go_to_higher_agility_then_the_file_order() -> None:
+    p = ok(
+        fight(
+            who("ana", initiative=10, agility=1),
+            who("bo", (1, 0), initiative=12, agility=1),
+            who("cy", (2, 0), initiative=3, agility=2),
+            order=None,
+            actions=[act("cy", "set", initiative=10), act("bo", "set", initiative=10)],
+        )
+    )
+    assert p.state.order == ("cy", "ana", "bo")  # all 10: cy's agility 2, then the file
+
+
+def test_SK_1_a_set_of_other_fields_or_under_file_order_keeps_the_order() -> None:
+    people = (who("ana", initiative=1), who("bo", (1, 0), initiative=20))
+    kept = ok(fight(*people, order=["ana", "bo"], actions=[act("bo", "set", hp=5)]))
+    assert kept.state.order == ("ana", "bo")  # the file's order stands until initiative is set
+    files = ok(
+        fight(
+            *people,
+            order=None,
+            options={"initiative": "file_order"},
+            actions=[act("bo", "set", initiative=30), act("ana", "set", initiative=0)],
+        )
+    )
+    assert files.state.order == ("ana", "bo")
+    assert "GM sets ana: initiative: 0" in log(files)
+    # Combatants without an initiative (the file gave the order): nothing to rank by.
+    unranked = ok(
+        fight(
+            who("ana"),
+            who("bo", (1, 0)),
+            order=["ana", "bo"],
+            actions=[act("bo", "set", initiative=9)],
+        )
+    )
+    assert unranked.state.order == ("ana", "bo")
+
+
 def test_SK_1_attacks_spend_ap_and_the_turn_start_refills_them() -> None:
     hit = {"attack": 15, "damage": [1]}
     p = ok(
@@ -304,6 +362,26 @@ def test_SK_5_natural_20_without_proficiency_maxes_the_dice_and_rolls_none() -> 
     assert damage_roll(p).base == 12  # 6 + 6, no Strength (SK-8), no explosion (SK-A5)
     assert p.state.get("bo").hp == 20 - 9
     assert sheet(p, "bo").wounds == 1
+
+
+def test_SK_5_a_natural_20_line_is_marked_critical_hit_for_a_face() -> None:
+    p = ok(
+        fight(
+            who("ana", weapons=[SWORD]),
+            who("bo", (1, 0), ev=5),
+            actions=[
+                act("ana", "attack", "bo", dice={"attack": 20}),
+                act("ana", "attack", "bo", dice={"attack": 19, "damage": [1]}),
+            ],
+        )
+    )
+    crit, plain = attack_roll(p, 1), attack_roll(p, 2)
+    assert (type(crit).__name__, crit.tone) == ("CriticalAttackRolled", "critical_hit")
+    assert (type(plain).__name__, plain.tone) == ("AttackRolled", "")
+    assert (
+        "ana attacks bo with sword (1 AP, 2 left): d20 20 = 20 vs EV 5 -> natural 20: CRITICAL HIT"
+        in log(p)
+    )
 
 
 def test_SK_6_natural_1_has_no_effect_of_its_own() -> None:

@@ -1,110 +1,321 @@
-"""The arithmetic of one attack against one target (P-ES-1): failure, the trigger's
-verdict, damage. Pure functions over the sheets and the options; no dice, no events."""
+"""P-ES-1, an attack: :func:`decide_attack` checks it (the refusals of 2.3) and works out
+everything the trigger dice do not decide, per target (failure, damage with and without
+the crit, assassination, the condition); :func:`roll_attack` rolls one trigger per target
+and picks. The arithmetic (failure, the trigger's verdict, damage) is in ``damage.py``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from fracas.dice.source import Dice
+from fracas.errors import Refusal
+from fracas.grid import Tile
+from fracas.model import (
+    Action,
+    ActionUsed,
+    Attempted,
+    Combatant,
+    Damaged,
+    Encounter,
+    Event,
+    StatusSet,
+    Turn,
+)
+from fracas.rulesets.base import sheet_as
+from fracas.rulesets.escalation.damage import damage, failure_parts, judge
+from fracas.rulesets.escalation.events import (
+    AssassinationImmune,
+    AttackDeclared,
+    ConditionGained,
+    ConditionHeld,
+    CriticalTrigger,
+    EnergySpent,
+    NoCondition,
+    TriggerRolled,
+    WeaponCannot,
+)
 from fracas.rulesets.escalation.options import Options
 from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import (
-    BACKSTAB_BONUS,
-    CONCEALMENT_FAILURE,
-    COVER_FAILURE,
-    SIZE_STEP_FAILURE,
-)
 from fracas.rulesets.escalation.weapons import Weapon
 
-__all__ = ["Verdict", "damage", "failure_parts", "judge"]
+__all__ = [
+    "AttackPlan",
+    "TargetPlan",
+    "counted_attacks",
+    "decide_attack",
+    "roll_attack",
+]
+
+_ATTACK = "attack:"
+"""Kind of an action-attack that counts for double-attacking (``attack:<archetype>``)."""
 
 
-def failure_parts(
-    options: Options,
-    attacker: Sheet,
-    target: Sheet,
-    weapon: Weapon,
-    concealment: str,
-    cover: str,
-    situational: int,
-) -> tuple[tuple[str, int], ...]:
-    """ES-9: the failure sources that apply; they stack (their sum is the failure).
-
-    ``concealment`` and ``cover`` are the target's, or the action's override; total
-    cover never gets here (ES-17: refused).
-    """
-    sizes = options.size_categories
-    steps = abs(sizes.index(target.size) - sizes.index(attacker.size))
-    cover_failure = COVER_FAILURE[cover]
-    assert cover_failure is not None, "total cover is refused before the roll (ES-17)"
-    parts = (
-        ("size", SIZE_STEP_FAILURE * steps),  # ES-15
-        ("concealment", CONCEALMENT_FAILURE[concealment]),  # ES-16
-        ("cover", cover_failure),  # ES-17
-        ("weapon", weapon.failure_mod),  # ES-0, ES-A6
-        ("situation", situational),  # 2.3: other sources the game master names
-    )
-    return tuple((name, n) for name, n in parts if n)
+def counted_attacks(turn: Turn, archetype: str | None = None) -> int:
+    """Action-attacks of this turn that count for double-attacking; of one archetype when
+    ``archetype`` is given (ES-2, ES-A1)."""
+    if archetype is not None:
+        return turn.used.get(_ATTACK + archetype, 0)
+    return sum(n for kind, n in turn.used.items() if kind.startswith(_ATTACK))
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
-    """What one trigger die decides (ES-9 to ES-14)."""
+class TargetPlan:
+    """One target of a decided attack: its failure and what a success does, by verdict."""
 
-    success: bool
-    crit: bool
-    lucks_price: bool
-    condition: bool
+    target: str
+    parts: tuple[tuple[str, int], ...]
+    """The failure sources that apply (ES-9, ES-15 to ES-17)."""
+    failure: int
+    hit: tuple[Event, ...]
+    """A success without the crit: damage, skullduggery (ES-7, ES-19 to ES-21)."""
+    crit: tuple[Event, ...]
+    """The same with the crit's bonus (ES-11)."""
+    condition: tuple[Event, ...]
+    """What a trigger that earns a condition adds (ES-12, ES-13)."""
 
 
-def judge(trigger: int, failure: int, top: int, condition_at: int) -> Verdict:
-    """ES-9 failure on ``trigger <= failure``; ES-10 a Lucky Hit on the top face whatever
-    the failure; ES-11 the top face crits; ES-12 ``condition_at``+ inflicts a condition;
-    ES-14 Luck's Price: at failure >= top the top face only hits (ES-A5: 12 included)."""
-    lucky = trigger == top
-    success = lucky or trigger > failure
-    lucks_price = lucky and failure >= top
-    return Verdict(
-        success=success,
-        crit=lucky and not lucks_price,
-        lucks_price=lucks_price,
-        condition=success and trigger >= condition_at and not lucks_price,
+@dataclass(frozen=True, slots=True)
+class AttackPlan:
+    """A decided attack: the decision of :func:`decide_attack`."""
+
+    actor: str
+    archetype: str
+    declared: AttackDeclared
+    targets: tuple[TargetPlan, ...]
+    top: int
+    """The trigger die's top face (option ``trigger_die``)."""
+    condition_at: int
+    free: bool
+    double: bool
+    """A second counted action-attack this round (ES-2): it costs 1 Energy."""
+    failed_counts: bool
+    """A failed attack counts for double-attacking (ES-A4)."""
+
+
+def decide_attack(
+    state: Encounter,
+    action: Action,
+    o: Options,
+    escalation: int,
+    distance: Callable[[Tile, Tile], int],
+) -> AttackPlan:
+    """P-ES-1 before the dice: the checks in the order of the refusal table (2.3), then
+    each target's failure and the events of each verdict."""
+    params = action.params
+    actor = state.get(action.actor)
+    free = bool(params.get("free", False))
+    weapon = _weapon(actor, params.get("weapon"))
+    arch = weapon.archetype
+    any_arch = o.double_attack_any_archetype
+    # ES-2, ES-A1: a second counted action-attack this round is a double attack.
+    double = not free and counted_attacks(state.turn, None if any_arch else arch) > 0
+    if double and o.double_attack_needs_energy and sheet_as(actor, Sheet).energy == 0:
+        raise Refusal("no_energy", f"{actor.id!r} has 0 Energy: a double attack costs 1 (ES-2)")
+    targets = _targets(state, action)
+    _check_targets(actor, targets, weapon, distance)
+    concealment = params.get("concealment")
+    cover = params.get("cover")
+    for t in targets:
+        if (cover or sheet_as(t, Sheet).cover) == "total":  # ES-17
+            raise Refusal("total_cover", f"{t.id!r} is totally obstructed: it cannot be attacked")
+    for c in (actor, *targets):
+        if sheet_as(c, Sheet).underwater:  # ES-18
+            raise Refusal(
+                "underwater",
+                f"{c.id!r} is underwater: no weapon attacks while underwater or against "
+                "targets that are underwater",
+            )
+    choice = _condition_choice(params.get("condition"), targets, weapon)
+    plans = []
+    for target in targets:
+        them = sheet_as(target, Sheet)
+        parts = failure_parts(
+            o,
+            sheet_as(actor, Sheet),
+            them,
+            weapon,
+            concealment or them.concealment,
+            cover or them.cover,
+            params.get("failure_mod", 0),
+        )
+        plans.append(
+            TargetPlan(
+                target.id,
+                parts,
+                sum(n for _, n in parts),
+                _hit(o, actor, target, weapon, escalation, params, crit=False),
+                _hit(o, actor, target, weapon, escalation, params, crit=True),
+                _condition(o, target, weapon, choice),
+            )
+        )
+    declared = AttackDeclared(
+        actor.id, weapon.name, arch, tuple(t.id for t in targets), escalation, free
+    )
+    return AttackPlan(
+        actor.id,
+        arch,
+        declared,
+        tuple(plans),
+        o.trigger_die,
+        weapon.condition_at,
+        free,
+        double,
+        o.failed_attack_counts,
     )
 
 
-def damage(
-    options: Options,
-    escalation: int,
-    attacker: Sheet,
-    target: Sheet,
+def roll_attack(plan: AttackPlan, dice: Dice) -> list[Event]:
+    """P-ES-1's dice: a trigger per target (ES-8), its verdict, and what it does; then the
+    double attack is tracked (ES-2)."""
+    events: list[Event] = [plan.declared]
+    multi = len(plan.targets) > 1
+    landed_any = False
+    for t in plan.targets:
+        trigger = dice.roll(plan.top, "trigger", of=t.target if multi else None)  # ES-8
+        verdict = judge(trigger, t.failure, plan.top, plan.condition_at)
+        kind = CriticalTrigger if verdict.crit else TriggerRolled
+        events += [
+            kind(
+                t.target,
+                trigger,
+                plan.top,
+                t.failure,
+                t.parts,
+                verdict.success,
+                verdict.crit,
+                verdict.lucks_price,
+                verdict.condition,
+            ),
+            Attempted(plan.actor, t.target, verdict.success),
+        ]
+        if not verdict.success:  # ES-9: no effect at all
+            continue
+        landed_any = True
+        events += t.crit if verdict.crit else t.hit
+        if verdict.condition:  # 2.3: a `condition` given when none is earned is ignored
+            events += t.condition
+    if plan.free:  # ES-2: free attacks do not count for double-attacking
+        return events
+    counts = landed_any or plan.failed_counts  # ES-A4
+    used = ActionUsed(plan.actor, _ATTACK + plan.archetype if counts else "attack")
+    if counts and plan.double:
+        events.append(EnergySpent(plan.actor))  # ES-2, P-ES-1: tracked last
+    return [used, *events]
+
+
+def _weapon(actor: Combatant, name: Any) -> Weapon:
+    weapons = sheet_as(actor, Sheet).weapons
+    for weapon in weapons:
+        if name is None or weapon.name == name:
+            return weapon
+    names = ", ".join(repr(w.name) for w in weapons) or "none"
+    what = f"no weapon {name!r}" if name is not None else "no weapon"
+    raise Refusal("unknown_weapon", f"{actor.id!r} has {what}; its weapons: {names}")
+
+
+def _targets(state: Encounter, action: Action) -> list[Combatant]:
+    ids: Sequence[str] = action.params.get("targets") or (
+        [action.target] if action.target is not None else []
+    )
+    if not ids:
+        raise Refusal("missing_field", "an attack needs a `target` or `targets: [ids]`")
+    return [state.get(cid) for cid in ids]
+
+
+def _check_targets(
+    actor: Combatant,
+    targets: list[Combatant],
     weapon: Weapon,
+    distance: Callable[[Tile, Tile], int],
+) -> None:
+    ids = [t.id for t in targets]
+    if actor.id in ids:
+        raise Refusal("self_target", f"{actor.id!r} cannot attack itself")
+    for i, cid in enumerate(ids):
+        if cid in ids[:i]:
+            raise Refusal("duplicate_target", f"{cid!r} is listed twice among the targets")
+    if len(ids) > weapon.max_targets:  # ES-3, ES-G6
+        raise Refusal(
+            "too_many_targets",
+            f"the {weapon.name!r} attacks at most {weapon.max_targets} target(s), not {len(ids)}",
+        )
+    for t in targets:  # ES-3: only where both stand on the map
+        if actor.at is not None and t.at is not None:
+            tiles = distance(actor.at, t.at)
+            if tiles > weapon.range:
+                raise Refusal(
+                    "out_of_range",
+                    f"{t.id!r} is {tiles} tiles away; the {weapon.name!r} reaches {weapon.range}",
+                )
+
+
+def _condition_choice(given: Any, targets: list[Combatant], weapon: Weapon) -> Mapping[str, str]:
+    """ES-12: the wielder's choice of condition, per target id; each one of the weapon's
+    three (``bad_condition`` otherwise)."""
+    if given is None:
+        return {}
+    ids = [t.id for t in targets]
+    choice = dict(given) if isinstance(given, Mapping) else dict.fromkeys(ids, given)
+    for cid, name in choice.items():
+        if cid not in ids:
+            raise Refusal("bad_condition", f"`condition` names {cid!r}, not a target")
+        if name not in weapon.conditions:
+            raise Refusal(
+                "bad_condition",
+                f"{name!r} is not a condition of the {weapon.name!r}; its three: "
+                f"{', '.join(weapon.conditions)}",
+            )
+    return choice
+
+
+def _hit(
+    o: Options,
+    actor: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    escalation: int,
+    params: Mapping[str, Any],
     *,
     crit: bool,
-    backstab: bool,
-) -> tuple[int, str]:
-    """ES-4, ES-6, ES-7: Escalation + rating (+ crit, + backstab) - the target's rating of
-    the same archetype, floored (option ``damage_floor``); and how it was reached."""
-    rating = attacker.rating(weapon.archetype)
-    defense = target.rating(weapon.archetype)
-    bonuses = (
-        (("crit", weapon.crit_bonus),) if crit else ()  # ES-11
-    ) + ((("backstab", BACKSTAB_BONUS),) if backstab else ())  # ES-19
-    bonus = sum(n for _, n in bonuses)
-    floor = options.damage_floor
-    terms = [f"escalation {escalation}", f"{weapon.archetype} {rating}"]
-    if options.defense_after_bonuses:  # ES-7, ES-A2: defense from the total
-        terms += [f"{name} {n}" for name, n in bonuses]
-        total = escalation + rating + bonus - defense
-        text = " + ".join(terms) + f" - defense {defense}"
-    else:  # defense against escalation + rating only; the bonuses are added after it
-        base = escalation + rating - defense
-        text = " + ".join(terms) + f" - defense {defense}"
-        if floor is not None and base < floor:
-            text += f" = {base}, at least {floor}"
-            base = floor
-        total = base + bonus
-        if bonuses:
-            text = f"({text})" + "".join(f" + {name} {n}" for name, n in bonuses)
-    if floor is not None and total < floor:  # ES-6, ES-A3
-        text += f" = {total}, at least {floor}"
-        total = floor
-    return total, text
+) -> tuple[Event, ...]:
+    """A successful attack on one target: damage (ES-7) or assassination (ES-20), in the
+    order of P-ES-1 (the condition follows)."""
+    events: list[Event] = []
+    unseen = params.get("unseen", False)
+    if unseen and not weapon.backstab:  # ES-21
+        events.append(WeaponCannot(weapon.name, "backstab"))
+    me, them = sheet_as(actor, Sheet), sheet_as(target, Sheet)
+    amount, why = damage(
+        o, escalation, me, them, weapon, crit=crit, backstab=unseen and weapon.backstab
+    )  # ES-19, ES-21
+    if params.get("unexpected", False):
+        if not weapon.assassinate:  # ES-21
+            events.append(WeaponCannot(weapon.name, "assassinate"))
+        elif them.level > me.level:  # ES-20: immune, resolved normally
+            events.append(AssassinationImmune(target.id, them.level, me.level))
+        else:  # ES-20: it instantly dies
+            events += [
+                Damaged(target.id, max(amount, target.hp), f"assassinated; {why}"),
+                StatusSet(target.id, "dead", {"by": actor.id}),
+            ]
+            return tuple(events)
+    events.append(Damaged(target.id, amount, why))
+    return tuple(events)
+
+
+def _condition(
+    o: Options, target: Combatant, weapon: Weapon, choice: Mapping[str, str]
+) -> tuple[Event, ...]:
+    """ES-12, ES-13: the condition a trigger that earns one gives (the wielder's choice,
+    else the first of the weapon's three the target lacks)."""
+    held = sheet_as(target, Sheet).conditions
+    name = choice.get(target.id)
+    if name is None and o.auto_condition == "first_missing":
+        name = next((c for c in weapon.conditions if c not in held), None)
+    if name is None:
+        return (NoCondition(target.id, all_held=o.auto_condition != "none"),)
+    if name in held:  # ES-13
+        return (ConditionHeld(target.id, name),)
+    return (ConditionGained(target.id, name),)

@@ -1,18 +1,35 @@
-"""escalation's own events: the attack line, each trigger die, conditions and Energy."""
+"""escalation's own events: the attack line, each trigger die, what skullduggery and
+conditions do or do not do, Energy, and the other action (``act``).
+
+Each is a fact with fields; :meth:`describe` gives its log line. A trigger that crits
+(ES-11) is a :class:`CriticalTrigger` (``tone`` critical_hit).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.model import Encounter, Event
+from fracas.rulesets.base import sheet_as
 from fracas.rulesets.escalation.sheet import Sheet
 
-__all__ = ["AttackDeclared", "ConditionGained", "EnergySpent", "TriggerRolled"]
+__all__ = [
+    "Acted",
+    "AssassinationImmune",
+    "AttackDeclared",
+    "ConditionGained",
+    "ConditionHeld",
+    "CriticalTrigger",
+    "EnergySpent",
+    "NoCondition",
+    "TriggerRolled",
+    "WeaponCannot",
+]
 
 
 def _sheet(state: Encounter, cid: str) -> Sheet:
-    sheet: Sheet = state.get(cid).sheet
-    return sheet
+    return sheet_as(state.get(cid), Sheet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +88,79 @@ class TriggerRolled(Event):
                 notes.append("condition")
             verdict = f"{self.trigger}: success" + (f" ({', '.join(notes)})" if notes else "")
         return f"  vs {state.name(self.target)}: {failure}; trigger {verdict}"
+
+
+@dataclass(frozen=True, slots=True)
+class CriticalTrigger(TriggerRolled):
+    """ES-10, ES-11: a trigger on the top face without Luck's Price: a critical hit."""
+
+    tone: ClassVar[str] = "critical_hit"
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponCannot(Event):
+    """ES-21: the attack asked for a backstab (``unseen``) or an assassination
+    (``unexpected``) that its weapon cannot do; the attack resolves without it."""
+
+    weapon: str
+    deed: str
+    """``backstab`` or ``assassinate``."""
+
+    def describe(self, state: Encounter) -> str | None:
+        if self.deed == "backstab":
+            return f"  no backstab: the {self.weapon} cannot backstab (ES-21)"
+        return f"  no assassination: the {self.weapon} cannot (ES-21)"
+
+
+@dataclass(frozen=True, slots=True)
+class AssassinationImmune(Event):
+    """ES-20: a target of a higher level than the attacker is immune to assassination;
+    the attack resolves normally."""
+
+    target: str
+    level: int
+    attacker_level: int
+
+    def describe(self, state: Encounter) -> str | None:
+        return (
+            f"  {state.name(self.target)} is immune to assassination "
+            f"(level {self.level} > {self.attacker_level})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NoCondition(Event):
+    """ES-12: the trigger earns a condition but none is given: none was chosen (option
+    ``auto_condition: none``), or the target has all three of the weapon's."""
+
+    target: str
+    all_held: bool
+
+    def describe(self, state: Encounter) -> str | None:
+        why = "it has all three" if self.all_held else "none chosen"
+        return f"  no condition for {state.name(self.target)}: {why}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionHeld(Event):
+    """ES-13: the chosen condition is one the target has; giving it again does nothing."""
+
+    target: str
+    condition: str
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"  {state.name(self.target)} is already {self.condition}: nothing more (ES-13)"
+
+
+@dataclass(frozen=True, slots=True)
+class Acted(Event):
+    """ES-1, 2.3 ``act``: one of the two actions spent on anything but a weapon attack."""
+
+    actor: str
+    note: str | None = None
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"{state.name(self.actor)} acts" + (f": {self.note}" if self.note else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,62 +11,41 @@ round (its turn); the second weapon attack made with an action costs 1 Energy (E
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.model import (
-    Action,
-    ActionUsed,
-    Attempted,
-    Combatant,
-    Damaged,
-    Encounter,
-    Event,
-    Note,
-    StatusSet,
-    Turn,
-    ValueSet,
+from fracas.model import Action, ActionUsed, Combatant, Encounter, Event, Turn, ValueSet
+from fracas.rulesets.base import ActionSpec, Detail, DieSpec, StatusSpec, TypedRuleset
+from fracas.rulesets.escalation.attack import (
+    AttackPlan,
+    counted_attacks,
+    decide_attack,
+    roll_attack,
 )
-from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
-from fracas.rulesets.escalation.attack import Verdict, damage, failure_parts, judge
-from fracas.rulesets.escalation.events import (
-    AttackDeclared,
-    ConditionGained,
-    EnergySpent,
-    TriggerRolled,
-)
+from fracas.rulesets.escalation.events import Acted
 from fracas.rulesets.escalation.options import Options
+from fracas.rulesets.escalation.presenter import EscalationPresenter
 from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import ACTIONS_PER_ROUND, LEVELS_OF_COVER
+from fracas.rulesets.escalation.tables import ACTIONS_PER_ROUND, ESCALATION, LEVELS_OF_COVER
 from fracas.rulesets.escalation.weapons import SHORTHANDS, Weapon
 
-__all__ = ["ESCALATION", "Escalation"]
-
-ESCALATION = "escalation"
-"""The encounter-wide value (reported beside ``round``)."""
-
-_ATTACK = "attack:"
-"""Kind of an action-attack that counts for double-attacking (``attack:<archetype>``)."""
+__all__ = ["ESCALATION", "Escalation", "counted_attacks"]
 
 
-def _sheet(c: Combatant) -> Sheet:
-    sheet: Sheet = c.sheet
-    return sheet
+@dataclass(frozen=True, slots=True)
+class Acting:
+    """A decided ``act``: one of the two actions spent on anything else (ES-1)."""
+
+    actor: str
+    note: str | None
 
 
-def counted_attacks(turn: Turn, archetype: str | None = None) -> int:
-    """Action-attacks of this turn that count for double-attacking; of one archetype when
-    ``archetype`` is given (ES-2, ES-A1)."""
-    if archetype is not None:
-        return turn.used.get(_ATTACK + archetype, 0)
-    return sum(n for kind, n in turn.used.items() if kind.startswith(_ATTACK))
-
-
-class Escalation(Ruleset):
+class Escalation(TypedRuleset[Sheet, Options]):
     """Universal weapon rules: Melee, Remote and Whelm archetypes, the trigger die."""
 
     name: ClassVar[str] = "escalation"
@@ -128,7 +107,14 @@ class Escalation(Ruleset):
             per_combatant=True,
         ),
     )
-    options: Options
+    statuses: ClassVar[tuple[StatusSpec, ...]] = (
+        StatusSpec(
+            "dead",
+            "assassinated: out of the fight until a game master's set ends it (ES-20, 2.6)",
+            {"by": Detail(str, "", "the assassin's id")},
+        ),
+    )
+    presenter_type = EscalationPresenter  # 2.6: Energy, conditions, actions; Escalation
 
     # --- hooks ------------------------------------------------------------
 
@@ -180,11 +166,13 @@ class Escalation(Ruleset):
     def _is_player(self, c: Combatant) -> bool:
         return c.side == self.options.player_side
 
-    # --- resolution -------------------------------------------------------
+    # --- an action: decide, then roll -------------------------------------
 
-    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def decide(self, state: Encounter, action: Action) -> Hashable:
+        """2.3: the refusals in the table's order (down and no action left first), then
+        the attack's plan (:func:`~.attack.decide_attack`) or the other action."""
         actor = state.get(action.actor)
-        free = bool(action.params.get("free", False)) and action.do == "attack"
+        free = action.do == "attack" and action.params.get("free", False)
         if self.is_down(actor):  # ES-G3
             why = "is dead" if "dead" in actor.statuses else "has 0 HP"
             raise Refusal("down", f"{actor.id!r} {why} and cannot act")
@@ -195,204 +183,12 @@ class Escalation(Ruleset):
                 "or attack with `free: true` (a free action)",
             )
         if action.do == "act":
-            note = action.params.get("note")
-            text = f"{actor.name} acts" + (f": {note}" if note else "")
-            return [ActionUsed(actor.id, "act"), Note(text)]
-        return self._attack(state, actor, action, free, dice)
+            return Acting(actor.id, action.params.get("note"))
+        return decide_attack(state, action, self.options, self.escalation(state), self.distance)
 
-    def _weapon(self, actor: Combatant, name: Any) -> Weapon:
-        weapons = _sheet(actor).weapons
-        for weapon in weapons:
-            if name is None or weapon.name == name:
-                return weapon
-        names = ", ".join(repr(w.name) for w in weapons) or "none"
-        what = f"no weapon {name!r}" if name is not None else "no weapon"
-        raise Refusal("unknown_weapon", f"{actor.id!r} has {what}; its weapons: {names}")
-
-    def _targets(self, state: Encounter, action: Action) -> list[Combatant]:
-        ids: Sequence[str] = action.params.get("targets") or (
-            [action.target] if action.target is not None else []
-        )
-        if not ids:
-            raise Refusal("missing_field", "an attack needs a `target` or `targets: [ids]`")
-        return [state.get(cid) for cid in ids]
-
-    def _attack(
-        self, state: Encounter, actor: Combatant, action: Action, free: bool, dice: Dice
-    ) -> list[Event]:
-        """P-ES-1: the checks in the order of the refusal table, then a trigger per target."""
-        params = action.params
-        weapon = self._weapon(actor, params.get("weapon"))
-        arch = weapon.archetype
-        any_arch = self.options.double_attack_any_archetype
-        # ES-2, ES-A1: a second counted action-attack this round is a double attack.
-        double = not free and counted_attacks(state.turn, None if any_arch else arch) > 0
-        if double and self.options.double_attack_needs_energy and _sheet(actor).energy == 0:
-            raise Refusal("no_energy", f"{actor.id!r} has 0 Energy: a double attack costs 1 (ES-2)")
-        targets = self._targets(state, action)
-        self._check_targets(actor, targets, weapon)
-        concealment = params.get("concealment")
-        cover = params.get("cover")
-        for t in targets:
-            if (cover or _sheet(t).cover) == "total":  # ES-17
-                raise Refusal(
-                    "total_cover", f"{t.id!r} is totally obstructed: it cannot be attacked"
-                )
-        for c in (actor, *targets):
-            if _sheet(c).underwater:  # ES-18
-                raise Refusal(
-                    "underwater",
-                    f"{c.id!r} is underwater: no weapon attacks while underwater or against "
-                    "targets that are underwater",
-                )
-        choice = self._condition_choice(params.get("condition"), targets, weapon)
-
-        escalation = self.escalation(state)
-        events: list[Event] = [
-            AttackDeclared(
-                actor.id, weapon.name, arch, tuple(t.id for t in targets), escalation, free
-            )
-        ]
-        top = self.options.trigger_die
-        multi = len(targets) > 1
-        landed_any = False
-        for target in targets:
-            parts = failure_parts(
-                self.options,
-                _sheet(actor),
-                _sheet(target),
-                weapon,
-                concealment or _sheet(target).concealment,
-                cover or _sheet(target).cover,
-                int(params.get("failure_mod", 0)),
-            )
-            failure = sum(n for _, n in parts)
-            trigger = dice.roll(top, "trigger", of=target.id if multi else None)  # ES-8
-            verdict = judge(trigger, failure, top, weapon.condition_at)
-            events += [
-                TriggerRolled(
-                    target.id,
-                    trigger,
-                    top,
-                    failure,
-                    parts,
-                    verdict.success,
-                    verdict.crit,
-                    verdict.lucks_price,
-                    verdict.condition,
-                ),
-                Attempted(actor.id, target.id, verdict.success),
-            ]
-            if not verdict.success:  # ES-9: no effect at all
-                continue
-            landed_any = True
-            events += self._hit(actor, target, weapon, escalation, verdict, params, choice)
-        if free:  # ES-2: free attacks do not count for double-attacking
-            return events
-        counts = landed_any or self.options.failed_attack_counts  # ES-A4
-        used = ActionUsed(actor.id, _ATTACK + arch if counts else "attack")
-        if counts and double:
-            events.append(EnergySpent(actor.id))  # ES-2, P-ES-1: tracked last
-        return [used, *events]
-
-    def _check_targets(self, actor: Combatant, targets: list[Combatant], weapon: Weapon) -> None:
-        ids = [t.id for t in targets]
-        if actor.id in ids:
-            raise Refusal("self_target", f"{actor.id!r} cannot attack itself")
-        for i, cid in enumerate(ids):
-            if cid in ids[:i]:
-                raise Refusal("duplicate_target", f"{cid!r} is listed twice among the targets")
-        if len(ids) > weapon.max_targets:  # ES-3, ES-G6
-            raise Refusal(
-                "too_many_targets",
-                f"the {weapon.name!r} attacks at most {weapon.max_targets} target(s), "
-                f"not {len(ids)}",
-            )
-        for t in targets:  # ES-3: only where both stand on the map
-            if actor.at is not None and t.at is not None:
-                distance = self.distance(actor.at, t.at)
-                if distance > weapon.range:
-                    raise Refusal(
-                        "out_of_range",
-                        f"{t.id!r} is {distance} tiles away; the {weapon.name!r} reaches "
-                        f"{weapon.range}",
-                    )
-
-    @staticmethod
-    def _condition_choice(
-        given: Any, targets: list[Combatant], weapon: Weapon
-    ) -> Mapping[str, str]:
-        """ES-12: the wielder's choice of condition, per target id; each one of the
-        weapon's three (``bad_condition`` otherwise)."""
-        if given is None:
-            return {}
-        ids = [t.id for t in targets]
-        choice = dict(given) if isinstance(given, Mapping) else dict.fromkeys(ids, given)
-        for cid, name in choice.items():
-            if cid not in ids:
-                raise Refusal("bad_condition", f"`condition` names {cid!r}, not a target")
-            if name not in weapon.conditions:
-                raise Refusal(
-                    "bad_condition",
-                    f"{name!r} is not a condition of the {weapon.name!r}; its three: "
-                    f"{', '.join(weapon.conditions)}",
-                )
-        return choice
-
-    def _hit(
-        self,
-        actor: Combatant,
-        target: Combatant,
-        weapon: Weapon,
-        escalation: int,
-        verdict: Verdict,
-        params: Mapping[str, Any],
-        choice: Mapping[str, str],
-    ) -> list[Event]:
-        """A successful attack on one target: damage (ES-7), assassination (ES-20), the
-        condition (ES-12, ES-13), in the order of P-ES-1."""
-        events: list[Event] = []
-        unseen = bool(params.get("unseen", False))
-        if unseen and not weapon.backstab:  # ES-21
-            events.append(Note(f"  no backstab: the {weapon.name} cannot backstab (ES-21)"))
-        amount, why = damage(
-            self.options,
-            escalation,
-            _sheet(actor),
-            _sheet(target),
-            weapon,
-            crit=verdict.crit,
-            backstab=unseen and weapon.backstab,  # ES-19, ES-21
-        )
-        if bool(params.get("unexpected", False)):
-            level, own = _sheet(target).level, _sheet(actor).level
-            if not weapon.assassinate:  # ES-21
-                events.append(Note(f"  no assassination: the {weapon.name} cannot (ES-21)"))
-            elif level > own:  # ES-20: immune, resolved normally
-                events.append(
-                    Note(f"  {target.name} is immune to assassination (level {level} > {own})")
-                )
-            else:  # ES-20: it instantly dies
-                events += [
-                    Damaged(target.id, max(amount, target.hp), f"assassinated; {why}"),
-                    StatusSet(target.id, "dead", {"by": actor.id}),
-                ]
-                return events + self._condition(target, weapon, verdict.condition, choice)
-        events.append(Damaged(target.id, amount, why))
-        return events + self._condition(target, weapon, verdict.condition, choice)
-
-    def _condition(
-        self, target: Combatant, weapon: Weapon, earned: bool, choice: Mapping[str, str]
-    ) -> list[Event]:
-        if not earned:
-            return []  # 2.3: a `condition` given when the trigger earns none is ignored
-        held = _sheet(target).conditions
-        name = choice.get(target.id)
-        if name is None and self.options.auto_condition == "first_missing":
-            name = next((c for c in weapon.conditions if c not in held), None)
-        if name is None:
-            why = "none chosen" if self.options.auto_condition == "none" else "it has all three"
-            return [Note(f"  no condition for {target.name}: {why}")]
-        if name in held:  # ES-13
-            return [Note(f"  {target.name} is already {name}: nothing more (ES-13)")]
-        return [ConditionGained(target.id, name)]
+    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+        """P-ES-1's trigger dice (:func:`~.attack.roll_attack`); ``act`` rolls none."""
+        if isinstance(decision, Acting):
+            return [ActionUsed(decision.actor, "act"), Acted(decision.actor, decision.note)]
+        assert isinstance(decision, AttackPlan)
+        return roll_attack(decision, dice)

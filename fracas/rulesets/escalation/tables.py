@@ -17,6 +17,7 @@ __all__ = [
     "CONDITION_BELOW_TOP",
     "COVER_FAILURE",
     "CRIT_BONUS",
+    "ESCALATION",
     "LEVELS_OF_COVER",
     "SIZE_CATEGORIES",
     "SIZE_STEP_FAILURE",
@@ -24,6 +25,9 @@ __all__ = [
     "WEAPON_DEFAULTS",
     "ArchetypeDefaults",
 ]
+
+ESCALATION = "escalation"
+"""ES-5: the encounter-wide value, reported beside ``round``."""
 
 ACTIONS_PER_ROUND = 2
 """ES-1: two actions each round (they reset at the start of the combatant's turn)."""

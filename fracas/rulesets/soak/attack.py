@@ -1,20 +1,27 @@
-"""P-SK-1 once the attack is allowed: the roll to hit, damage, soak, health, the wound.
+"""P-SK-1, an attack: deciding it (the refusals of 2.3, the weapon, the number to reach,
+the bonuses), then rolling it (the roll to hit, damage, soak, health, the wound).
 
-:class:`Attack` holds everything that is known before a die is rolled (checked and
-computed once by ``rules.py``); :func:`strike` rolls the dice and returns the events.
-Exact odds replay :func:`strike` over every face, so it does only what depends on them.
+:func:`decide_attack` does everything that needs no die and returns an :class:`Attack`;
+:func:`roll_attack` rolls the dice and returns the events. Exact odds decide once and
+replay :func:`roll_attack` over every face, so it does only what depends on them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from fracas.dice.source import Dice
-from fracas.model import ActionUsed, Attempted, Event
+from fracas.errors import Refusal
+from fracas.grid import METRICS
+from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event
+from fracas.rulesets.base import sheet_as
 from fracas.rulesets.soak.damage import (
     additional_amount,
+    edge_of,
     first_max,
-    roll_attack,
+    roll_d20,
     roll_dice,
     soak,
 )
@@ -22,6 +29,7 @@ from fracas.rulesets.soak.events import (
     AdditionalRolled,
     APSpent,
     AttackRolled,
+    CriticalAttackRolled,
     DamageRolled,
     Die,
     Eroded,
@@ -29,10 +37,20 @@ from fracas.rulesets.soak.events import (
     Soaked,
     Wounded,
 )
-from fracas.rulesets.soak.sheet import Options
-from fracas.rulesets.soak.tables import COMPARE, CRIT_NATURAL, FUMBLE_NATURAL
+from fracas.rulesets.soak.sheet import Options, Sheet
+from fracas.rulesets.soak.tables import COMPARE, CRIT_NATURAL, FUMBLE_NATURAL, UNARMED
+from fracas.rulesets.soak.weapons import Weapon, die_sizes, dv_band, unarmed_weapon
 
-__all__ = ["Attack", "Extra", "strike"]
+__all__ = ["PARAMS", "Attack", "Extra", "decide_attack", "roll_attack"]
+
+PARAMS: Mapping[str, tuple[type, ...]] = {
+    "weapon": (str,),
+    "advantage": (bool,),
+    "disadvantage": (bool,),
+    "modifier": (int,),
+    "distance": (int,),
+}
+"""The parameters of ``attack`` and the types a program's action must give them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +65,7 @@ class Extra:
 
 @dataclass(frozen=True, slots=True)
 class Attack:
-    """One allowed attack, before its dice."""
+    """One allowed attack, before its dice: the decision of :func:`decide_attack`."""
 
     actor: str
     target: str
@@ -76,9 +94,179 @@ class Attack:
     extra: Extra | None
 
 
-def strike(a: Attack, dice: Dice, o: Options) -> list[Event]:
+def decide_attack(state: Encounter, action: Action, o: Options) -> Attack:
+    """P-SK-1 up to the first die: the refusals of 2.3 in the table's order, the weapon,
+    the number to reach, the bonuses and the damage dice."""
+    params = _params(action)
+    actor = state.get(action.actor)
+    assert action.target is not None  # the file reader requires a target
+    target = state.get(action.target)
+    weapon = _check(actor, target, params, o)
+    distance = _distance(actor, target, params, o)
+    need, against = _target_number(actor, target, weapon, distance, o)
+    sheet, target_sheet = sheet_as(actor, Sheet), sheet_as(target, Sheet)
+    skill = weapon.skill_name
+    parts = [("agility", sheet.agility), (skill, sheet.skills.get(skill, 0))]
+    if params.get("modifier"):  # SK-2, SK-A1: penalties subtract, bonuses add
+        parts.append(("modifier", params["modifier"]))
+    disadvantage = bool(params.get("disadvantage")) or weapon.improvised  # SK-10
+    proficient = not weapon.unarmed and weapon.weapon_type in sheet.proficiencies
+    damage_parts = [(skill, sheet.skills.get(skill, 0))]  # SK-8, SK-A6, SK-11
+    sizes: tuple[int, ...] = ()
+    if not weapon.unarmed:  # SK-11, SK-A8: Brawling, no dice, no Strength
+        sizes = die_sizes(weapon.dice)
+        if not weapon.improvised:  # SK-10: upgrades do not apply to improvised weapons
+            sizes += die_sizes(weapon.upgrades)
+        if proficient and not (weapon.improvised and o.improvised_strength == "never"):
+            damage_parts.append(("strength", sheet.strength))  # SK-8, SK-A7
+    extra = None
+    if weapon.additional is not None:
+        extra = Extra(
+            die_sizes(weapon.additional.dice),
+            weapon.additional.type,
+            weapon.additional.kind or o.damage_kind,
+            target_sheet.material,
+        )
+    cost = _cost(weapon, o)
+    return Attack(
+        actor.id,
+        target.id,
+        weapon.name,
+        edge_of(bool(params.get("advantage")), disadvantage, o),
+        tuple(parts),
+        need,
+        against,
+        o.ranged_compare if weapon.ranged else "meet",
+        cost,
+        _ap(sheet, o) - cost,
+        sizes,
+        proficient,
+        tuple(damage_parts),
+        weapon.damage_kind or o.damage_kind,
+        target_sheet.av,
+        extra,
+    )
+
+
+def _params(action: Action) -> dict[str, Any]:
+    """A program's action (a file's is checked as it is read): known parameters of the
+    declared types."""
+    out: dict[str, Any] = {}
+    for key, value in action.params.items():
+        kinds = PARAMS.get(key)
+        if kinds is None:
+            raise Refusal(
+                "bad_value",
+                f"{key!r} is not a parameter of attack; valid: {', '.join(PARAMS)}",
+            )
+        ok = isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
+        if not ok or (key == "distance" and value < 0):
+            want = {"weapon": "a weapon name", "distance": "a number of tiles >= 0"}.get(
+                key, "true or false" if bool in kinds else "an integer"
+            )
+            raise Refusal("bad_value", f"{key} {value!r}: give {want}")
+        out[key] = value
+    return out
+
+
+def _ap(sheet: Sheet, o: Options) -> int:
+    return sheet.ap if sheet.ap is not None else o.max_ap
+
+
+def _weapon(actor: Combatant, params: Mapping[str, Any]) -> Weapon | None:
+    weapons = sheet_as(actor, Sheet).weapons
+    name = params.get("weapon")
+    if name is None:
+        return weapons[0] if weapons else unarmed_weapon()
+    found = next((w for w in weapons if w.name == name), None)
+    if found is None and name == UNARMED:
+        return unarmed_weapon()  # 2.2: unarmed is always available
+    return found
+
+
+def _check(actor: Combatant, target: Combatant, params: Mapping[str, Any], o: Options) -> Weapon:
+    """2.3: down, not_enough_ap, unknown_weapon, self_target (range checks follow)."""
+    if actor.hp == 0:  # SK-G4
+        raise Refusal("down", f"{actor.id!r} is down (0 HP: the health track is full)")
+    sheet = sheet_as(actor, Sheet)
+    weapon = _weapon(actor, params)
+    # An unknown weapon's cost is not known: the default attack cost stands for it.
+    cost = _cost(weapon, o)
+    ap = _ap(sheet, o)
+    if ap < cost:  # SK-1, SK-G1
+        raise Refusal(
+            "not_enough_ap",
+            f"{actor.id!r} has {ap} AP; the attack costs {cost}: end_turn to go on",
+        )
+    if weapon is None:
+        names = [w.name for w in sheet.weapons]
+        if UNARMED not in names:
+            names.append(UNARMED)
+        raise Refusal(
+            "unknown_weapon",
+            f"{actor.id!r} has no weapon {params.get('weapon')!r}; valid: {', '.join(names)}",
+        )
+    if target.id == actor.id:
+        raise Refusal("self_target", f"{actor.id!r} cannot attack itself")
+    return weapon
+
+
+def _cost(weapon: Weapon | None, o: Options) -> int:
+    if weapon is None or weapon.ap is None:
+        return o.attack_ap
+    return weapon.ap
+
+
+def _distance(
+    actor: Combatant, target: Combatant, params: Mapping[str, Any], o: Options
+) -> int | None:
+    """A given `distance` wins; else the tiles between the two where both have `at`."""
+    if "distance" in params:
+        distance: int = params["distance"]
+        return distance
+    if actor.at is None or target.at is None:
+        return None
+    return METRICS[o.metric](actor.at, target.at)  # 1.1: Chebyshev (PROPOSED)
+
+
+def _target_number(
+    actor: Combatant, target: Combatant, weapon: Weapon, distance: int | None, o: Options
+) -> tuple[int, str]:
+    """SK-3, SK-4: the EV of the target (melee, unarmed) or the weapon's DV for the
+    range (ranged); refuses no_distance, out_of_range and out_of_reach (2.3)."""
+    if weapon.ranged:
+        if distance is None:
+            lacking = target.id if actor.at is not None else actor.id
+            raise Refusal(
+                "no_distance",
+                f"a ranged attack needs the distance: {lacking!r} has no `at`; "
+                "give `distance` (tiles)",
+            )
+        table = weapon.dv if weapon.dv is not None else o.dv_table
+        band = dv_band(table, distance)
+        if band is None:  # SK-G2
+            raise Refusal(
+                "out_of_range",
+                f"the target is {distance} tiles away; the {weapon.name} reaches "
+                f"{max(table)} (its DV table)",
+            )
+        low, high, dv = band
+        return dv, f"DV {dv} ({low}-{high} tiles: {distance})"
+    reach = o.melee_reach
+    if distance is not None and distance > reach:
+        raise Refusal(
+            "out_of_reach",
+            f"{target.id!r} is {distance} tiles away; a {weapon.name} attack reaches "
+            f"{reach} tile(s), diagonals included",
+        )
+    ev = sheet_as(target, Sheet).ev
+    ev = ev if ev is not None else o.ev
+    return ev, f"EV {ev}"
+
+
+def roll_attack(a: Attack, dice: Dice, o: Options) -> list[Event]:
     """P-SK-1: roll to hit (SK-2 to SK-6, SK-10), then on a hit the damage."""
-    naturals, natural = roll_attack(dice, a.edge)
+    naturals, natural = roll_d20(dice, a.edge)
     total = natural
     for _, value in a.parts:
         total += value
@@ -92,7 +280,7 @@ def strike(a: Attack, dice: Dice, o: Options) -> list[Event]:
     events: list[Event] = [
         APSpent(a.actor, a.cost),
         ActionUsed(a.actor),
-        AttackRolled(
+        (CriticalAttackRolled if critical else AttackRolled)(  # SK-5: the face marks a crit
             a.actor,
             a.target,
             a.weapon,

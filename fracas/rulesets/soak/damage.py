@@ -19,7 +19,7 @@ __all__ = [
     "additional_amount",
     "edge_of",
     "first_max",
-    "roll_attack",
+    "roll_d20",
     "roll_dice",
     "soak",
 ]
@@ -35,7 +35,7 @@ def edge_of(advantage: bool, disadvantage: bool, options: Options) -> str | None
     return "disadvantage" if disadvantage else None
 
 
-def roll_attack(dice: Dice, edge: str | None) -> tuple[tuple[int, ...], int]:
+def roll_d20(dice: Dice, edge: str | None) -> tuple[tuple[int, ...], int]:
     """SK-2, SK-10: one d20, or two with an edge; the kept die is the natural."""
     if edge is None:
         natural = dice.roll(D20, "attack")

@@ -1,15 +1,18 @@
 """soak's own events: initiative, AP, the attack and damage rolls, soak, health, wounds.
 
 Each changes the state only through :meth:`apply`; :meth:`describe` is its log line.
-``Harmed`` is a core ``Damaged`` (the odds count it) that fills the health track.
+``Harmed`` is a core ``Damaged`` (the odds count it) that fills the health track. A
+natural 20's attack line is a :class:`CriticalAttackRolled` (``tone`` critical_hit).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
-from fracas.model import Combatant, Damaged, Encounter, Event
+from fracas.model import Damaged, Encounter, Event
+from fracas.rulesets.base import sheet_as
 from fracas.rulesets.soak.sheet import Sheet
 from fracas.rulesets.words import signed_terms as _terms
 
@@ -18,20 +21,17 @@ __all__ = [
     "APSpent",
     "AdditionalRolled",
     "AttackRolled",
+    "CriticalAttackRolled",
     "DamageRolled",
     "Die",
     "Eroded",
     "Harmed",
+    "InitiativeOrdered",
     "InitiativeRolled",
     "Soaked",
     "Wounded",
     "health",
 ]
-
-
-def _sheet(c: Combatant) -> Sheet:
-    sheet: Sheet = c.sheet
-    return sheet
 
 
 def health(max_hp: int, superficial: int, aggravated: int) -> int:
@@ -59,6 +59,18 @@ class InitiativeRolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class InitiativeOrdered(Event):
+    """SK-1, SK-G1: the turn order the initiative values make, highest first."""
+
+    order: tuple[tuple[str, int], ...]
+    """(combatant, initiative) in turn order."""
+
+    def describe(self, state: Encounter) -> str | None:
+        listing = ", ".join(f"{state.name(cid)} {value}" for cid, value in self.order)
+        return f"initiative order: {listing}"
+
+
+@dataclass(frozen=True, slots=True)
 class APRestored(Event):
     """SK-G1: a combatant's AP are back to ``max_ap`` at the start of its turn."""
 
@@ -69,7 +81,7 @@ class APRestored(Event):
         return state.with_sheet(state.get(self.actor), ap=self.ap)
 
     def describe(self, state: Encounter) -> str | None:
-        before = _sheet(state.get(self.actor)).ap
+        before = sheet_as(state.get(self.actor), Sheet).ap
         return f"  {state.name(self.actor)}'s AP: {before} -> {self.ap}"
 
 
@@ -82,7 +94,7 @@ class APSpent(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        return state.with_sheet(c, ap=(_sheet(c).ap or 0) - self.cost)
+        return state.with_sheet(c, ap=(sheet_as(c, Sheet).ap or 0) - self.cost)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +121,21 @@ class AttackRolled(Event):
         if len(self.naturals) > 1:
             kept += f" (of {', '.join(map(str, self.naturals))})"
         verdict = "HIT" if self.hit else "miss"
-        if self.critical:
+        if self.critical:  # SK-5
             verdict = "natural 20: CRITICAL HIT"
         return (
             f"{state.name(self.actor)} attacks {state.name(self.target)} with {self.weapon} "
             f"({self.cost} AP, {self.ap_left} left): {kept}{_terms(self.parts)} = {self.total} "
             f"vs {self.against} -> {verdict}"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class CriticalAttackRolled(AttackRolled):
+    """SK-5: an attack roll of a natural 20 (an automatic hit, every damage die at its
+    maximum); a face marks its line."""
+
+    tone: ClassVar[str] = "critical_hit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +244,7 @@ class Harmed(Damaged):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)
-        sheet = _sheet(c)
+        sheet = sheet_as(c, Sheet)
         taken = getattr(sheet, self.kind) + self.amount
         new = dataclasses.replace(sheet, **{self.kind: taken})
         hp = health(c.max_hp, new.superficial, new.aggravated)
@@ -246,9 +266,9 @@ class Wounded(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)
-        return state.with_sheet(c, wounds=_sheet(c).wounds + 1)
+        return state.with_sheet(c, wounds=sheet_as(c, Sheet).wounds + 1)
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.target)
-        wounds = _sheet(c).wounds
+        wounds = sheet_as(c, Sheet).wounds
         return f"  {c.name} is wounded ({self.why}): wounds {wounds} -> {wounds + 1}"
