@@ -219,6 +219,7 @@ def encounters(draw: st.DrawFn) -> tuple[dict[str, Any], list[Action], int]:
 # --- random play --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(
     max_examples=800,
     deadline=None,
@@ -330,6 +331,7 @@ def check_odds(state: Encounter, odds: Odds, target: str) -> None:
             assert o.damage == {0: 1}
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(odds_cases())
 def test_exact_odds_are_distributions(case: tuple[dict[str, Any], Action]) -> None:

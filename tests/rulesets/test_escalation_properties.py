@@ -171,6 +171,7 @@ def check_invariants(state: Encounter, start: Encounter, escalation: int) -> int
     return now
 
 
+@pytest.mark.slow
 @settings(
     max_examples=300,
     deadline=None,

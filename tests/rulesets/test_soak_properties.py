@@ -17,6 +17,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -179,6 +180,7 @@ def by_label(record: Record) -> dict[str, tuple[int, ...]]:
     return {label: tuple(values) for label, values in out.items()}
 
 
+@pytest.mark.slow
 @settings(
     max_examples=200,
     deadline=None,

@@ -233,6 +233,7 @@ def check_paths(ef: EncounterFile, state: Encounter, action: Action) -> None:
     assert enumerate_exact(path, irrelevant=frozenset({"strike"})).outcomes == {True: 1}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(odds_cases())
 def test_exact_odds_are_distributions(case: tuple[dict[str, Any], Action]) -> None:
