@@ -16,6 +16,8 @@ Traceback (most recent call last):
 TypeError: a FrozenDict cannot change; build a new one (set, without)
 >>> freeze({"limbs": {"head": [1, 2]}})
 FrozenDict({'limbs': FrozenDict({'head': (1, 2)})})
+>>> thaw(freeze({"limbs": {"head": [1, 2]}, "marks": {"b", "a"}}))
+{'limbs': {'head': [1, 2]}, 'marks': ['a', 'b']}
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, NoReturn, TypeVar
 
-__all__ = ["EMPTY", "FrozenDict", "freeze"]
+__all__ = ["EMPTY", "FrozenDict", "freeze", "thaw"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -115,3 +117,18 @@ def _is_frozen(value: Any) -> bool:
     return isinstance(value, str | int | float | bool | type(None) | FrozenDict | frozenset) or (
         isinstance(value, tuple) and all(_is_frozen(v) for v in value)
     )
+
+
+def thaw(value: Any) -> Any:
+    """``value`` as plain data, what JSON and YAML writers take: dataclass instances and
+    mappings to dicts (keys as text), tuples and lists to lists, sets to lists in one
+    order (whatever the hash seed)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: thaw(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): thaw(v) for k, v in value.items()}
+    if isinstance(value, frozenset | set):
+        return sorted((thaw(v) for v in value), key=repr)
+    if isinstance(value, tuple | list):
+        return [thaw(v) for v in value]
+    return value

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fracas.frozen import EMPTY, FrozenDict, freeze
+from fracas.frozen import EMPTY, FrozenDict, freeze, thaw
 from fracas.grid import Tile
 
 __all__ = [
@@ -193,20 +193,8 @@ def event_json(event: Event) -> dict[str, Any]:
     """An event as a JSON-ready mapping with its ``type``."""
     out: dict[str, Any] = {"type": type(event).__name__}
     for f in dataclasses.fields(event):
-        out[f.name] = _jsonable(getattr(event, f.name))
+        out[f.name] = thaw(getattr(event, f.name))
     return out
-
-
-def _jsonable(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, frozenset | set):  # in one order, whatever the hash seed
-        return sorted((_jsonable(v) for v in value), key=repr)
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 # --- core events -----------------------------------------------------------
@@ -307,7 +295,7 @@ class FieldsSet(Event):
         return state if self.order is None else dataclasses.replace(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
-        parts = [f"{k}: {_jsonable(v)}" for k, v in {**self.core, **self.sheet}.items()]
+        parts = [f"{k}: {thaw(v)}" for k, v in {**self.core, **self.sheet}.items()]
         order = (
             "" if self.order is None else "; turn order: " + ", ".join(map(state.name, self.order))
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import Any
 
 from fracas.engine import core_actions
@@ -49,18 +48,10 @@ def _defaults(kind: type[Any]) -> dict[str, Any]:
     if not dataclasses.is_dataclass(kind):
         return {}
     return {
-        f.name: _plain(f.default_factory())
+        f.name: plain(f.default_factory())
         for f in dataclasses.fields(kind)
         if f.default_factory is not dataclasses.MISSING
     }
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return plain(value)
 
 
 def _fields(kind: type[Any]) -> list[dict[str, Any]]:

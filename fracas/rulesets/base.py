@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
+from fracas.frozen import thaw
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
 
@@ -517,9 +518,5 @@ def _default(f: dataclasses.Field[Any]) -> Any:
 
 
 def plain(value: Any) -> Any:
-    """A sheet value as plain data (dataclasses to mappings, tuples to lists)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    return value
+    """A sheet value as plain data (:func:`fracas.frozen.thaw`)."""
+    return thaw(value)

@@ -29,6 +29,7 @@ from fracas.dice.source import Dice
 from fracas.engine import Engine, Record
 from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, export, parse_text
+from fracas.frozen import thaw
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
@@ -219,19 +220,10 @@ class Table:
         reproduces the same end state)."""
         with self._lock:
             start = self.engine.log[0]
-            out: dict[str, Any] = _plain(
+            out: dict[str, Any] = thaw(
                 export(self.file, [start, *self.engine.effective], self.state.order)
             )
             return out
-
-
-def _plain(value: Any) -> Any:
-    """Data a YAML or JSON writer takes: tuples as lists, mappings as dicts."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _resume(store: EncounterStore, name: str, rules: TableRules | None = None) -> Table:
@@ -323,7 +315,7 @@ class TableService:
         self, data: Mapping[str, Any], source: str = "<program>", **kwargs: Any
     ) -> Table:
         """:meth:`create` from an encounter given as data (what a file holds)."""
-        text = yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True)
+        text = yaml.safe_dump(thaw(data), sort_keys=False, allow_unicode=True)
         return self.create(text, source, **kwargs)
 
     def open(self, name: str) -> Table:

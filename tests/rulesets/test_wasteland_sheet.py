@@ -266,13 +266,13 @@ def test_two_weapons_with_one_name() -> None:
 
 def test_every_option_has_its_proposed_default() -> None:
     defaults = Wasteland.option_defaults()
-    assert defaults["hit_location"] == {
-        "head": (1, 2),
-        "torso": (3, 8),
-        "left_arm": (9, 11),
-        "right_arm": (12, 14),
-        "left_leg": (15, 17),
-        "right_leg": (18, 20),
+    assert defaults["hit_location"] == {  # plain data, as `fracas rules --json` prints it
+        "head": [1, 2],
+        "torso": [3, 8],
+        "left_arm": [9, 11],
+        "right_arm": [12, 14],
+        "left_leg": [15, 17],
+        "right_leg": [18, 20],
     }
     assert defaults["called_shot_penalty"] == {"head": 4, "torso": 1, "arms": 2, "legs": 2}
     assert defaults["range_tiles"] == {"close": 5, "medium": 10, "long": 20, "extreme": 40}
