@@ -8,8 +8,7 @@ is a :class:`~fracas.errors.FileError` whose ``where`` reads
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,16 +16,19 @@ from typing import Annotated, Any
 import yaml
 from pydantic import ConfigDict, Field
 
+from fracas.combatants import read_combatant, read_table
 from fracas.engine import (
     CORE_ACTIONS,
     CORE_FIELDS,
     SET_ONLY_FIELDS,
     Record,
     dice_from_rolls,
+    dice_specs,
+    die_spec,
     spec_of,
 )
 from fracas.errors import FileError, FracasError
-from fracas.frozen import freeze
+from fracas.gm import added_ids
 from fracas.grid import Tile
 from fracas.model import Action, Combatant, Encounter, Turn
 from fracas.rulesets import RULESETS, ActionSpec, Ruleset, find_ruleset
@@ -43,7 +45,6 @@ __all__ = [
     "read_text",
 ]
 
-_ID = re.compile(r"^[a-z0-9_-]+$")
 _ACTION_KEYS = ("actor", "do", "target", "at", "dice")
 
 
@@ -69,19 +70,8 @@ class _TopLevel:
     order: list[str] | None = None
     dice: dict[str, int | list[int]] = field(default_factory=dict)
     map: MapSize | None = None
+    table: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class _Core:
-    __pydantic_config__ = ConfigDict(extra="forbid")
-
-    id: str
-    name: str | None = None
-    side: str | None = None
-    at: tuple[int, int] | None = None
-    hp: Annotated[int, Field(ge=0)] | None = None
-    max_hp: Annotated[int, Field(ge=1)] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,10 +145,11 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     ids = list(combatants)
     order = _order(top.order, ids, locate)
     dice = _dice(ruleset, top.dice, ids, locate, ("dice",))
-    actions = tuple(
-        _action(ruleset, a, combatants, top.map, locate, ("actions", i))
-        for i, a in enumerate(top.actions)
-    )
+    known = list(ids)  # the ids actions may name: the file's, and those its actions add
+    actions: tuple[Action, ...] = ()
+    for i, a in enumerate(top.actions):
+        actions += (_action(ruleset, a, known, top.map, locate, ("actions", i)),)
+        known += added_ids(actions[-1])
     first = order[0] if order else ids[0]
     start = Encounter(
         ruleset.name,
@@ -167,6 +158,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         top.round,
         Turn(first),
         ruleset.initial_values(),
+        read_table(top.table, locate, (top.map.width, top.map.height) if top.map else None),
     )
     where = tuple(locate(("actions", i)).split(": ")[0] for i in range(len(actions)))
     return EncounterFile(
@@ -273,41 +265,10 @@ def _dotted(path: Sequence[str | int]) -> str:
 
 def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, Combatant]:
     out: dict[str, Combatant] = {}
-    valid = ["id", *CORE_FIELDS, *ruleset.sheet_fields()]
+    size = (top.map.width, top.map.height) if top.map else None
     for i, raw in enumerate(top.combatants):
-        at = ("combatants", i)
-        core_raw = {k: v for k, v in raw.items() if k == "id" or k in CORE_FIELDS}
-        sheet_raw = {k: v for k, v in raw.items() if k not in core_raw}
-        core: _Core = validate(_Core, core_raw, locate, at, valid_fields=valid)
-        if not _ID.match(core.id):
-            raise FileError("bad_id", f"id {core.id!r} must match [a-z0-9_-]+", locate((*at, "id")))
-        if core.id in out:
-            raise FileError(
-                "duplicate_id",
-                f"id {core.id!r} is used by two combatants; ids must be unique",
-                locate((*at, "id")),
-            )
-        sheet = validate(
-            ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid, context=ruleset.options
-        )
-        max_hp = core.max_hp if core.max_hp is not None else ruleset.max_hp_default()
-        hp = core.hp if core.hp is not None else max_hp
-        if hp > max_hp:
-            raise FileError(
-                "bad_value",
-                f"hp {hp!r} is above max_hp {max_hp}: give 0..{max_hp}",
-                locate((*at, "hp")),
-            )
-        if core.at is not None:
-            _check_tile(core.at, top.map, locate, (*at, "at"))
-        c = Combatant(
-            core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet
-        )
-        try:  # fields the ruleset derives from the given ones (an HP from damage taken)
-            c = ruleset.settle(c, frozenset(raw))
-        except FracasError as exc:
-            raise FileError(exc.code, exc.message, locate(at)) from None
-        out[core.id] = freeze(ruleset.prepare(c))  # the state must hash (fracas.frozen)
+        c = read_combatant(ruleset, raw, locate, ("combatants", i), taken=out, map_size=size)
+        out[c.id] = c
     return out
 
 
@@ -343,11 +304,11 @@ def _dice(
     at: tuple[str | int, ...],
 ) -> dict[str, tuple[int, ...]]:
     out: dict[str, tuple[int, ...]] = {}
-    labels = ", ".join(d.label for d in ruleset.dice_specs()) or "none"
+    labels = ", ".join(d.label for d in dice_specs(ruleset)) or "none"
     for key, value in raw.items():
         here = locate((*at, key))
         name, *rest = key.split(":")
-        spec = ruleset.die_spec(name)
+        spec = die_spec(ruleset, name)
         if spec is None:
             raise FileError(
                 "unknown_die_label",
@@ -390,7 +351,7 @@ def _check_tile(
 def _action(
     ruleset: Ruleset,
     raw: dict[str, Any],
-    combatants: Mapping[str, Combatant],
+    combatants: Collection[str],
     size: MapSize | None,
     locate: Locator,
     at: tuple[str | int, ...],
@@ -537,16 +498,18 @@ def rulesets_available() -> list[str]:
     return [r.name for r in RULESETS]
 
 
-def read_action(ef: EncounterFile, raw: Mapping[str, Any]) -> Action:
+def read_action(
+    ef: EncounterFile, raw: Mapping[str, Any], ids: Collection[str] | None = None
+) -> Action:
     """One action given as a file's action entry (``{"actor", "do", "target", ...}``),
-    validated as the file's own actions are (a stored log, a prompt).
+    validated as the file's own actions are (a stored log, a prompt); ``ids``: the
+    combatants it may name (default: the file's; a prompt gives those in the fight).
 
     Raises:
         FileError: its ``where`` names the field (``edge``, ``dice.attack``), no file or line.
     """
-    return _action(
-        ef.ruleset, dict(raw), ef.start.combatants, ef.map, lambda path: _dotted(path), ()
-    )
+    known = ef.start.combatants if ids is None else ids
+    return _action(ef.ruleset, dict(raw), known, ef.map, lambda path: _dotted(path), ())
 
 
 def action_json(action: Action, dice: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:

@@ -7,10 +7,23 @@
     ana throw at 4,5               a tile target
     ana attack bo cy               several targets (a ``combatants`` action: ``targets``)
     bo equip knife                 a required parameter, given by position
-    ana attack bo edge=advantage   parameters as key=value (values read as YAML)
+    ana attack bo edge=advantage   parameters as key=value (values read as YAML 1.2 core:
+                                   17, "text", [a, b], {k: v}, true; `on`, `yes` stay text)
     ana attack bo attack=17        dice as label=value (physical dice), label=v1,v2 for several
     ana move to 3,4                core actions: move, set hp=5 cover=true, end_turn
     end                            the current actor ends its turn
+
+The game master's table actions (they take no turn; :data:`GM_USAGE`)::
+
+    heal bo 3 | bo heal 3          bo set hp=+3 is the same; bo set hp=-3 is `damage bo 3`
+    damage bo 3
+    status bo add=burning turns=2  one status added (its details after it), the others kept
+    status bo remove=burning
+    add cy name=Cy side=foes hp=8 at 3,4 after=bo   a new combatant, checked as a file's
+    remove bo                      out of the fight
+    initiative bo ana cy           a new turn order (every combatant once)
+    delay ana bo                   ana moves to just after bo in the order
+    roll 2d6+1 [roll=4,2]          a free roll, logged (its dice given as roll=...)
     status | odds ACTION | undo | redo | log [N] | dice manual|auto
     save FILE | list | delete NAME | help [ACTION] | quit
 
@@ -29,16 +42,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from fracas.engine import CORE_ACTIONS, spec_of
+from fracas.engine import CORE_ACTIONS, dice_specs, die_spec, spec_of
 from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, read_action
 from fracas.model import Action, Encounter
+from fracas.play.values import scalar
 from fracas.rulesets.base import ActionSpec
 
 __all__ = [
     "COMMANDS",
+    "GM_USAGE",
     "Act",
     "Command",
     "Meta",
@@ -66,6 +79,23 @@ COMMANDS: dict[str, str] = {
 """The prompt's own commands (they win over a combatant of the same name, unless an
 action follows it: ``end attack bo`` is the combatant ``end`` attacking)."""
 _ALIASES = {"exit": "quit", "?": "help"}
+
+GM_USAGE: dict[str, str] = {
+    "move": "move ID to X,Y",
+    "set": "set ID FIELD=VALUE ... (hp=+N heals, hp=-N damages)",
+    "heal": "heal ID N",
+    "damage": "damage ID N",
+    "status": "status ID add=NAME [DETAIL=VALUE ...] | remove=NAME",
+    "add": "add ID [name=.. side=.. hp=.. at X,Y ...sheet fields] [after=ID]",
+    "remove": "remove ID",
+    "initiative": "initiative ID ID ... (every combatant once)",
+    "delay": "delay ID AFTER-ID",
+    "roll": "roll NOTATION (2d6+1) [roll=FACES]",
+}
+"""How the prompt gives each of the game master's actions (``help`` lists them)."""
+_SUBJECT = frozenset(["set", "heal", "damage", "status", "remove", "delay"])
+"""Table actions whose actor may follow the action's name (``heal bo 3``)."""
+_SIGNED = re.compile(r"^[+-]\d+$")
 
 _PAIR = re.compile(r"(-?\d+)\s*,\s*(?=-?\d)")
 _TILE = re.compile(r"^\[?\s*(-?\d+)\s*,\s*(-?\d+)\s*\]?$")
@@ -112,6 +142,8 @@ def parse(line: str, ef: EncounterFile, state: Encounter) -> Command | None:
         return None
     head = _ALIASES.get(words[0], words[0])
     acting = words[0] in state.combatants and len(words) > 1 and _action_name(words[1], ef)
+    if head == "status" and any("=" in w for w in words[1:]):
+        acting = True  # `status bo add=burning`: the action; `status` alone is the table
     if head in COMMANDS and not acting:  # `end attack bo`: a combatant called `end` acts
         return _meta(head, words[1:], ef, state)
     return Act(parse_action(words, ef, state))
@@ -201,6 +233,8 @@ def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> A
         )
     spec = spec_of(ef.ruleset, do)
     assert spec is not None
+    if first not in state.combatants and do in _SUBJECT and rest[1:2] and rest[1] in ids:
+        actor, rest = rest[1], rest[1:]  # `heal bo 3`: the game master names whom
     return _build(actor, spec, rest[1:], ef, state)
 
 
@@ -212,7 +246,14 @@ def _build(
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        if "=" in token:
+        if spec.name == "add":
+            i += _add_word(raw, tokens, i) + 1
+            continue
+        if spec.name == "roll" and "=" not in token:
+            raw["notation"] = raw.get("notation", "") + token  # `roll 1d20 + 5`
+        elif spec.name == "initiative" and token in state.combatants:
+            raw.setdefault("order", []).append(token)
+        elif "=" in token:
             key, _, value = token.partition("=")
             _keyed(raw, dice, spec, key, value, ef)
         elif token in ("at", "to") and i + 1 < len(tokens) and _TILE.match(tokens[i + 1]):
@@ -233,8 +274,10 @@ def _build(
         i += 1
     if dice:
         raw["dice"] = {k: v[0] if len(v) == 1 else v for k, v in dice.items()}
+    if isinstance(raw.get("hp"), _Change):
+        raw = _hp_change(raw)
     try:
-        return read_action(ef, raw)
+        return read_action(ef, raw, state.combatants)
     except FileError as exc:
         field = exc.where.rsplit(".", 1)[-1]
         quoted = not field or f"{field!r}" in exc.message or exc.message.startswith(field)
@@ -286,9 +329,13 @@ def _keyed(
         raw["target"] = value
     elif key in spec.combatant_params and "," in value and value[:1] not in "[{":
         raw[key] = [v.strip() for v in value.split(",")]  # targets=bo,cy
+    elif spec.name == "set" and _SIGNED.match(value):
+        _signed(raw, key, value)
     elif spec.name == "set" or key in spec.params:
         raw[key] = _value(spec, key, value)
-    elif ef.ruleset.die_spec(key.split(":")[0]) is not None:
+    elif spec.name == "status":
+        _detail(raw, key, value)
+    elif die_spec(ef.ruleset, key.split(":")[0]) is not None:
         try:
             dice[key] = [int(v) for v in value.split(",")]
         except ValueError:
@@ -297,7 +344,7 @@ def _keyed(
             ) from None
     else:
         params = ", ".join(spec.params) or "none"
-        labels = ", ".join(d.label for d in ef.ruleset.dice) or "none"
+        labels = ", ".join(d.label for d in dice_specs(ef.ruleset)) or "none"
         raise FracasError(
             "unknown_field",
             f"{key!r} is not a parameter of {spec.name!r} ({params}) nor a dice label ({labels})",
@@ -315,14 +362,100 @@ def _place(raw: dict[str, Any], spec: ActionSpec, key: str, text: str) -> None:
     raw[key] = [int(m.group(1)), int(m.group(2))]
 
 
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """``hp=+N`` / ``hp=-N`` at the prompt: a heal or damage, not a value."""
+
+    amount: int
+    text: str
+
+
+def _signed(raw: dict[str, Any], key: str, value: str) -> None:
+    """A ``set`` value written with a sign: ``hp=+2`` heals, ``hp=-2`` damages; another
+    field's ``+N`` is refused (it would silently be the value N, not N more)."""
+    if key == "hp":
+        raw["hp"] = _Change(int(value), value)
+    elif value.startswith("+"):
+        raise FracasError(
+            "bad_value",
+            f"{key}={value}: set gives a field its value, not a change; write "
+            f"{key}={value[1:]} (only hp=+N / hp=-N heal and damage)",
+        )
+    else:
+        raw[key] = int(value)
+
+
+def _hp_change(raw: dict[str, Any]) -> dict[str, Any]:
+    """A ``set`` whose ``hp`` is a change, as the ``heal`` or ``damage`` it means."""
+    change: _Change = raw["hp"]
+    others = [k for k in raw if k not in ("actor", "do", "hp")]
+    if others:
+        raise FracasError(
+            "bad_value",
+            f"hp={change.text} heals or damages: give it alone, and set "
+            f"{', '.join(others)} in another command (or give hp a value: hp=5)",
+        )
+    if change.amount == 0:
+        raise FracasError(
+            "bad_value", f"hp={change.text} changes nothing: give hp=+N, hp=-N (N >= 1) or hp=N"
+        )
+    do = "heal" if change.amount > 0 else "damage"
+    return {"actor": raw["actor"], "do": do, "amount": abs(change.amount)}
+
+
+def _detail(raw: dict[str, Any], key: str, value: str) -> None:
+    """``status bo add=burning turns=2``: a detail of the status being added."""
+    add = raw.get("add")
+    if isinstance(add, str):
+        add = {add: {}}
+    if not isinstance(add, dict) or len(add) != 1:
+        raise FracasError(
+            "unknown_field",
+            f"{key}={value}: status takes add=NAME (then its details: add=burning turns=2) "
+            "and remove=NAME",
+        )
+    ((name, details),) = add.items()
+    raw["add"] = {name: {**details, key: scalar(value)}}
+
+
+def _add_word(raw: dict[str, Any], tokens: list[str], i: int) -> int:
+    """One word of ``add ID FIELD=VALUE ... [at X,Y] [after=ID]``; how many more it took."""
+    token = tokens[i]
+    fields: dict[str, Any] = raw.setdefault("combatant", {})
+    key, eq, value = token.partition("=")
+    if eq and key and value:
+        if key == "after":
+            raw["after"] = value
+        elif key == "combatant":
+            given = scalar(value)
+            if not isinstance(given, dict):
+                raise FracasError(
+                    "bad_value", f"combatant={value!r}: give a mapping {{id: cy, hp: 8, ...}}"
+                )
+            fields.update(given)
+        elif key == "at" and _TILE.match(value):
+            m = _TILE.match(value)
+            assert m is not None
+            fields["at"] = [int(m.group(1)), int(m.group(2))]
+        else:
+            fields[key] = scalar(value)
+        return 0
+    if token == "at" and i + 1 < len(tokens) and _TILE.match(tokens[i + 1]):
+        return _add_word(raw, [f"at={tokens[i + 1]}"], 0) + 1
+    if not eq and "id" not in fields:
+        fields["id"] = token
+        return 0
+    raise FracasError(
+        "bad_word",
+        f"{token!r}: add takes an id, then FIELD=VALUE (name, side, hp, max_hp, the sheet's "
+        "fields), at X,Y and after=ID",
+    )
+
+
 def _value(spec: ActionSpec, key: str, text: str) -> Any:
     if text in spec.choices.get(key, ()):
         return text
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return text
-    return text if value is None else value
+    return scalar(text)
 
 
 def command_text(action: Action, dice: Mapping[str, Sequence[int]] | None = None) -> str:
@@ -347,11 +480,7 @@ def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        try:
-            same = yaml.safe_load(value) == value
-        except yaml.YAMLError:
-            same = False
-        return value if same and value else json.dumps(value)
+        return value if value and scalar(value) == value else json.dumps(value)
     if isinstance(value, int):
         return str(value)
     return json.dumps(_listed(value), separators=(",", ":"))

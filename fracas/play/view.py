@@ -13,7 +13,7 @@ from fracas.files import EncounterFile
 from fracas.model import Action, Encounter, Event
 from fracas.odds import Odds
 from fracas.play.choices import options_now
-from fracas.play.commands import COMMANDS
+from fracas.play.commands import COMMANDS, GM_USAGE
 from fracas.render import action_title
 from fracas.rulesets.base import Ruleset
 from fracas.store import EncounterInfo
@@ -95,7 +95,8 @@ def help_lines(ef: EncounterFile, state: Encounter, about: str | None = None) ->
             words.append(needs)
         words += [f"[{k}]" for k in keys]
         lines.append(f"  {' '.join(words)}  - {spec.summary}")
-    lines.append("  end  - end the turn; move to X,Y and set FIELD=VALUE are the game master's")
+    lines.append("  end  - end the turn")
+    lines.append("the game master's, taking no turn: " + "; ".join(GM_USAGE.values()))
     if refused:
         lines.append("not now: " + "; ".join(refused))
     lines.append(
