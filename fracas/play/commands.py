@@ -141,7 +141,7 @@ def parse(line: str, ef: EncounterFile, state: Encounter) -> Command | None:
     if not words:
         return None
     head = _ALIASES.get(words[0], words[0])
-    acting = words[0] in state.combatants and len(words) > 1 and _action_name(words[1], ef)
+    acting = words[0] in state.combatants and len(words) > 1 and bool(_action_name(words[1], ef))
     if head == "status" and any("=" in w for w in words[1:]):
         acting = True  # `status bo add=burning`: the action; `status` alone is the table
     if head in COMMANDS and not acting:  # `end attack bo`: a combatant called `end` acts
