@@ -532,12 +532,13 @@ def export(
 ) -> dict[str, Any]:
     """An encounter file that replays ``records`` exactly with ``fracas run``.
 
-    ``records`` are the start and the effective actions (``Engine.effective``);
-    ``order`` the turn order in play. The setup is the original file's; the
+    ``records`` are the start and the effective actions (``Engine.effective``).
+    The setup is the original file's (with its ``order:`` if it has one); the
     initiative dice and every action's dice are written as rolled, so no die
-    comes from the seed. ``order`` is written only where the start rolled no dice:
-    rolled initiative dice give the same order again (and its opening log), and
-    a written order would leave them unrolled (``unused_die``).
+    comes from the seed and the start's order follows again. ``order`` (the turn
+    order in play) is not written: the game master's actions (``initiative``,
+    ``delay``, ``add``, ``remove``) change it during play, and the file's actions
+    replay those changes.
     """
     out: dict[str, Any] = dict(ef.setup)
     actions: list[dict[str, Any]] = []
@@ -545,8 +546,6 @@ def export(
         rolled = dice_from_rolls(record.rolls)
         if record.kind == "start":
             out["dice"] = {label: list(v) if len(v) > 1 else v[0] for label, v in rolled.items()}
-            if order is not None and not record.rolls:
-                out["order"] = list(order)
             continue
         assert record.action is not None
         actions.append(action_json(record.action, rolled))

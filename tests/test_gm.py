@@ -457,3 +457,23 @@ def test_table_actions_take_no_turn(path: Path) -> None:
         record = engine.act(action)
         assert engine.state.turn == turn and engine.state.turn.actor == first, action
         assert not any(type(e).__name__ in ("TurnEnded", "TurnStarted") for e in record.events)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_saved_session_with_table_actions_replays(path: Path, tmp_path: Path) -> None:
+    """Regression: the save wrote the order in play as the file's `order:`, so a reorder
+    was applied twice and an added combatant's id made the file unreadable."""
+    from fracas.play.session import Session
+    from fracas.store import open_store
+
+    store = open_store(tmp_path / "s.sqlite3", durable=False)
+    session = Session.create(store, path.read_text(), path.name)
+    order = list(session.state.order)
+    session.act(Action(order[0], "initiative", params={"order": order[::-1]}))
+    session.act(Action(order[0], "add", params={"combatant": {"id": "zed"}, "after": order[0]}))
+    session.act(Action(order[1], "remove"))
+    session.act(Action(session.state.turn.actor, "end_turn"))
+    session.save(tmp_path / "out.yaml")
+    again = play((tmp_path / "out.yaml").read_text(), name="out.yaml")
+    assert again.error is None
+    assert again.state == session.state
