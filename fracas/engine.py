@@ -34,6 +34,7 @@ __all__ = [
     "CORE_DICE",
     "CORE_FIELDS",
     "SET_ONLY_FIELDS",
+    "TABLE_ACTIONS",
     "Engine",
     "Record",
     "advance_to",
@@ -63,7 +64,8 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
 )
 """The actions of every ruleset. All but ``end_turn`` (and a ruleset's own ``move``) are
 the game master's: they take no turn (``fracas.gm``)."""
-_TABLE = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
+TABLE_ACTIONS = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
+"""The game master's actions: planned without a turn advance, no ruleset decision."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +205,7 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
     """Every event of one action, computed from ``state`` without changing it."""
     spec = spec_of(ruleset, action.do)
     _in_fight(state, action, spec)
-    if action.do in _TABLE:  # a game master's action: takes no turn
+    if action.do in TABLE_ACTIONS:  # a game master's action: takes no turn
         return _table_action(ruleset, state, action, dice)
     if action.do == "end_turn" and _skipped(ruleset, state, action.actor):
         name = state.name(action.actor)
@@ -235,7 +237,7 @@ def _in_fight(state: Encounter, action: Action, spec: ActionSpec | None) -> None
     named = [("actor", action.actor)]
     if action.target is not None:
         named.append(("target", action.target))
-    for key in spec.combatant_params if spec is not None and action.do not in _TABLE else ():
+    for key in spec.combatant_params if spec is not None and action.do not in TABLE_ACTIONS else ():
         value = action.params.get(key)
         if isinstance(value, Mapping | tuple | list):
             named += [(key, cid) for cid in value]

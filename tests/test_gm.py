@@ -418,7 +418,10 @@ def test_a_stored_encounter_with_an_added_combatant_resumes(tmp_path: Path) -> N
     session.act(Action("ana", "add", params={"combatant": {"id": "zed", "hp": 4}}))
     session.act(Action("zed", "heal", params={"amount": 3}))
     session.act(Action("zed", "status", params={"add": "hidden"}))
+    session.act(Action("zed", "roll", params={"notation": "2d6+1"}))
+    session.act(Action("ana", "delay", params={"after": "zed"}))
     again = Session.resume(store, session.name)
+    assert again.engine.log == session.engine.log
     assert again.state == session.state
     assert again.state.get("zed").hp == 7 and "zed" in again.state.order
 
