@@ -46,6 +46,17 @@ from fracas.engine import CORE_ACTIONS, dice_specs, die_spec, spec_of
 from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, read_action
 from fracas.model import Action, Encounter
+from fracas.play.table_words import (
+    GM_USAGE,
+    SIGNED,
+    SUBJECT,
+    TILE,
+    Change,
+    add_word,
+    detail,
+    hp_change,
+    signed,
+)
 from fracas.play.values import scalar
 from fracas.rulesets.base import ActionSpec
 
@@ -80,25 +91,8 @@ COMMANDS: dict[str, str] = {
 action follows it: ``end attack bo`` is the combatant ``end`` attacking)."""
 _ALIASES = {"exit": "quit", "?": "help"}
 
-GM_USAGE: dict[str, str] = {
-    "move": "move ID to X,Y",
-    "set": "set ID FIELD=VALUE ... (hp=+N heals, hp=-N damages)",
-    "heal": "heal ID N",
-    "damage": "damage ID N",
-    "status": "status ID add=NAME [DETAIL=VALUE ...] | remove=NAME",
-    "add": "add ID [name=.. side=.. hp=.. at X,Y ...sheet fields] [after=ID]",
-    "remove": "remove ID",
-    "initiative": "initiative ID ID ... (every combatant once)",
-    "delay": "delay ID AFTER-ID",
-    "roll": "roll NOTATION (2d6+1) [roll=FACES]",
-}
-"""How the prompt gives each of the game master's actions (``help`` lists them)."""
-_SUBJECT = frozenset(["set", "heal", "damage", "status", "remove", "delay"])
-"""Table actions whose actor may follow the action's name (``heal bo 3``)."""
-_SIGNED = re.compile(r"^[+-]\d+$")
-
 _PAIR = re.compile(r"(-?\d+)\s*,\s*(?=-?\d)")
-_TILE = re.compile(r"^\[?\s*(-?\d+)\s*,\s*(-?\d+)\s*\]?$")
+_TILE = TILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +227,7 @@ def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> A
         )
     spec = spec_of(ef.ruleset, do)
     assert spec is not None
-    if first not in state.combatants and do in _SUBJECT and rest[1:2] and rest[1] in ids:
+    if first not in state.combatants and do in SUBJECT and rest[1:2] and rest[1] in ids:
         actor, rest = rest[1], rest[1:]  # `heal bo 3`: the game master names whom
     return _build(actor, spec, rest[1:], ef, state)
 
@@ -247,7 +241,7 @@ def _build(
     while i < len(tokens):
         token = tokens[i]
         if spec.name == "add":
-            i += _add_word(raw, tokens, i) + 1
+            i += add_word(raw, tokens, i) + 1
             continue
         if spec.name == "roll" and "=" not in token:
             raw["notation"] = raw.get("notation", "") + token  # `roll 1d20 + 5`
@@ -274,8 +268,8 @@ def _build(
         i += 1
     if dice:
         raw["dice"] = {k: v[0] if len(v) == 1 else v for k, v in dice.items()}
-    if isinstance(raw.get("hp"), _Change):
-        raw = _hp_change(raw)
+    if isinstance(raw.get("hp"), Change):
+        raw = hp_change(raw)
     try:
         return read_action(ef, raw, state.combatants)
     except FileError as exc:
@@ -329,12 +323,12 @@ def _keyed(
         raw["target"] = value
     elif key in spec.combatant_params and "," in value and value[:1] not in "[{":
         raw[key] = [v.strip() for v in value.split(",")]  # targets=bo,cy
-    elif spec.name == "set" and _SIGNED.match(value):
-        _signed(raw, key, value)
+    elif spec.name == "set" and SIGNED.match(value):
+        signed(raw, key, value)
     elif spec.name == "set" or key in spec.params:
         raw[key] = _value(spec, key, value)
     elif spec.name == "status":
-        _detail(raw, key, value)
+        detail(raw, key, value)
     elif die_spec(ef.ruleset, key.split(":")[0]) is not None:
         try:
             dice[key] = [int(v) for v in value.split(",")]
@@ -360,96 +354,6 @@ def _place(raw: dict[str, Any], spec: ActionSpec, key: str, text: str) -> None:
     if key == "at" and spec.targets != "combatant_or_tile":
         raise FracasError("bad_word", f"{spec.name!r} does not target a tile")
     raw[key] = [int(m.group(1)), int(m.group(2))]
-
-
-@dataclass(frozen=True, slots=True)
-class _Change:
-    """``hp=+N`` / ``hp=-N`` at the prompt: a heal or damage, not a value."""
-
-    amount: int
-    text: str
-
-
-def _signed(raw: dict[str, Any], key: str, value: str) -> None:
-    """A ``set`` value written with a sign: ``hp=+2`` heals, ``hp=-2`` damages; another
-    field's ``+N`` is refused (it would silently be the value N, not N more)."""
-    if key == "hp":
-        raw["hp"] = _Change(int(value), value)
-    elif value.startswith("+"):
-        raise FracasError(
-            "bad_value",
-            f"{key}={value}: set gives a field its value, not a change; write "
-            f"{key}={value[1:]} (only hp=+N / hp=-N heal and damage)",
-        )
-    else:
-        raw[key] = int(value)
-
-
-def _hp_change(raw: dict[str, Any]) -> dict[str, Any]:
-    """A ``set`` whose ``hp`` is a change, as the ``heal`` or ``damage`` it means."""
-    change: _Change = raw["hp"]
-    others = [k for k in raw if k not in ("actor", "do", "hp")]
-    if others:
-        raise FracasError(
-            "bad_value",
-            f"hp={change.text} heals or damages: give it alone, and set "
-            f"{', '.join(others)} in another command (or give hp a value: hp=5)",
-        )
-    if change.amount == 0:
-        raise FracasError(
-            "bad_value", f"hp={change.text} changes nothing: give hp=+N, hp=-N (N >= 1) or hp=N"
-        )
-    do = "heal" if change.amount > 0 else "damage"
-    return {"actor": raw["actor"], "do": do, "amount": abs(change.amount)}
-
-
-def _detail(raw: dict[str, Any], key: str, value: str) -> None:
-    """``status bo add=burning turns=2``: a detail of the status being added."""
-    add = raw.get("add")
-    if isinstance(add, str):
-        add = {add: {}}
-    if not isinstance(add, dict) or len(add) != 1:
-        raise FracasError(
-            "unknown_field",
-            f"{key}={value}: status takes add=NAME (then its details: add=burning turns=2) "
-            "and remove=NAME",
-        )
-    ((name, details),) = add.items()
-    raw["add"] = {name: {**details, key: scalar(value)}}
-
-
-def _add_word(raw: dict[str, Any], tokens: list[str], i: int) -> int:
-    """One word of ``add ID FIELD=VALUE ... [at X,Y] [after=ID]``; how many more it took."""
-    token = tokens[i]
-    fields: dict[str, Any] = raw.setdefault("combatant", {})
-    key, eq, value = token.partition("=")
-    if eq and key and value:
-        if key == "after":
-            raw["after"] = value
-        elif key == "combatant":
-            given = scalar(value)
-            if not isinstance(given, dict):
-                raise FracasError(
-                    "bad_value", f"combatant={value!r}: give a mapping {{id: cy, hp: 8, ...}}"
-                )
-            fields.update(given)
-        elif key == "at" and _TILE.match(value):
-            m = _TILE.match(value)
-            assert m is not None
-            fields["at"] = [int(m.group(1)), int(m.group(2))]
-        else:
-            fields[key] = scalar(value)
-        return 0
-    if token == "at" and i + 1 < len(tokens) and _TILE.match(tokens[i + 1]):
-        return _add_word(raw, [f"at={tokens[i + 1]}"], 0) + 1
-    if not eq and "id" not in fields:
-        fields["id"] = token
-        return 0
-    raise FracasError(
-        "bad_word",
-        f"{token!r}: add takes an id, then FIELD=VALUE (name, side, hp, max_hp, the sheet's "
-        "fields), at X,Y and after=ID",
-    )
 
 
 def _value(spec: ActionSpec, key: str, text: str) -> Any:

@@ -74,6 +74,8 @@ def test_values_are_yaml_1_2_core() -> None:
 def test_table_actions_at_the_prompt() -> None:
     assert act("heal bo 3") == act("bo heal 3") == Action("bo", "heal", params={"amount": 3})
     assert act("damage bo 4") == Action("bo", "damage", params={"amount": 4})
+    assert act("move bo to 3,4") == act("bo move to 3,4")
+    assert act("set bo hp=3") == Action("bo", "set", params={"hp": 3})
     assert act("status bo add=burning turns=2 damage=1") == Action(
         "bo", "status", params={"add": {"burning": {"turns": 2, "damage": 1}}}
     )
