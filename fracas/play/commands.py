@@ -245,8 +245,9 @@ def _build(
             continue
         if spec.name == "roll" and "=" not in token:
             raw["notation"] = raw.get("notation", "") + token  # `roll 1d20 + 5`
-        elif spec.name == "initiative" and token in state.combatants:
-            raw.setdefault("order", []).append(token)
+        elif spec.name == "initiative" and "=" not in token:  # `initiative bo ana cy`
+            given = raw.get("order", [])
+            raw["order"] = [*(given if isinstance(given, list) else [given]), token]
         elif "=" in token:
             key, _, value = token.partition("=")
             _keyed(raw, dice, spec, key, value, ef)

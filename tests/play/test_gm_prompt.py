@@ -107,6 +107,7 @@ def test_table_actions_at_the_prompt() -> None:
         ("bo status turns=2", "unknown_field", ["turns=2", "add=NAME"]),
         ("add zed zed2", "bad_word", ["'zed2'", "after=ID"]),
         ("initiative bo ana", "bad_order", ["missing: cy, dee"]),
+        ("initiative add cy ana dee", "unknown_combatant", ["'add'", "valid: ana, bo, cy, dee"]),
         ("delay ana nobody", "unknown_combatant", ["'nobody'", "valid: ana, bo, cy, dee"]),
         ("roll 2d6 roll=x", "bad_value", ["'roll'", "'x'"]),
     ],
