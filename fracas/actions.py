@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from fracas.engine import CORE_ACTIONS, CORE_FIELDS, SET_ONLY_FIELDS, spec_of
+from fracas.combatants import check_tile
+from fracas.engine import CORE_ACTIONS, CORE_FIELDS, SET_ONLY_FIELDS, dice_specs, die_spec, spec_of
 from fracas.errors import FileError, brief
-from fracas.grid import Tile
 from fracas.model import Action, Encounter
 from fracas.rulesets import ActionSpec, Ruleset
 from fracas.validation import Locator, TileInput, validate
@@ -160,11 +160,11 @@ def check_dice(
     """Given dice by label (``attack``, ``damage:bo``, ``attack:2``): known labels, faces
     of the die; as tuples."""
     out: dict[str, tuple[int, ...]] = {}
-    labels = ", ".join(d.label for d in ruleset.dice_specs()) or "none"
+    labels = ", ".join(d.label for d in dice_specs(ruleset)) or "none"
     for key, value in raw.items():
         here = locate((*at, key))
         name, *rest = key.split(":")
-        spec = ruleset.die_spec(name)
+        spec = die_spec(ruleset, name)
         if spec is None:
             raise FileError(
                 "unknown_die_label",
@@ -188,19 +188,6 @@ def check_dice(
                 )
         out[key] = values
     return out
-
-
-def check_tile(tile: Tile, bounds: Bounds | None, locate: Locator, at: Path) -> None:
-    """``off_map`` where ``tile`` is outside ``bounds`` (no bounds: every tile is on)."""
-    if bounds is None:
-        return
-    width, height = bounds
-    if not (0 <= tile[0] < width and 0 <= tile[1] < height):
-        raise FileError(
-            "off_map",
-            f"tile {list(tile)!r} is off the map: x in 0..{width - 1}, y in 0..{height - 1}",
-            locate(at),
-        )
 
 
 def _check_params(spec: ActionSpec, params: Mapping[str, Any], locate: Locator, at: Path) -> None:

@@ -11,34 +11,39 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from fracas.combatants import CORE_FIELDS
 from fracas.dice.source import Dice, RandomDice, Roll, TableDice
 from fracas.errors import DiceError, FileError, FracasError, Refusal
-from fracas.frozen import freeze
+from fracas.gm import CORE_DICE, GM_ACTIONS, SET_ONLY_FIELDS, plan_gm, set_fields
 from fracas.model import (
     Action,
     Encounter,
     Event,
-    FieldsSet,
     Moved,
+    Note,
     TurnEnded,
+    TurnSkipped,
     TurnStarted,
     fold,
 )
-from fracas.rulesets.base import ActionSpec, Ruleset, plain
-from fracas.validation import validate
+from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
 
 __all__ = [
     "CORE_ACTIONS",
+    "CORE_DICE",
     "CORE_FIELDS",
     "SET_ONLY_FIELDS",
+    "TABLE_ACTIONS",
     "Engine",
     "Record",
     "advance_to",
     "core_actions",
     "dice_from_rolls",
+    "dice_specs",
+    "die_spec",
     "plan",
+    "set_fields",
 ]
 
 CORE_ACTIONS: tuple[ActionSpec, ...] = (
@@ -55,16 +60,12 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
         (),
         "none",
     ),
+    *GM_ACTIONS,
 )
-CORE_FIELDS = ("name", "side", "at", "hp", "max_hp")
-"""Fields every combatant has, outside the ruleset's sheet."""
-SET_ONLY_FIELDS = ("statuses",)
-"""Core fields ``set`` edits that a file does not give: ``statuses: {...}`` replaces the
-combatant's statuses (``statuses: {}`` ends them all)."""
-
-
-_STATUSES = dict[str, dict[str, int | str]]
-"""What ``set statuses:`` takes: status name -> details (ints or ids)."""
+"""The actions of every ruleset. All but ``end_turn`` (and a ruleset's own ``move``) are
+the game master's: they take no turn (``fracas.gm``)."""
+TABLE_ACTIONS = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
+"""The game master's actions: planned without a turn advance, no ruleset decision."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +88,60 @@ class Record:
     """Who took it at a table (an identity's name); None: the game master or a file."""
 
 
-def end_turn(ruleset: Ruleset, state: Encounter, dice: Dice, *, passed: bool) -> list[Event]:
-    """End the current turn and begin the next (a new round after the last in order)."""
+def end_turn(
+    ruleset: Ruleset,
+    state: Encounter,
+    dice: Dice,
+    *,
+    passed: bool,
+    stop: str | None = None,
+    following: tuple[str, ...] | None = None,
+) -> list[Event]:
+    """End the current turn and begin the next (a new round after the last in order).
+
+    A turn ended by its actor (not ``passed`` on to another who acts) goes to the next
+    combatant that is not down, where the table skips down combatants' turns
+    (``TableRules.skip_down``); ``stop`` is never skipped (default: this actor).
+    ``following``: the order whose next combatant begins (a delay's old order).
+    """
     actor = state.turn.actor
     events = ruleset.turn_end(state, actor, dice)
     events.append(TurnEnded(actor, passed))
-    index = state.order.index(actor) + 1
+    old = following if following is not None else state.order
+    index = old.index(actor) + 1
     round_ = state.round
-    if index == len(state.order):
-        index, round_ = 0, round_ + 1
     after = fold(state, events)  # the turn's end may change the order (a round rule)
-    return events + begin_turn(ruleset, after, after.order[index], round_, dice)
+    if index == len(old):
+        index, round_ = 0, round_ + 1
+    elif following is not None:
+        index = after.order.index(old[index])
+    stop = actor if stop is None else stop
+    return events + next_turn(ruleset, after, index, round_, dice, skip=not passed, stop=stop)
+
+
+def next_turn(
+    ruleset: Ruleset,
+    state: Encounter,
+    index: int,
+    round_: int,
+    dice: Dice,
+    *,
+    skip: bool,
+    stop: str,
+) -> list[Event]:
+    """Begin the turn of ``state.order[index]``; where ``skip`` and the table skips down
+    combatants, a down one's turn begins and ends at once (its effects firing: a round
+    rule, a start-of-turn effect) and the next is tried, up to ``stop``."""
+    events = begin_turn(ruleset, state, state.order[index], round_, dice)
+    if not skip or not state.table.skip_down:
+        return events
+    now = fold(state, events)
+    who = now.turn.actor
+    if who == stop or not ruleset.is_down(now.get(who)):
+        return events
+    skipped = TurnSkipped(who)
+    rest = end_turn(ruleset, skipped.apply(now), dice, passed=False, stop=stop)
+    return [*events, skipped, *rest]
 
 
 def begin_turn(
@@ -146,17 +190,34 @@ def spec_of(ruleset: Ruleset, name: str) -> ActionSpec | None:
     return ruleset.action_spec(name)
 
 
+def dice_specs(ruleset: Ruleset) -> tuple[DieSpec, ...]:
+    """Every dice label an action of ``ruleset`` may roll: its own, then the core ones."""
+    return (*ruleset.dice_specs(), *CORE_DICE)
+
+
+def die_spec(ruleset: Ruleset, label: str) -> DieSpec | None:
+    """The dice label ``label`` of ``ruleset`` or of the core actions (``roll``)."""
+    for spec in dice_specs(ruleset):
+        if spec.label == label:
+            return spec
+    return None
+
+
 def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
     """Every event of one action, computed from ``state`` without changing it."""
-    if action.do == "set":  # a game master's edit: takes no turn
-        return [set_fields(ruleset, state, action.actor, action.params)]
+    spec = spec_of(ruleset, action.do)
+    _in_fight(state, action, spec)
+    if action.do in TABLE_ACTIONS:  # a game master's action: takes no turn
+        return _table_action(ruleset, state, action, dice)
+    if action.do == "end_turn" and _skipped(ruleset, state, action.actor):
+        name = state.name(action.actor)
+        return [Note(f"{name} is down: its turn is skipped (none to end)")]
     events: list[Event] = []
     if action.do == "move":  # a game master's move unless the ruleset makes it the actor's
         if ruleset.move_is_own(action) and state.turn.actor != action.actor:
             events = advance_to(ruleset, state, action.actor, dice)
             state = fold(state, events)
         return [*events, *ruleset.move(state, action), Moved(action.actor, action.params["to"])]
-    spec = spec_of(ruleset, action.do)
     if spec is not None and not spec.off_turn and state.turn.actor != action.actor:
         events = advance_to(ruleset, state, action.actor, dice)
         state = fold(state, events)
@@ -165,66 +226,45 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
     return events + ruleset.roll(state, ruleset.decided(state, action), dice)
 
 
-def set_fields(
-    ruleset: Ruleset, state: Encounter, actor: str, fields: Mapping[str, Any]
-) -> FieldsSet:
-    """Validate a ``set`` action's fields against the sheet; refuse what does not fit."""
-    c = state.get(actor)
-    core = {k: v for k, v in fields.items() if k in CORE_FIELDS or k in SET_ONLY_FIELDS}
-    sheet_raw = {k: v for k, v in fields.items() if k not in core}
+def _skipped(ruleset: Ruleset, state: Encounter, actor: str) -> bool:
+    """Whether the table skips ``actor``'s turns and it is not its turn: ending its turn
+    then ends nothing (it does not pass every turn up to its own)."""
+    down = ruleset.is_down(state.get(actor))
+    return state.table.skip_down and actor != state.turn.actor and down
 
-    def where(path: Sequence[str | int]) -> str:
-        return ".".join(str(p) for p in path)
 
-    try:
-        merged = {**{k: plain(v) for k, v in ruleset.sheet_json_raw(c).items()}, **sheet_raw}
-        sheet = freeze(
-            validate(
-                ruleset.sheet_type,
-                merged,
-                where,
-                valid_fields=ruleset.sheet_fields(),
-                context=ruleset.options,
+def _in_fight(state: Encounter, action: Action, spec: ActionSpec | None) -> None:
+    """Refuse an action naming a combatant that is not in the fight (removed, or never
+    added): its actor, its target, the ids its parameters name."""
+    named = [("actor", action.actor)]
+    if action.target is not None:
+        named.append(("target", action.target))
+    for key in spec.combatant_params if spec is not None and action.do not in TABLE_ACTIONS else ():
+        value = action.params.get(key)
+        if isinstance(value, Mapping | tuple | list):
+            named += [(key, cid) for cid in value]
+    for what, cid in named:
+        if cid not in state.combatants:
+            raise Refusal(
+                "unknown_combatant",
+                f"{what} {cid!r} is not in the fight; combatants: {', '.join(state.order)}",
             )
-        )
-        if "statuses" in core:
-            statuses = validate(_STATUSES, core["statuses"], where, ("statuses",))
-    except FileError as exc:
-        raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
-    if "statuses" in core:  # the details the rules read, checked (a status's own schema)
-        try:
-            core["statuses"] = {k: ruleset.check_status(k, v) for k, v in statuses.items()}
-        except Refusal as exc:
-            raise Refusal(exc.code, f"set statuses: {exc.message}") from None
-    if "at" in core and core["at"] is not None:
-        core["at"] = tuple(core["at"])
-    max_hp = core.get("max_hp", c.max_hp)
-    hp = core.get("hp", min(c.hp, max_hp))
-    if not isinstance(max_hp, int) or max_hp < 1:
-        raise Refusal("bad_value", f"set max_hp: {max_hp!r} is not an int >= 1")
-    if not isinstance(hp, int) or not 0 <= hp <= max_hp:
-        raise Refusal("bad_value", f"set hp: {hp!r} is not in 0..{max_hp}")
-    if hp != c.hp:
-        core["hp"] = hp
-    changed = {k: getattr(sheet, k) for k in sheet_raw}
-    # The ruleset derives what follows from the given fields (an HP from damage taken).
-    given = dataclasses.replace(c, sheet=sheet, **core)
-    try:
-        settled = ruleset.settle(given, frozenset(fields))
-    except FracasError as exc:
-        raise Refusal(exc.code, f"set: {exc.message}") from None
-    for k in CORE_FIELDS:
-        if getattr(settled, k) != getattr(given, k):
-            core[k] = getattr(settled, k)
-    for f in dataclasses.fields(settled.sheet):
-        if getattr(settled.sheet, f.name) != getattr(sheet, f.name):
-            changed[f.name] = getattr(settled.sheet, f.name)
-    edit = FieldsSet(actor, core, changed)
-    # The ruleset's turn order after the edit (an initiative set), where it changes.
-    order = ruleset.order_after_set(edit.apply(state), actor, frozenset(fields))
-    if order is None or order == state.order:
-        return edit
-    return dataclasses.replace(edit, order=tuple(order))
+
+
+def _table_action(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+    """A game master's action; removing or delaying the combatant whose turn it is
+    passes the turn on (a removed one's turn simply stops; a delayed one's ends)."""
+    events = plan_gm(ruleset, state, action, dice)
+    actor = state.turn.actor
+    if action.actor != actor or action.do not in ("remove", "delay"):
+        return events
+    after = fold(state, events)
+    if action.do == "delay":  # the next in the old order begins
+        return events + end_turn(ruleset, after, dice, passed=False, following=state.order)
+    i = state.order.index(actor)
+    index, round_ = (i, state.round) if i < len(after.order) else (0, state.round + 1)
+    last = state.order[i - 1]  # the one before it: never skipped (the cycle's end)
+    return events + next_turn(ruleset, after, index, round_, dice, skip=True, stop=last)
 
 
 class Engine:

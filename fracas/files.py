@@ -12,7 +12,7 @@ import dataclasses
 import json
 import re
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -20,14 +20,15 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import ConfigDict, Field
 
-from fracas.actions import Bounds, check_action, check_dice, check_tile, dotted
-from fracas.engine import CORE_FIELDS, Record, dice_from_rolls
+from fracas.actions import Bounds, check_action, check_dice, dotted
+from fracas.combatants import read_combatant, read_table
+from fracas.engine import Record, dice_from_rolls
 from fracas.errors import FileError, FracasError, brief
-from fracas.frozen import freeze
+from fracas.gm import added_ids
 from fracas.model import Action, Combatant, Encounter, Turn
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset
 from fracas.rulesets.base import plain
-from fracas.validation import Locator, TileInput, validate
+from fracas.validation import Locator, validate
 
 __all__ = [
     "EncounterFile",
@@ -65,19 +66,8 @@ class _TopLevel:
     order: list[str] | None = None
     dice: dict[str, int | list[int]] = field(default_factory=dict)
     map: MapSize | None = None
+    table: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class _Core:
-    __pydantic_config__ = ConfigDict(extra="forbid")
-
-    id: str
-    name: str | None = None
-    side: str | None = None
-    at: TileInput | None = None
-    hp: Annotated[int, Field(ge=0)] | None = None
-    max_hp: Annotated[int, Field(ge=1)] | None = None
 
 
 @dataclass(frozen=True)
@@ -150,10 +140,13 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     order = _order(top.order, ids, locate)
     dice = check_dice(ruleset, top.dice, ids, locate, ("dice",))
     bounds = None if top.map is None else (top.map.width, top.map.height)
-    actions = tuple(
-        check_action(ruleset, ids, a, bounds=bounds, locate=locate, at=("actions", i))
-        for i, a in enumerate(top.actions)
-    )
+    known = list(ids)  # the ids actions may name: the file's, and those its actions add
+    actions: tuple[Action, ...] = ()
+    for i, a in enumerate(top.actions):
+        actions += (
+            check_action(ruleset, known, a, bounds=bounds, locate=locate, at=("actions", i)),
+        )
+        known += added_ids(actions[-1])
     first = order[0] if order else ids[0]
     start = Encounter(
         ruleset.name,
@@ -162,6 +155,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         top.round,
         Turn(first),
         ruleset.initial_values(),
+        read_table(top.table, locate, bounds),
     )
     where = tuple(locate(("actions", i)).split(": ")[0] for i in range(len(actions)))
     return EncounterFile(
@@ -434,41 +428,10 @@ def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:
 
 def _combatants(ruleset: Ruleset, top: _TopLevel, locate: Locator) -> dict[str, Combatant]:
     out: dict[str, Combatant] = {}
-    valid = ["id", *CORE_FIELDS, *ruleset.sheet_fields()]
+    size = (top.map.width, top.map.height) if top.map else None
     for i, raw in enumerate(top.combatants):
-        at = ("combatants", i)
-        core_raw = {k: v for k, v in raw.items() if k == "id" or k in CORE_FIELDS}
-        sheet_raw = {k: v for k, v in raw.items() if k not in core_raw}
-        core: _Core = validate(_Core, core_raw, locate, at, valid_fields=valid)
-        if not _ID.match(core.id):
-            raise FileError("bad_id", f"id {core.id!r} must match [a-z0-9_-]+", locate((*at, "id")))
-        if core.id in out:
-            raise FileError(
-                "duplicate_id",
-                f"id {core.id!r} is used by two combatants; ids must be unique",
-                locate((*at, "id")),
-            )
-        sheet = validate(
-            ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid, context=ruleset.options
-        )
-        max_hp = core.max_hp if core.max_hp is not None else ruleset.max_hp_default()
-        hp = core.hp if core.hp is not None else max_hp
-        if hp > max_hp:
-            raise FileError(
-                "bad_value",
-                f"hp {hp!r} is above max_hp {max_hp}: give 0..{max_hp}",
-                locate((*at, "hp")),
-            )
-        if core.at is not None and top.map is not None:
-            check_tile(core.at, (top.map.width, top.map.height), locate, (*at, "at"))
-        c = Combatant(
-            core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet
-        )
-        try:  # fields the ruleset derives from the given ones (an HP from damage taken)
-            c = ruleset.settle(c, frozenset(raw))
-        except FracasError as exc:
-            raise FileError(exc.code, exc.message, locate(at)) from None
-        out[core.id] = freeze(ruleset.prepare(c))  # the state must hash (fracas.frozen)
+        c = read_combatant(ruleset, raw, locate, ("combatants", i), taken=out, map_size=size)
+        out[c.id] = c
     return out
 
 
@@ -501,14 +464,18 @@ def rulesets_available() -> list[str]:
     return [r.name for r in RULESETS]
 
 
-def read_action(ef: EncounterFile, raw: Mapping[str, Any]) -> Action:
+def read_action(
+    ef: EncounterFile, raw: Mapping[str, Any], ids: Collection[str] | None = None
+) -> Action:
     """One action given as a file's action entry (``{"actor", "do", "target", ...}``),
-    validated as the file's own actions are (a stored log, a prompt).
+    validated as the file's own actions are (a stored log, a prompt); ``ids``: the
+    combatants it may name (default: the file's; a prompt gives those in the fight).
 
     Raises:
         FileError: its ``where`` names the field (``edge``, ``dice.attack``), no file or line.
     """
-    return check_action(ef.ruleset, ef.start, raw, bounds=ef.bounds)
+    known = ef.start if ids is None else ids
+    return check_action(ef.ruleset, known, raw, bounds=ef.bounds)
 
 
 def action_json(action: Action, dice: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
@@ -531,12 +498,13 @@ def export(
 ) -> dict[str, Any]:
     """An encounter file that replays ``records`` exactly with ``fracas run``.
 
-    ``records`` are the start and the effective actions (``Engine.effective``);
-    ``order`` the turn order in play. The setup is the original file's; the
+    ``records`` are the start and the effective actions (``Engine.effective``).
+    The setup is the original file's (with its ``order:`` if it has one); the
     initiative dice and every action's dice are written as rolled, so no die
-    comes from the seed. ``order`` is written only where the start rolled no dice:
-    rolled initiative dice give the same order again (and its opening log), and
-    a written order would leave them unrolled (``unused_die``).
+    comes from the seed and the start's order follows again. ``order`` (the turn
+    order in play) is not written: the game master's actions (``initiative``,
+    ``delay``, ``add``, ``remove``) change it during play, and the file's actions
+    replay those changes.
     """
     out: dict[str, Any] = dict(ef.setup)
     actions: list[dict[str, Any]] = []
@@ -544,8 +512,6 @@ def export(
         rolled = dice_from_rolls(record.rolls)
         if record.kind == "start":
             out["dice"] = {label: list(v) if len(v) > 1 else v[0] for label, v in rolled.items()}
-            if order is not None and not record.rolls:
-                out["order"] = list(order)
             continue
         assert record.action is not None
         actions.append(action_json(record.action, rolled))

@@ -21,18 +21,25 @@ __all__ = [
     "ActionUsed",
     "Attempted",
     "Combatant",
+    "CombatantAdded",
+    "CombatantRemoved",
     "Damaged",
     "Encounter",
     "Event",
     "FieldsSet",
+    "HpChanged",
     "Moved",
     "Note",
+    "OrderSet",
+    "Rolled",
     "StatusCleared",
     "StatusSet",
+    "TableRules",
     "Turn",
     "TurnEnded",
     "TurnFlagged",
     "TurnOver",
+    "TurnSkipped",
     "TurnStarted",
     "ValueSet",
     "event_json",
@@ -100,6 +107,18 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class TableRules:
+    """How the table runs the encounter, whatever the ruleset (the file's ``table:`` and
+    ``map:``): part of the state, so every path (play, replay, odds) sees the same."""
+
+    skip_down: bool = True
+    """A turn that comes up for a down combatant (``Ruleset.is_down``) is skipped: it
+    begins and ends at once, its effects firing, and the next begins."""
+    map_size: tuple[int, int] | None = None
+    """The map's width and height, where the file gives them (tiles are checked)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Encounter:
     """The whole state of one encounter at one point of its log.
 
@@ -116,6 +135,8 @@ class Encounter:
     turn: Turn
     values: Mapping[str, int] = EMPTY
     """Encounter-wide ruleset values, reported beside ``round``."""
+    table: TableRules = TableRules()
+    """The table's own rules (skipping down combatants' turns, the map's size)."""
 
     def __post_init__(self) -> None:
         if type(self.combatants) is not FrozenDict:
@@ -389,3 +410,103 @@ class Note(Event):
 
     def describe(self, state: Encounter) -> str | None:
         return self.text
+
+
+# --- the game master's table actions (fracas.gm) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HpChanged(FieldsSet):
+    """A game master's heal (``amount`` > 0) or damage (< 0): a ``set hp`` by an amount,
+    with the fields the ruleset derived from the new HP."""
+
+    amount: int = 0
+
+    def describe(self, state: Encounter) -> str | None:
+        c = state.get(self.actor)
+        verb = "heals" if self.amount > 0 else "damages"
+        after = self.apply(state).get(self.actor).hp
+        return f"GM {verb} {c.name} {abs(self.amount)}: HP {c.hp} -> {after}"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderSet(Event):
+    """The turn order changes (a game master's reorder or delay)."""
+
+    order: tuple[str, ...]
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state, order=self.order)
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"GM sets the order: {', '.join(state.name(cid) for cid in self.order)}"
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantAdded(Event):
+    """A combatant joins the fight; ``order`` is the turn order with it placed."""
+
+    combatant: Combatant
+    order: tuple[str, ...]
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state.with_combatant(self.combatant), order=self.order)
+
+    def describe(self, state: Encounter) -> str | None:
+        c = self.combatant
+        names = ", ".join(c.name if cid == c.id else state.name(cid) for cid in self.order)
+        return f"GM adds {c.name} ({c.side}, HP {c.hp}/{c.max_hp}): order {names}"
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantRemoved(Event):
+    """A combatant leaves the fight (out of the state and the order)."""
+
+    actor: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(
+            state,
+            combatants={k: v for k, v in state.combatants.items() if k != self.actor},
+            order=tuple(cid for cid in state.order if cid != self.actor),
+        )
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"GM removes {state.name(self.actor)} from the fight"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    """A down combatant's turn came up and was skipped (``TableRules.skip_down``)."""
+
+    actor: str
+    tone: ClassVar[str] = "down"
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"{state.name(self.actor)} is down: turn skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    """A free roll of dice notation (``2d6+1``), for the table: it changes nothing."""
+
+    actor: str
+    notation: str
+    terms: tuple[tuple[int, tuple[int, ...], int], ...]
+    """Per term: its sign, the faces rolled (a number: itself), the value it counts
+    (the kept faces' sum)."""
+    total: int
+
+    def describe(self, state: Encounter) -> str | None:
+        text = ""
+        for i, (sign, faces, value) in enumerate(self.terms):
+            shown = " + ".join(str(f) for f in faces)
+            if sum(faces) != value:  # some faces not kept (2d20kh1)
+                shown = f"({', '.join(str(f) for f in faces)} -> {value})"
+            elif sign < 0 and len(faces) > 1:
+                shown = f"({shown})"
+            if i == 0:
+                text = ("-" if sign < 0 else "") + shown
+            else:
+                text += f" {'+' if sign > 0 else '-'} {shown}"
+        return f"{state.name(self.actor)} rolls {self.notation}: {text} = {self.total}"

@@ -53,7 +53,7 @@ def _shown(value: Any) -> Any:
     if isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value):
         return value
     if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
+        return {k: _shown(v) for k, v in value.items()}  # nested too: {'burning': {'turns': 2}}
     return plain(value)
 
 

@@ -82,7 +82,9 @@ DICE_LABELS = {  # dice-combat.md 2.4
     "scatter": 3,
     "direction": 8,
 }
-ACTIONS = ("attack", "throw", "reload", "equip", "end_turn", "move", "set")
+GM_ACTIONS = ("heal", "damage", "status", "add", "remove", "initiative", "delay", "roll")
+"""The game master's core actions, after ``set`` (fracas.gm)."""
+ACTIONS = ("attack", "throw", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)
 
 
 def write(tmp_path: Path, text: str, name: str = "enc.yaml") -> str:

@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
 
-__all__ = ["Constant", "DiceTerm", "Expression", "parse"]
+__all__ = ["MAX_SIDES", "Constant", "DiceTerm", "Expression", "parse"]
 
 _TERM = re.compile(r"(\d*)d(\d+)(!?)(?:(kh|kl)(\d+))?|(\d+)")
 _MAX_COUNT = 100
 _MAX_SIDES = 1000
+MAX_SIDES = _MAX_SIDES
+"""The largest die a notation may roll."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,23 @@
     ana throw at 4,5               a tile target
     ana attack bo cy               several targets (a ``combatants`` action: ``targets``)
     bo equip knife                 a required parameter, given by position
-    ana attack bo edge=advantage   parameters as key=value (values read as YAML)
+    ana attack bo edge=advantage   parameters as key=value (values read as YAML 1.2 core:
+                                   17, "text", [a, b], {k: v}, true; `on`, `yes` stay text)
     ana attack bo attack=17        dice as label=value (physical dice), label=v1,v2 for several
     ana move to 3,4                core actions: move, set hp=5 cover=true, end_turn
     end                            the current actor ends its turn
+
+The game master's table actions (they take no turn; :data:`GM_USAGE`)::
+
+    heal bo 3 | bo heal 3          bo set hp=+3 is the same; bo set hp=-3 is `damage bo 3`
+    damage bo 3
+    status bo add=burning turns=2  one status added (its details after it), the others kept
+    status bo remove=burning
+    add cy name=Cy side=foes hp=8 at 3,4 after=bo   a new combatant, checked as a file's
+    remove bo                      out of the fight
+    initiative bo ana cy           a new turn order (every combatant once)
+    delay ana bo                   ana moves to just after bo in the order
+    roll 2d6+1 [roll=4,2]          a free roll, logged (its dice given as roll=...)
     status | odds ACTION | undo | redo | log [N] | dice manual|auto
     save FILE | list | delete NAME | help [ACTION] | quit
 
@@ -29,16 +42,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from fracas.engine import CORE_ACTIONS, spec_of
+from fracas.engine import CORE_ACTIONS, dice_specs, die_spec, spec_of
 from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, read_action
 from fracas.model import Action, Encounter
+from fracas.play.table_words import (
+    GM_USAGE,
+    SIGNED,
+    SUBJECT,
+    TILE,
+    Change,
+    add_word,
+    detail,
+    hp_change,
+    signed,
+)
+from fracas.play.values import scalar
 from fracas.rulesets.base import ActionSpec
 
 __all__ = [
     "COMMANDS",
+    "GM_USAGE",
     "Act",
     "Command",
     "Meta",
@@ -68,7 +92,7 @@ action follows it: ``end attack bo`` is the combatant ``end`` attacking)."""
 _ALIASES = {"exit": "quit", "?": "help"}
 
 _PAIR = re.compile(r"(-?\d+)\s*,\s*(?=-?\d)")
-_TILE = re.compile(r"^\[?\s*(-?\d+)\s*,\s*(-?\d+)\s*\]?$")
+_TILE = TILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +135,9 @@ def parse(line: str, ef: EncounterFile, state: Encounter) -> Command | None:
     if not words:
         return None
     head = _ALIASES.get(words[0], words[0])
-    acting = words[0] in state.combatants and len(words) > 1 and _action_name(words[1], ef)
+    acting = words[0] in state.combatants and len(words) > 1 and bool(_action_name(words[1], ef))
+    if head == "status" and any("=" in w for w in words[1:]):
+        acting = True  # `status bo add=burning`: the action; `status` alone is the table
     if head in COMMANDS and not acting:  # `end attack bo`: a combatant called `end` acts
         return _meta(head, words[1:], ef, state)
     return Act(parse_action(words, ef, state))
@@ -206,6 +232,8 @@ def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> A
         )
     spec = spec_of(ef.ruleset, do)
     assert spec is not None
+    if first not in state.combatants and do in SUBJECT and rest[1:2] and rest[1] in ids:
+        actor, rest = rest[1], rest[1:]  # `heal bo 3`: the game master names whom
     return _build(actor, spec, rest[1:], ef, state)
 
 
@@ -217,7 +245,15 @@ def _build(
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        if "=" in token:
+        if spec.name == "add":
+            i += add_word(raw, tokens, i) + 1
+            continue
+        if spec.name == "roll" and "=" not in token:
+            raw["notation"] = raw.get("notation", "") + token  # `roll 1d20 + 5`
+        elif spec.name == "initiative" and "=" not in token:  # `initiative bo ana cy`
+            given = raw.get("order", [])
+            raw["order"] = [*(given if isinstance(given, list) else [given]), token]
+        elif "=" in token:
             key, _, value = token.partition("=")
             _keyed(raw, dice, spec, key, value, ef)
         elif token in ("at", "to") and i + 1 < len(tokens) and _TILE.match(tokens[i + 1]):
@@ -238,8 +274,10 @@ def _build(
         i += 1
     if dice:
         raw["dice"] = {k: v[0] if len(v) == 1 else v for k, v in dice.items()}
+    if isinstance(raw.get("hp"), Change):
+        raw = hp_change(raw)
     try:
-        return read_action(ef, raw)
+        return read_action(ef, raw, state.combatants)
     except FileError as exc:
         field = exc.where.rsplit(".", 1)[-1]
         quoted = not field or f"{field!r}" in exc.message or exc.message.startswith(field)
@@ -291,9 +329,13 @@ def _keyed(
         raw["target"] = value
     elif key in spec.combatant_params and "," in value and value[:1] not in "[{":
         raw[key] = [v.strip() for v in value.split(",")]  # targets=bo,cy
+    elif spec.name == "set" and SIGNED.match(value):
+        signed(raw, key, value)
     elif spec.name == "set" or key in spec.params:
         raw[key] = _value(spec, key, value)
-    elif ef.ruleset.die_spec(key.split(":")[0]) is not None:
+    elif spec.name == "status":
+        detail(raw, key, value)
+    elif die_spec(ef.ruleset, key.split(":")[0]) is not None:
         try:
             dice[key] = [int(v) for v in value.split(",")]
         except ValueError:
@@ -302,7 +344,7 @@ def _keyed(
             ) from None
     else:
         params = ", ".join(spec.params) or "none"
-        labels = ", ".join(d.label for d in ef.ruleset.dice) or "none"
+        labels = ", ".join(d.label for d in dice_specs(ef.ruleset)) or "none"
         raise FracasError(
             "unknown_field",
             f"{key!r} is not a parameter of {spec.name!r} ({params}) nor a dice label ({labels})",
@@ -323,11 +365,7 @@ def _place(raw: dict[str, Any], spec: ActionSpec, key: str, text: str) -> None:
 def _value(spec: ActionSpec, key: str, text: str) -> Any:
     if text in spec.choices.get(key, ()):
         return text
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return text
-    return text if value is None else value
+    return scalar(text)
 
 
 def command_text(action: Action, dice: Mapping[str, Sequence[int]] | None = None) -> str:
@@ -352,11 +390,7 @@ def _text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        try:
-            same = yaml.safe_load(value) == value
-        except yaml.YAMLError:
-            same = False
-        return value if same and value else json.dumps(value)
+        return value if value and scalar(value) == value else json.dumps(value)
     if isinstance(value, int):
         return str(value)
     return json.dumps(_listed(value), separators=(",", ":"))

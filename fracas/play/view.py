@@ -13,7 +13,7 @@ from fracas.engine import Record, spec_of
 from fracas.errors import FracasError
 from fracas.model import Action, Combatant, Encounter
 from fracas.odds import Odds
-from fracas.play.commands import COMMANDS, action_names
+from fracas.play.commands import COMMANDS, GM_USAGE, action_names
 from fracas.render import action_title, damage_rows, odds_heading, record_entries
 from fracas.rulesets.base import Ruleset, Shown
 from fracas.store import EncounterInfo
@@ -77,7 +77,8 @@ def help_lines(table: tables.Table, about: str | None = None) -> list[str]:
             words.append(needs)
         words += [f"[{k}]" for k in keys]
         lines.append(f"  {' '.join(words)}  - {spec.summary}")
-    lines.append("  end  - end the turn; move to X,Y and set FIELD=VALUE are the game master's")
+    lines.append("  end  - end the turn")
+    lines.append("the game master's, taking no turn: " + "; ".join(GM_USAGE.values()))
     if refused:
         lines.append("not now: " + "; ".join(refused))
     lines.append(

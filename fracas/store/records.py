@@ -67,7 +67,9 @@ def record_from_json(ef: EncounterFile, body: JSON) -> Record:
         rolls = tuple(
             Roll(str(r["label"]), int(r["sides"]), int(r["value"])) for r in body["rolls"]
         )
-        action = read_action(ef, body["action"]) if kind == "action" else None
+        action = (
+            read_action(ef, body["action"], _ids(ef, body["action"])) if kind == "action" else None
+        )
         target = body.get("target")
         if kind in ("undo", "redo") and not isinstance(target, int):
             raise ValueError(f"{kind} without a target record")
@@ -81,6 +83,24 @@ def record_from_json(ef: EncounterFile, body: JSON) -> Record:
             "bad_record", f"stored record #{seq} is not a fracas record: {exc}"
         ) from None
     return Record(seq, action, rolls, (), kind, target, by)
+
+
+def _ids(ef: EncounterFile, raw: Any) -> list[str]:
+    """The ids a stored action may name: the file's, and any it names (a combatant a
+    game master added mid-fight). The replay checks each against the state it is
+    played in (``unknown_combatant``), as it was checked when it was taken."""
+    known = list(ef.start.combatants)
+    return known + sorted(_words(raw) - set(known))
+
+
+def _words(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_words(k) | _words(v) for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(_words(v) for v in value))
+    return set()
 
 
 def check_replayed(body: JSON, replayed: Record, name: str) -> None:

@@ -218,7 +218,11 @@ def test_rules_soak_json() -> None:
     assert out["shorthands"] == ["unarmed"]
     assert {row["name"]: row["default"] for row in out["options"]} == OPTIONS
     assert {row["label"]: row["sides"] for row in out["dice"]} == DICE
-    assert [a["do"] for a in out["actions"]] == ["attack", "end_turn", "move", "set"]
+    assert [a["do"] for a in out["actions"]] == [
+        "attack",
+        *("end_turn", "move", "set", "heal", "damage", "status"),
+        *("add", "remove", "initiative", "delay", "roll"),
+    ]
     attack = out["actions"][0]
     assert attack["params"] == ["weapon", "advantage", "disadvantage", "modifier", "distance"]
     assert all(row["meaning"] for row in out["sheet"][6:] + out["options"] + out["item"])

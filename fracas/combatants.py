@@ -1,0 +1,122 @@
+"""One combatant as a file gives it, validated: the same check for a file's
+``combatants:`` entry and for a game master's ``add`` mid-fight (``fracas.gm``).
+
+Every problem is a :class:`~fracas.errors.FileError` whose ``where`` comes from the
+caller's locator (``FILE:LINE: combatants[2].hp`` for a file, ``combatant.hp`` for an
+action) and whose message quotes the input and lists what is valid.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+
+from fracas.errors import FileError, FracasError
+from fracas.frozen import freeze
+from fracas.grid import Tile
+from fracas.model import Combatant, TableRules
+from fracas.rulesets.base import Ruleset
+from fracas.validation import Locator, TileInput, validate
+
+__all__ = ["CORE_FIELDS", "ID", "check_tile", "read_combatant", "read_table"]
+
+ID = re.compile(r"^[a-z0-9_-]+$")
+"""What a combatant id may be."""
+CORE_FIELDS = ("name", "side", "at", "hp", "max_hp")
+"""Fields every combatant has, outside the ruleset's sheet."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Core:
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    id: str
+    name: str | None = None
+    side: str | None = None
+    at: TileInput | None = None
+    hp: Annotated[int, Field(ge=0)] | None = None
+    max_hp: Annotated[int, Field(ge=1)] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    skip_down: bool = True
+
+
+def read_combatant(
+    ruleset: Ruleset,
+    raw: Mapping[str, Any],
+    locate: Locator,
+    at: tuple[str | int, ...],
+    *,
+    taken: Collection[str],
+    map_size: tuple[int, int] | None,
+) -> Combatant:
+    """The combatant ``raw`` gives (``id``, the core fields, the ruleset's sheet fields),
+    checked, settled (fields the ruleset derives) and prepared, frozen for the state.
+
+    Args:
+        taken: ids already in use (``duplicate_id``).
+        map_size: the map's width and height, where there is a map (``off_map``).
+    """
+    valid = ["id", *CORE_FIELDS, *ruleset.sheet_fields()]
+    core_raw = {k: v for k, v in raw.items() if k == "id" or k in CORE_FIELDS}
+    sheet_raw = {k: v for k, v in raw.items() if k not in core_raw}
+    core: _Core = validate(_Core, core_raw, locate, at, valid_fields=valid)
+    if not ID.match(core.id):
+        raise FileError("bad_id", f"id {core.id!r} must match [a-z0-9_-]+", locate((*at, "id")))
+    if core.id in taken:
+        raise FileError(
+            "duplicate_id",
+            f"id {core.id!r} is used by two combatants; ids must be unique",
+            locate((*at, "id")),
+        )
+    sheet = validate(
+        ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid, context=ruleset.options
+    )
+    max_hp = core.max_hp if core.max_hp is not None else ruleset.max_hp_default()
+    hp = core.hp if core.hp is not None else max_hp
+    if hp > max_hp:
+        raise FileError(
+            "bad_value",
+            f"hp {hp!r} is above max_hp {max_hp}: give 0..{max_hp}",
+            locate((*at, "hp")),
+        )
+    if core.at is not None:
+        check_tile(core.at, map_size, locate, (*at, "at"))
+    c = Combatant(core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet)
+    try:  # fields the ruleset derives from the given ones (an HP from damage taken)
+        c = ruleset.settle(c, frozenset(raw))
+    except FracasError as exc:
+        raise FileError(exc.code, exc.message, locate(at)) from None
+    frozen: Combatant = freeze(ruleset.prepare(c))  # the state must hash (fracas.frozen)
+    return frozen
+
+
+def check_tile(
+    tile: Tile, map_size: tuple[int, int] | None, locate: Locator, at: tuple[str | int, ...]
+) -> None:
+    """Refuse a tile off the map (``off_map``), where there is a map."""
+    if map_size is None:
+        return
+    width, height = map_size
+    if not (0 <= tile[0] < width and 0 <= tile[1] < height):
+        raise FileError(
+            "off_map",
+            f"tile {list(tile)!r} is off the map: x in 0..{width - 1}, y in 0..{height - 1}",
+            locate(at),
+        )
+
+
+def read_table(
+    raw: Mapping[str, Any], locate: Locator, map_size: tuple[int, int] | None
+) -> TableRules:
+    """The file's ``table:`` (how the table runs the encounter), with the map's size."""
+    table: _Table = validate(_Table, dict(raw), locate, ("table",), valid_fields=["skip_down"])
+    return TableRules(skip_down=table.skip_down, map_size=map_size)

@@ -1,0 +1,394 @@
+"""The game master's table actions, in every ruleset: ``set``, ``heal``, ``damage``,
+``status``, ``add``, ``remove``, ``initiative``, ``delay`` and ``roll``.
+
+They take no turn (like ``set``): the engine plans them without advancing to the
+actor's turn, they are records of the log like any action (undo and redo work on
+them), and each refusal is a :class:`~fracas.errors.Refusal` with a stable code that
+quotes the input and says what is valid. Where an action moves the turn (removing
+or delaying the combatant whose turn it is), the engine adds the turn's passing
+(``fracas.engine``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from fracas.combatants import CORE_FIELDS, read_combatant
+from fracas.dice import notation
+from fracas.dice.source import Dice
+from fracas.errors import FileError, FracasError, Refusal
+from fracas.frozen import freeze
+from fracas.model import (
+    Action,
+    CombatantAdded,
+    CombatantRemoved,
+    Encounter,
+    Event,
+    FieldsSet,
+    HpChanged,
+    OrderSet,
+    Rolled,
+    StatusCleared,
+    StatusSet,
+)
+from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset, plain
+from fracas.validation import validate
+
+__all__ = [
+    "CORE_DICE",
+    "GM_ACTIONS",
+    "SET_ONLY_FIELDS",
+    "added_ids",
+    "change_hp",
+    "plan_gm",
+    "set_fields",
+]
+
+SET_ONLY_FIELDS = ("statuses",)
+"""Core fields ``set`` edits that a file does not give: ``statuses: {...}`` replaces the
+combatant's statuses (``statuses: {}`` ends them all)."""
+
+_STATUSES = dict[str, dict[str, int | str]]
+"""What ``set statuses:`` takes: status name -> details (ints or ids)."""
+_AMOUNT = Annotated[int, Field(ge=1)]
+
+GM_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec(
+        "heal",
+        "a game master's heal of the actor: `amount` HP back, up to max_hp, as `set hp` "
+        "does it (a ruleset's derived fields follow)",
+        ("amount",),
+        "none",
+        required=("amount",),
+        types={"amount": _AMOUNT},
+    ),
+    ActionSpec(
+        "damage",
+        "a game master's damage to the actor: `amount` HP off, down to 0, as `set hp` does it",
+        ("amount",),
+        "none",
+        required=("amount",),
+        types={"amount": _AMOUNT},
+    ),
+    ActionSpec(
+        "status",
+        "a game master's status edit of the actor, the others kept: `add: NAME` or "
+        "`add: {NAME: {details}}` (checked against the ruleset's statuses, defaults filled), "
+        "`remove: NAME` or a list",
+        ("add", "remove"),
+        "none",
+        types={"add": str | _STATUSES, "remove": str | list[str]},
+    ),
+    ActionSpec(
+        "add",
+        "a game master's new combatant: `combatant: {id, name, side, at, hp, ...sheet "
+        "fields}` (checked as a file's), placed in the order `after: ID` (default: last)",
+        ("combatant", "after"),
+        "none",
+        required=("combatant",),
+        types={"combatant": dict[str, Any], "after": str},
+    ),
+    ActionSpec(
+        "remove",
+        "a game master's removal of the actor from the fight (on its turn, the next begins)",
+        (),
+        "none",
+    ),
+    ActionSpec(
+        "initiative",
+        "a game master's new turn order: `order: [ids]`, every combatant once (the turn "
+        "in progress goes on; the next follows the new order)",
+        ("order",),
+        "none",
+        required=("order",),
+        types={"order": list[str]},
+        combatant_params=("order",),
+    ),
+    ActionSpec(
+        "delay",
+        "a game master's delay: the actor moves in the order to just `after: ID` (on its "
+        "turn, its turn ends and the next in the old order begins)",
+        ("after",),
+        "none",
+        required=("after",),
+        types={"after": str},
+    ),
+    ActionSpec(
+        "roll",
+        "a free roll for the table: `notation: 2d6+1` (NdS, NdS! explodes, khN/klN keep, "
+        "+/- terms), logged; its dice are labelled `roll`",
+        ("notation",),
+        "none",
+        required=("notation",),
+        types={"notation": str},
+    ),
+)
+
+ROLL_LABEL = "roll"
+CORE_DICE: tuple[DieSpec, ...] = (
+    DieSpec(
+        ROLL_LABEL,
+        notation.MAX_SIDES,
+        "every die of a `roll` action's notation, in order (each checked against its own size)",
+        odds_relevant=False,
+    ),
+)
+"""Dice labels every ruleset rolls (its core actions'); their faces are checked against the
+die actually rolled."""
+
+
+def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+    """The events of one table action (not the turn passing it may cause)."""
+    params = action.params
+    actor = action.actor
+    if action.do == "set":
+        return [set_fields(ruleset, state, actor, params)]
+    if action.do in ("heal", "damage"):
+        amount = params["amount"]
+        return [change_hp(ruleset, state, actor, amount if action.do == "heal" else -amount)]
+    if action.do == "status":
+        return _status(ruleset, state, actor, params.get("add"), params.get("remove"))
+    if action.do == "add":
+        return [_add(ruleset, state, params["combatant"], params.get("after"))]
+    if action.do == "remove":
+        if len(state.combatants) == 1:
+            raise Refusal(
+                "last_combatant", f"remove {actor!r}: the encounter's only combatant stays"
+            )
+        return [CombatantRemoved(actor)]
+    if action.do == "initiative":
+        return [OrderSet(_permutation(state, params["order"]))]
+    if action.do == "delay":
+        return [OrderSet(delayed(state, actor, params["after"]))]
+    assert action.do == "roll", action.do
+    return [_roll(actor, params["notation"], dice)]
+
+
+def added_ids(action: Action) -> tuple[str, ...]:
+    """The id a well-formed ``add`` action gives its new combatant (for a reader that
+    checks the ids later actions name); none for any other action."""
+    if action.do != "add":
+        return ()
+    combatant = action.params.get("combatant")
+    cid = combatant.get("id") if isinstance(combatant, Mapping) else None
+    return (cid,) if isinstance(cid, str) else ()
+
+
+# --- HP ----------------------------------------------------------------------------
+
+
+def change_hp(ruleset: Ruleset, state: Encounter, actor: str, amount: int) -> HpChanged:
+    """Heal (``amount`` > 0) or damage (< 0) ``actor`` as ``set hp`` would, HP kept in
+    0..max_hp. Where the ruleset refuses the full change (soak: HP above what its
+    aggravated damage allows), the largest change it takes is made."""
+    c = state.get(actor)
+    goal = min(c.max_hp, max(0, c.hp + amount))
+    step = -1 if amount > 0 else 1
+    refused: Refusal | None = None
+    for hp in range(goal, c.hp + step, step):
+        try:
+            fields = set_fields(ruleset, state, actor, {"hp": hp})
+        except Refusal as exc:
+            refused = refused or exc
+            continue
+        return HpChanged(actor, fields.core, fields.sheet, fields.order, amount)
+    assert refused is not None
+    raise refused
+
+
+def set_fields(
+    ruleset: Ruleset, state: Encounter, actor: str, fields: Mapping[str, Any]
+) -> FieldsSet:
+    """Validate a ``set`` action's fields against the sheet; refuse what does not fit."""
+    c = state.get(actor)
+    core = {k: v for k, v in fields.items() if k in CORE_FIELDS or k in SET_ONLY_FIELDS}
+    sheet_raw = {k: v for k, v in fields.items() if k not in core}
+
+    def where(path: Sequence[str | int]) -> str:
+        return ".".join(str(p) for p in path)
+
+    try:
+        merged = {**{k: plain(v) for k, v in ruleset.sheet_json_raw(c).items()}, **sheet_raw}
+        sheet = freeze(
+            validate(
+                ruleset.sheet_type,
+                merged,
+                where,
+                valid_fields=ruleset.sheet_fields(),
+                context=ruleset.options,
+            )
+        )
+        if "statuses" in core:
+            statuses = validate(_STATUSES, core["statuses"], where, ("statuses",))
+    except FileError as exc:
+        raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
+    if "statuses" in core:  # the details the rules read, checked (a status's own schema)
+        try:
+            core["statuses"] = {k: ruleset.check_status(k, v) for k, v in statuses.items()}
+        except Refusal as exc:
+            raise Refusal(exc.code, f"set statuses: {exc.message}") from None
+    if "at" in core and core["at"] is not None:
+        core["at"] = tuple(core["at"])
+    max_hp = core.get("max_hp", c.max_hp)
+    hp = core.get("hp", min(c.hp, max_hp))
+    if not isinstance(max_hp, int) or max_hp < 1:
+        raise Refusal("bad_value", f"set max_hp: {max_hp!r} is not an int >= 1")
+    if not isinstance(hp, int) or not 0 <= hp <= max_hp:
+        raise Refusal("bad_value", f"set hp: {hp!r} is not in 0..{max_hp}")
+    if hp != c.hp:
+        core["hp"] = hp
+    changed = {k: getattr(sheet, k) for k in sheet_raw}
+    # The ruleset derives what follows from the given fields (an HP from damage taken).
+    given = dataclasses.replace(c, sheet=sheet, **core)
+    try:
+        settled = ruleset.settle(given, frozenset(fields))
+    except FracasError as exc:
+        raise Refusal(exc.code, f"set: {exc.message}") from None
+    for k in CORE_FIELDS:
+        if getattr(settled, k) != getattr(given, k):
+            core[k] = getattr(settled, k)
+    for f in dataclasses.fields(settled.sheet):
+        if getattr(settled.sheet, f.name) != getattr(sheet, f.name):
+            changed[f.name] = getattr(settled.sheet, f.name)
+    edit = FieldsSet(actor, core, changed)
+    # The ruleset's turn order after the edit (an initiative set), where it changes.
+    order = ruleset.order_after_set(edit.apply(state), actor, frozenset(fields))
+    if order is None or order == state.order:
+        return edit
+    return dataclasses.replace(edit, order=tuple(order))
+
+
+# --- statuses ----------------------------------------------------------------------
+
+
+def _status(ruleset: Ruleset, state: Encounter, actor: str, add: Any, remove: Any) -> list[Event]:
+    """Remove then add statuses of ``actor``; the others stay."""
+    if add is None and remove is None:
+        raise Refusal(
+            "missing_field",
+            "status needs `add: NAME` (or `add: {NAME: {details}}`) and/or `remove: NAME`",
+        )
+    c = state.get(actor)
+    events: list[Event] = []
+    for name in [remove] if isinstance(remove, str) else list(remove or ()):
+        if name not in c.statuses:
+            has = ", ".join(c.statuses) or "none"
+            raise Refusal(
+                "unknown_status",
+                f"status remove {name!r}: {c.name} has no such status; it has: {has}",
+            )
+        events.append(StatusCleared(actor, name))
+    added: Mapping[str, Mapping[str, Any]] = {add: {}} if isinstance(add, str) else add or {}
+    for name, details in added.items():
+        if not name.strip():
+            raise Refusal("bad_value", f"status add {name!r}: give a status name (burning)")
+        try:
+            events.append(StatusSet(actor, name, ruleset.check_status(name, details)))
+        except Refusal as exc:
+            raise Refusal(exc.code, f"status add: {exc.message}") from None
+    return events
+
+
+# --- the order and who is in it ----------------------------------------------------
+
+
+def _known(state: Encounter, cid: str, what: str) -> None:
+    if cid not in state.combatants:
+        raise Refusal(
+            "unknown_combatant",
+            f"{what} {cid!r}: not a combatant in the fight; valid: {', '.join(state.order)}",
+        )
+
+
+def _permutation(state: Encounter, order: Sequence[str]) -> tuple[str, ...]:
+    for i, cid in enumerate(order):
+        _known(state, cid, "initiative order")
+        if list(order).index(cid) != i:
+            raise Refusal("bad_order", f"initiative order: {cid!r} appears twice")
+    missing = [cid for cid in state.order if cid not in order]
+    if missing:
+        raise Refusal(
+            "bad_order",
+            f"initiative order {list(order)!r} must name every combatant once; "
+            f"missing: {', '.join(missing)}",
+        )
+    return tuple(order)
+
+
+def delayed(state: Encounter, actor: str, after: str) -> tuple[str, ...]:
+    """The order with ``actor`` moved to just after ``after``."""
+    _known(state, after, "delay after")
+    if after == actor:
+        raise Refusal(
+            "bad_value", f"delay after {after!r}: give another combatant than the one delayed"
+        )
+    rest = [cid for cid in state.order if cid != actor]
+    i = rest.index(after) + 1
+    return (*rest[:i], actor, *rest[i:])
+
+
+def _thawed(value: Any) -> Any:
+    """Frozen action data as a file gives it (mappings to dicts, tuples to lists)."""
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_thawed(v) for v in value]
+    return value
+
+
+def _add(
+    ruleset: Ruleset, state: Encounter, raw: Mapping[str, Any], after: str | None
+) -> CombatantAdded:
+    def where(path: Sequence[str | int]) -> str:
+        return ".".join(str(p) for p in path)
+
+    try:
+        c = read_combatant(
+            ruleset,
+            _thawed(raw),
+            where,
+            ("combatant",),
+            taken=state.combatants,
+            map_size=state.table.map_size,
+        )
+    except FileError as exc:
+        raise Refusal(exc.code, f"add {exc.where}: {exc.message}") from None
+    if after is None:
+        return CombatantAdded(c, (*state.order, c.id))
+    _known(state, after, "add after")
+    i = state.order.index(after) + 1
+    return CombatantAdded(c, (*state.order[:i], c.id, *state.order[i:]))
+
+
+# --- a free roll -------------------------------------------------------------------
+
+
+class _Faces:
+    """Passes rolls on and keeps their faces."""
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+        self.faces: list[int] = []
+
+    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        face = self._dice.roll(sides, label, of=of, n=n)
+        self.faces.append(face)
+        return face
+
+
+def _roll(actor: str, text: str, dice: Dice) -> Rolled:
+    try:
+        expr = notation.parse(text)
+    except FracasError as exc:
+        raise Refusal(exc.code, f"roll: {exc.message}") from None
+    terms: list[tuple[int, tuple[int, ...], int]] = []
+    for sign, term in expr.terms:
+        faces = _Faces(dice)
+        value = term.roll(faces, ROLL_LABEL)
+        terms.append((sign, tuple(faces.faces) if faces.faces else (value,), value))
+    total = sum(sign * value for sign, _, value in terms)
+    return Rolled(actor, str(expr), tuple(terms), total)
