@@ -358,7 +358,7 @@ class StatusSet(Event):
 
     def describe(self, state: Encounter) -> str | None:
         details = ", ".join(f"{k} {v}" for k, v in self.details.items())
-        return f"  {state.name(self.target)} is {self.status} ({details})"
+        return f"  {state.name(self.target)} is {self.status}" + (f" ({details})" if details else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,14 +12,13 @@ from dataclasses import dataclass
 
 from fracas.dice.source import Dice
 from fracas.model import Attempted, Combatant, Encounter, Event
-from fracas.rulesets.wasteland.attack import Plan
+from fracas.rulesets.wasteland.attack import Attack, Plan
 from fracas.rulesets.wasteland.events import (
     APSpent,
     AttackDeclared,
     ConditionLost,
     CritRolled,
     LimbHit,
-    MissedInMelee,
     ShotRolled,
     SneakSpent,
     StrayChecked,
@@ -28,9 +27,10 @@ from fracas.rulesets.wasteland.harm import Hit, harm, roll_hit
 from fracas.rulesets.wasteland.sheet import Options
 from fracas.rulesets.wasteland.stats import evasion
 from fracas.rulesets.wasteland.tables import CONDITION_LOSS, D20, GLANCING_MARGIN
+from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
 
-__all__ = ["Shot", "fire"]
+__all__ = ["Shot", "fire", "roll_attack"]
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -47,6 +47,11 @@ class Shot:
     @property
     def hit(self) -> bool:
         return self.result in ("crit", "hit", "auto")
+
+
+def roll_attack(attack: Attack, state: Encounter, dice: Dice, options: Options) -> list[Event]:
+    """A decided attack rolled: the events before its dice, then :func:`fire`."""
+    return [*attack.first, *fire(attack.plan, state, dice, options)]
 
 
 def fire(plan: Plan, state: Encounter, dice: Dice, options: Options) -> list[Event]:

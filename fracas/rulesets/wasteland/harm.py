@@ -11,17 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fracas.dice.source import Dice
-from fracas.model import Combatant, Damaged, Event
-from fracas.rulesets.wasteland.events import DeathDefied, LimbDamaged, LimbHit, Marked
-from fracas.rulesets.wasteland.sheet import Options
-from fracas.rulesets.wasteland.stats import (
-    DYING,
-    covered_limbs,
-    has,
-    limb_view,
-    location,
-    sheet_of,
-)
+from fracas.model import Combatant, Damaged, Event, StatusSet
+from fracas.rulesets.base import sheet_as
+from fracas.rulesets.wasteland.events import DeathDefied, EffectGained, LimbDamaged, LimbHit
+from fracas.rulesets.wasteland.sheet import Options, Sheet
+from fracas.rulesets.wasteland.stats import DYING, covered_limbs, has, limb_view, location
 from fracas.rulesets.wasteland.tables import D20, INJURY_DC_BASE, LIMBS, Injury, LimbName
 from fracas.rulesets.wasteland.weapons import Weapon, dice_spec, roll_damage
 
@@ -72,7 +66,7 @@ def roll_hit(
         stopped = damage <= r  # WL-13, WL-G3: D <= R is absorbed
         if not stopped and options.cover_rule == "subtract":
             damage -= r
-    dt = limb_view(sheet_of(victim), limb, options).dt[weapon.damage_type]
+    dt = limb_view(sheet_as(victim, Sheet), limb, options).dt[weapon.damage_type]
     post = 0 if stopped else max(0, damage - dt)  # WL-14: DT >= damage mitigates fully
     hit = Hit(shot, limb, solid, post, stopped, not stopped and damage <= dt)
     event = LimbHit(victim.id, shot, limb, solid, faces, parts, r, stopped, dt, post)
@@ -82,7 +76,7 @@ def roll_hit(
 def _resistance(victim: Combatant, weapon: Weapon, options: Options) -> int:
     """WL-13: Hardness against physical, Energy Resistance against energy; radiation
     by the ``cover_vs_radiation`` option."""
-    cover = sheet_of(victim).cover
+    cover = sheet_as(victim, Sheet).cover
     assert cover is not None
     if weapon.damage_type == "energy":
         return cover.energy_resistance
@@ -111,7 +105,7 @@ def harm(
 
     ``extras``: per hit index, what is added after DT (CRIT dice, Sneak, Bonus Melee
     Damage after DT). Sum, DR once, HP, death saves, CT per hit, injuries, effects."""
-    sheet = sheet_of(victim)
+    sheet = sheet_as(victim, Sheet)
     dr = sheet.dr.get(weapon.damage_type, 0)
     pre: list[int] = []
     for i, hit in enumerate(hits):
@@ -135,7 +129,7 @@ def _death(victim: Combatant, final: int, options: Options) -> list[Event]:
     """WL-19: at HP <= 0, a save ability not yet used this rest gives 1 HP; else Dying."""
     if victim.hp == 0 or victim.hp - final > 0:
         return []
-    sheet = sheet_of(victim)
+    sheet = sheet_as(victim, Sheet)
     if options.death_saves == "auto":
         for ability in SAVES:
             held = has(sheet, ability) or (
@@ -143,7 +137,7 @@ def _death(victim: Combatant, final: int, options: Options) -> list[Event]:
             )
             if held and ability not in sheet.rest_uses:
                 return [DeathDefied(victim.id, ability)]
-    return [Marked(victim.id, DYING)]
+    return [StatusSet(victim.id, DYING, {})]
 
 
 def _cripple(
@@ -151,7 +145,7 @@ def _cripple(
 ) -> list[Event]:
     """WL-20 to WL-22: CT damage per hit (half, rounded down, when glancing), in shot
     order; CT 0 cripples with a minor or major injury; an injured limb escalates."""
-    sheet = sheet_of(victim)
+    sheet = sheet_as(victim, Sheet)
     current: dict[str, tuple[int, Injury, int | None]] = {}
     events: list[Event] = []
     for hit, amount in zip(hits, amounts, strict=True):
@@ -188,7 +182,7 @@ def _effects(victim: Combatant, effects: Mapping[str, int], options: Options) ->
                 x = max(old, x)
             elif options.effect_stacking == "add":
                 x = old + x
-        out.append(Marked(victim.id, name, (("x", x),)))
+        out.append(EffectGained(victim.id, name, {"x": x}))
     return out
 
 
@@ -197,7 +191,7 @@ def blast(
 ) -> list[Event]:
     """WL-27, WL-28, P-WL-3: ``final = DR(max(0, damage - attenuation - total DT) + CRIT)``
     to HP; each limb's CT takes floor(final / 6), no Glancing; injuries; effects."""
-    sheet = sheet_of(victim)
+    sheet = sheet_as(victim, Sheet)
     total_dt = sum(limb_view(sheet, name, options).dt[weapon.damage_type] for name in LIMBS)
     attenuation = sheet.cover.attenuation if sheet.cover is not None else 0  # WL-G9
     pre = max(0, damage - attenuation - total_dt) + crit
