@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from fracas.model import Encounter, Event, StatusSet
 from fracas.rulesets.base import sheet_as
@@ -33,6 +34,23 @@ __all__ = [
     "StrayChecked",
     "ThrowRolled",
 ]
+
+
+def _with_weapon(state: Encounter, cid: str, index: int, **changes: Any) -> Encounter:
+    """``state`` with the weapon at ``index`` on ``cid``'s sheet changed."""
+    c = state.get(cid)
+    weapons = list(sheet_as(c, Sheet).weapons)
+    weapons[index] = dataclasses.replace(weapons[index], **changes)
+    return state.with_sheet(c, weapons=tuple(weapons))
+
+
+def _with_limb(state: Encounter, cid: str, limb: LimbName, **changes: Any) -> Encounter:
+    """``state`` with ``cid``'s ``limb`` changed (a limb the sheet does not name yet
+    starts from the defaults)."""
+    c = state.get(cid)
+    limbs = dict(sheet_as(c, Sheet).limbs)
+    limbs[limb] = dataclasses.replace(limbs.get(limb, Limb()), **changes)
+    return state.with_sheet(c, limbs=limbs)
 
 
 def _limb(name: str) -> str:
@@ -122,11 +140,10 @@ class ConditionLost(Event):
     loss: int
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        weapons = list(sheet_as(c, Sheet).weapons)
-        w = weapons[self.index]
-        weapons[self.index] = dataclasses.replace(w, condition=max(0, w.condition - self.loss))
-        return state.with_sheet(c, weapons=tuple(weapons))
+        w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]
+        return _with_weapon(
+            state, self.actor, self.index, condition=max(0, w.condition - self.loss)
+        )
 
     def describe(self, state: Encounter) -> str | None:
         w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]
@@ -211,16 +228,8 @@ class LimbDamaged(Event):
     """True when this damage crippled the limb or escalated its injury."""
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        limbs = dict(sheet_as(c, Sheet).limbs)
-        old = limbs.get(self.limb, Limb())
-        limbs[self.limb] = dataclasses.replace(
-            old,
-            ct=self.ct,
-            injury=self.injury,
-            injury_dc=self.injury_dc,
-        )
-        return state.with_sheet(c, limbs=limbs)
+        changes = {"ct": self.ct, "injury": self.injury, "injury_dc": self.injury_dc}
+        return _with_limb(state, self.target, self.limb, **changes)
 
     def describe(self, state: Encounter) -> str | None:
         how = "" if self.solid else " (glancing: half)"
@@ -280,11 +289,7 @@ class InjuryTested(Event):
     def apply(self, state: Encounter) -> Encounter:
         if not self.success:
             return state
-        c = state.get(self.actor)
-        limbs = dict(sheet_as(c, Sheet).limbs)
-        old = limbs.get(self.limb, Limb())
-        limbs[self.limb] = dataclasses.replace(old, injury="minor", injury_dc=None)
-        return state.with_sheet(c, limbs=limbs)
+        return _with_limb(state, self.actor, self.limb, injury="minor", injury_dc=None)
 
     def describe(self, state: Encounter) -> str | None:
         verdict = "the injury becomes minor" if self.success else "it stays major"
@@ -302,11 +307,8 @@ class ExplosiveUsed(Event):
     index: int
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        weapons = list(sheet_as(c, Sheet).weapons)
-        w = weapons[self.index]
-        weapons[self.index] = dataclasses.replace(w, count=w.count - 1)
-        return state.with_sheet(c, weapons=tuple(weapons))
+        w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]
+        return _with_weapon(state, self.actor, self.index, count=w.count - 1)
 
     def describe(self, state: Encounter) -> str | None:
         w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]

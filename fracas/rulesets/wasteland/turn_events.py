@@ -37,6 +37,12 @@ __all__ = [
 ]
 
 
+def _marked(state: Encounter, cid: str, mark: str) -> Encounter:
+    """``state`` with ``mark`` added to ``cid``'s marks."""
+    c = state.get(cid)
+    return state.with_combatant(dataclasses.replace(c, marks=c.marks | {mark}))
+
+
 @dataclass(frozen=True, slots=True)
 class SequenceOrdered(Event):
     """WL-1: the turn order by Sequence, highest first, with each combatant's Sequence."""
@@ -92,9 +98,8 @@ class ReactionUsed(Event):
     kind: str
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        mark = f"{USED}{self.kind}:{used(c, self.kind) + 1}"
-        return state.with_combatant(dataclasses.replace(c, marks=c.marks | {mark}))
+        count = used(state.get(self.actor), self.kind) + 1
+        return _marked(state, self.actor, f"{USED}{self.kind}:{count}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +110,7 @@ class MissedInMelee(Event):
     attacker: str
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        mark = f"{MISSED_BY}{self.attacker}"
-        return state.with_combatant(dataclasses.replace(c, marks=c.marks | {mark}))
+        return _marked(state, self.target, f"{MISSED_BY}{self.attacker}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +165,7 @@ class SurpriseRound(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         for i, cid in enumerate(self.regular):
-            c = state.get(cid)
-            state = state.with_combatant(dataclasses.replace(c, marks=c.marks | {f"{REGULAR}{i}"}))
+            state = _marked(state, cid, f"{REGULAR}{i}")
         for cid in self.victims:
             c = state.get(cid)
             if self.status:
