@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.errors import Refusal
+from fracas.frozen import FrozenDict
 from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.wasteland.harm import Victim, victim
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
     DYING,
@@ -85,6 +87,10 @@ class Plan:
     creature_cover: tuple[tuple[int, str], ...]
     """(shot, creature) pairs: shot N, if it hits, hits that creature instead (WL-24)."""
     how: str
+    victim: Victim
+    """The target as the attack finds it."""
+    others: FrozenDict[str, Victim]
+    """The creatures on the line of fire and behind creature cover, as it finds them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +339,13 @@ def _plan(
         shielded,
         covers,
         ", ".join(how),
+        victim(target, weapon, options),
+        FrozenDict(
+            {
+                cid: victim(state.get(cid), weapon, options)
+                for cid in (*strays, *(c for _, c in covers))
+            }
+        ),
     )
 
 

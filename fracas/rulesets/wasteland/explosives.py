@@ -13,7 +13,7 @@ from fracas.model import Action, Attempted, Encounter, Event
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.attack import check_actor, find_weapon, pay
 from fracas.rulesets.wasteland.events import APSpent, CritRolled, ExplosiveUsed, ThrowRolled
-from fracas.rulesets.wasteland.harm import blast
+from fracas.rulesets.wasteland.harm import Victim, blast, victim
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import PEEKING
 from fracas.rulesets.wasteland.tables import D20
@@ -36,7 +36,7 @@ class Throw:
     parts: tuple[tuple[str, int], ...]
     crit_min: int
     critfail_max: int
-    victims: tuple[str, ...]
+    victims: tuple[Victim, ...]
 
 
 def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
@@ -75,7 +75,7 @@ def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
         ("modifier", int(action.params.get("accuracy_mod", 0))),
     )
     victims = tuple(
-        c.id
+        victim(c, weapon, options)
         for c in state.combatants.values()  # in file order, the thrower included
         if c.at is not None and chebyshev(c.at, tile) <= weapon.blast_radius
     )
@@ -83,7 +83,7 @@ def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
                  sheet.critfail_max, victims)  # fmt: skip
 
 
-def roll_throw(throw: Throw, state: Encounter, dice: Dice, options: Options) -> list[Event]:
+def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
     """P-WL-3: the throw's d20, then the blast on every creature in its radius."""
     weapon = throw.weapon
     events: list[Event] = [
@@ -97,7 +97,7 @@ def roll_throw(throw: Throw, state: Encounter, dice: Dice, options: Options) -> 
     events.append(ThrowRolled(throw.actor, weapon.name, throw.tile, natural, throw.parts, total,
                               weapon.throw_difficulty, result))  # fmt: skip
     success = result in ("hit", "crit")
-    events += [Attempted(throw.actor, v, success) for v in throw.victims]
+    events += [Attempted(throw.actor, v.id, success) for v in throw.victims]
     if not success:
         return events  # WL-G8: a miss does nothing
     damage = 0
@@ -109,8 +109,8 @@ def roll_throw(throw: Throw, state: Encounter, dice: Dice, options: Options) -> 
         events.append(CritRolled(faces, crit))
     for v in throw.victims:
         if not options.explosive_roll_once:
-            damage, _ = roll_damage(weapon.damage, dice, of=v)
-        events += blast(state.get(v), weapon, damage, crit, options)
+            damage, _ = roll_damage(weapon.damage, dice, of=v.id)
+        events += blast(v, weapon, damage, crit, options)
     return events
 
 

@@ -288,9 +288,7 @@ class Wasteland(TypedRuleset[Sheet, Options]):
         if spec is None or spec.off_turn or not state.values.get(OPENING):
             return Decision(family)
         sneak = (
-            isinstance(family, Attack)
-            and action.do == "attack"
-            and bool(family.plan.sneak is not None)
+            action.do == "attack" and isinstance(family, Attack) and family.plan.sneak is not None
         )
         return Decision(family, opening=True, surprise=sneak)  # WL-33
 
@@ -324,9 +322,9 @@ class Wasteland(TypedRuleset[Sheet, Options]):
         family = decision.family
         events: list[Event]
         if isinstance(family, Attack):
-            events = roll_attack(family, state, dice, self.options)
+            events = roll_attack(family, dice, self.options)
         elif isinstance(family, Throw):
-            events = roll_throw(family, state, dice, self.options)
+            events = roll_throw(family, dice, self.options)
         elif isinstance(family, InjuryTest):
             events = roll_injury_test(family, dice)
         else:
