@@ -18,7 +18,7 @@ from fracas.render import log_lines
 from fracas.rulesets.base import Shown
 from fracas.rulesets.wasteland import Wasteland
 from fracas.rulesets.wasteland.attack import Attack
-from fracas.rulesets.wasteland.events import EffectGained
+from fracas.rulesets.wasteland.events import AttackDeclared, EffectGained
 from fracas.rulesets.wasteland.rules import Decision
 from fracas.rulesets.wasteland.turn_events import (
     Defended,
@@ -96,8 +96,11 @@ def test_WL_1_WL_29_to_WL_32_the_log_comes_from_structured_events() -> None:
     assert {SequenceOrdered, Peeked, Defended, OverwatchEntered, PeekEnded, EffectGained,
             Reacted} <= kinds  # fmt: skip
     assert StatusSet in kinds and issubclass(PeekEnded, StatusCleared)
+    declared = [e for e in events if isinstance(e, AttackDeclared)]
+    assert declared == [AttackDeclared("c", "b", "smg", 4, 3, None, False, None)]
     lines = log(p)
     assert lines[0] == "Sequence order: b 11, a 10, c 10"
+    assert "c attacks b with the smg (burst of 3, 4 AP)" in lines
     assert "b peeks from full cover (half cover this turn)" in lines
     assert "  b is peeking" in lines
     assert "b defends: +3 Evasion until its next turn" in lines

@@ -86,7 +86,9 @@ class Plan:
     """Allies of an attacker with Trigger Discipline: stray shots never hit them (WL-24)."""
     creature_cover: tuple[tuple[int, str], ...]
     """(shot, creature) pairs: shot N, if it hits, hits that creature instead (WL-24)."""
-    how: str
+    free: str | None
+    """An off-turn attack that costs no AP (``overwatch shot``, ``opportunity attack``,
+    ``riposte``); None: an own-turn attack."""
     victim: Victim
     """The target as the attack finds it."""
     others: FrozenDict[str, Victim]
@@ -296,13 +298,6 @@ def _plan(
         parts.append(("burst", -burst_penalty(weapon, options)))
     target_evasion = evasion(target) + int(params.get("evasion_mod", 0))
     margin = penalty if limb is not None else GLANCING_MARGIN  # WL-12, WL-A8
-    how = [f"burst of {shots}" if shots is not None else "single fire"]
-    if free is not None:
-        how.insert(0, free)
-    if limb is not None:
-        how.append(f"called shot: {limb.replace('_', ' ')}")
-    if sneak:
-        how.append("sneak attack")
     strays: tuple[str, ...] = ()
     covers: tuple[tuple[int, str], ...] = ()
     if shots is not None:
@@ -338,7 +333,7 @@ def _plan(
         strays,
         shielded,
         covers,
-        ", ".join(how),
+        free,
         victim(target, weapon, options),
         FrozenDict(
             {

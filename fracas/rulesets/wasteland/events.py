@@ -83,15 +83,29 @@ class AttackDeclared(Event):
     actor: str
     target: str
     weapon: str
-    how: str
-    """``single``, ``burst of 3``, ``called shot (head)``, ``sneak``, … for the log."""
     cost: int
+    shots: int | None
+    """The shots of a burst; None: single fire (WL-15)."""
+    called: LimbName | None
+    """The limb of a called shot (WL-11)."""
+    sneak: bool
+    """A Sneak Attack (WL-17)."""
+    free: str | None
+    """An off-turn attack that costs no AP: ``overwatch shot``, ``opportunity attack``,
+    ``riposte`` (WL-30, WL-31)."""
 
     def describe(self, state: Encounter) -> str | None:
+        how = [f"burst of {self.shots}" if self.shots is not None else "single fire"]
+        if self.free is not None:
+            how.insert(0, self.free)
+        if self.called is not None:
+            how.append(f"called shot: {_limb(self.called)}")
+        if self.sneak:
+            how.append("sneak attack")
         cost = f"{self.cost} AP" if self.cost else "no AP"
         return (
             f"{state.name(self.actor)} attacks {state.name(self.target)} with the "
-            f"{self.weapon} ({self.how}, {cost})"
+            f"{self.weapon} ({', '.join(how)}, {cost})"
         )
 
 

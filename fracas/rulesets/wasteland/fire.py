@@ -58,7 +58,10 @@ def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
     events: list[Event] = []
     if plan.cost:
         events.append(APSpent(plan.actor, plan.spend, plan.cost - plan.spend))
-    events.append(AttackDeclared(plan.actor, plan.target, plan.weapon.name, plan.how, plan.cost))
+    events.append(
+        AttackDeclared(plan.actor, plan.target, plan.weapon.name, plan.cost, plan.shots,
+                       plan.called, plan.sneak is not None, plan.free)
+    )  # fmt: skip
     shots, rolled = _roll_shots(plan, dice, options)
     events += rolled
     first = shots[0]
