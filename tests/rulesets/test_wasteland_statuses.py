@@ -140,3 +140,18 @@ def test_WL_29_WL_30_a_mistyped_status_detail_is_an_error_not_a_crash(
     result = cli(command, _file(tmp_path, statuses, last), "--json")
     assert result.exit_code == 1
     assert "bad_value: set statuses:" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("details", "code"),
+    [({"weapon": "laser"}, "unknown_weapon"), ({"mode": "burst"}, "no_burst")],
+)
+def test_WL_30_a_set_overwatch_the_sheet_cannot_shoot_is_refused_by_the_shot(
+    details: dict[str, Any], code: str
+) -> None:
+    p = fight(
+        who("a", weapons=[PISTOL]),
+        who("b", at=(3, 0)),
+        actions=[_set("a", {"overwatch": details}), act("a", "overwatch_attack", "b")],
+    )
+    assert refusal(p) == (2, code)
