@@ -373,7 +373,8 @@ class StatusSet(Event):
 
     def describe(self, state: Encounter) -> str | None:
         details = ", ".join(f"{k} {v}" for k, v in self.details.items())
-        return f"  {state.name(self.target)} is {self.status} ({details})"
+        shown = f" ({details})" if details else ""  # a status without details: no "()"
+        return f"  {state.name(self.target)} is {self.status}{shown}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from fracas.files import parse_text
 from fracas.model import Action, Moved
 from fracas.play.commands import Act, command_text, parse
 from fracas.rules_info import describe_ruleset
-from fracas.rulesets.wasteland.events import MovementPaid, OpeningPassed
+from fracas.rulesets.wasteland.turn_events import MovementPaid, OpeningPassed
 from tests.helpers import load_text
 from tests.play.support import EXAMPLES
 from tests.rulesets.wasteland_support import PISTOL, act, doc, fight, log, ok, refusal, sheet, who

@@ -5,7 +5,7 @@ is Surprised until the round ends; round 2 is back in the regular order."""
 
 from __future__ import annotations
 
-from fracas.rulesets.wasteland.events import REGULAR, OpeningPassed, SurpriseRound
+from fracas.rulesets.wasteland.turn_events import REGULAR, OpeningPassed, SurpriseRound
 from tests.helpers import Played
 from tests.rulesets.wasteland_support import PISTOL, act, fight, log, ok, refusal, sheet, who
 

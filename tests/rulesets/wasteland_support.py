@@ -15,9 +15,10 @@ from fracas.engine import Engine
 from fracas.model import Attempted, Damaged, Encounter, Event
 from fracas.odds import Odds, action_odds
 from fracas.render import log_lines
+from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.events import LimbDamaged, LimbHit, ShotRolled
 from fracas.rulesets.wasteland.sheet import Sheet
-from fracas.rulesets.wasteland.stats import LimbView, limb_view, sheet_of
+from fracas.rulesets.wasteland.stats import LimbView, limb_view
 from fracas.rulesets.wasteland.tables import LimbName
 from tests.helpers import Played, load_text, play
 
@@ -112,13 +113,13 @@ def refusal(p: Played) -> tuple[int, str]:
 
 
 def sheet(p: Played, cid: str) -> Sheet:
-    return sheet_of(p.state.get(cid))
+    return sheet_as(p.state.get(cid), Sheet)
 
 
 def limb(p: Played, cid: str, name: LimbName, state: Encounter | None = None) -> LimbView:
     """The effective limb (CT, DT, injury) of ``cid`` now (or in ``state``)."""
     options = p.file.ruleset.options
-    return limb_view(sheet_of((state or p.state).get(cid)), name, options)
+    return limb_view(sheet_as((state or p.state).get(cid), Sheet), name, options)
 
 
 def _events(p: Played, kind: type[Event], action: int) -> list[Any]:

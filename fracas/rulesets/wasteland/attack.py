@@ -2,8 +2,9 @@
 order, and everything decided before the first die: cost, modifiers, Evasion, the
 creatures on the line of fire.
 
-:func:`plan_attack` raises :class:`~fracas.errors.Refusal` or returns a :class:`Plan`;
-no die is rolled here.
+:func:`decide_attack` (and :func:`plan_attack` for the off-turn attacks) raises
+:class:`~fracas.errors.Refusal` or returns the decision; no die is rolled here
+(``fire.roll_attack`` rolls it).
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.errors import Refusal
+from fracas.frozen import FrozenDict
 from fracas.grid import Tile, chebyshev
-from fracas.model import Action, Combatant, Encounter
-from fracas.rulesets.wasteland.sheet import Options
+from fracas.model import Action, Combatant, Encounter, Event
+from fracas.rulesets.base import sheet_as
+from fracas.rulesets.wasteland.harm import Victim, victim
+from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
     DYING,
     PEEKING,
@@ -25,7 +29,6 @@ from fracas.rulesets.wasteland.stats import (
     evasion,
     has,
     max_ap,
-    sheet_of,
     weapon_named,
 )
 from fracas.rulesets.wasteland.tables import (
@@ -37,7 +40,17 @@ from fracas.rulesets.wasteland.tables import (
 )
 from fracas.rulesets.wasteland.weapons import Weapon
 
-__all__ = ["Gate", "Plan", "check_actor", "find_weapon", "pay", "plan_attack", "stray_line"]
+__all__ = [
+    "Attack",
+    "Gate",
+    "Plan",
+    "check_actor",
+    "decide_attack",
+    "find_weapon",
+    "pay",
+    "plan_attack",
+    "stray_line",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +86,27 @@ class Plan:
     """Allies of an attacker with Trigger Discipline: stray shots never hit them (WL-24)."""
     creature_cover: tuple[tuple[int, str], ...]
     """(shot, creature) pairs: shot N, if it hits, hits that creature instead (WL-24)."""
-    how: str
+    free: str | None
+    """An off-turn attack that costs no AP (``overwatch shot``, ``opportunity attack``,
+    ``riposte``); None: an own-turn attack."""
+    victim: Victim
+    """The target as the attack finds it."""
+    others: FrozenDict[str, Victim]
+    """The creatures on the line of fire and behind creature cover, as it finds them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """A decided attack: its plan, and the events that come before its dice (an off-turn
+    attack's reaction used, an Overwatch shot spent)."""
+
+    plan: Plan
+    first: tuple[Event, ...] = ()
+
+
+def decide_attack(state: Encounter, action: Action, options: Options) -> Attack:
+    """2.5 ``attack``, P-WL-1, P-WL-2: an own-turn attack decided."""
+    return Attack(plan_attack(state, action, options))
 
 
 def check_actor(state: Encounter, actor: Combatant, *, own_turn: bool) -> None:
@@ -93,7 +126,7 @@ def check_actor(state: Encounter, actor: Combatant, *, own_turn: bool) -> None:
 def pay(actor: Combatant, cost: int, weapon: Weapon | None, options: Options) -> tuple[int, int]:
     """WL-5, WL-34: (AP paid now, debt) of ``cost``; ``not_enough_ap`` when short and the
     weapon is not overflowable, or the debt would exceed max AP."""
-    sheet = sheet_of(actor)
+    sheet = sheet_as(actor, Sheet)
     ap = sheet.ap or 0
     if ap >= cost:
         return cost, 0
@@ -107,25 +140,11 @@ def pay(actor: Combatant, cost: int, weapon: Weapon | None, options: Options) ->
     )
 
 
-def _flag(params: Mapping[str, Any], key: str) -> bool:
-    value = params.get(key, False)
-    if not isinstance(value, bool):
-        raise Refusal("bad_value", f"{key} {value!r}: give true or false")
-    return value
-
-
-def _int(params: Mapping[str, Any], key: str) -> int:
-    value = params.get(key, 0)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise Refusal("bad_value", f"{key} {value!r}: give an integer")
-    return value
-
-
-def find_weapon(actor: Combatant, name: Any) -> tuple[int | None, Weapon]:
+def find_weapon(actor: Combatant, name: str | None) -> tuple[int | None, Weapon]:
     """The weapon an action names (default: the first, else unarmed); ``unknown_weapon``."""
-    sheet = sheet_of(actor)
-    found = weapon_named(sheet, name if isinstance(name, str) else None)
-    if found is None or (name is not None and not isinstance(name, str)):
+    sheet = sheet_as(actor, Sheet)
+    found = weapon_named(sheet, name)
+    if found is None:
         names = [w.name for w in sheet.weapons] + ["unarmed"]
         raise Refusal(
             "unknown_weapon", f"{actor.id!r} has no weapon {name!r}; valid: {', '.join(names)}"
@@ -156,13 +175,14 @@ def plan_attack(
     params = action.params
     actor = state.get(action.actor)
     check_actor(state, actor, own_turn=free is None)
-    sheet = sheet_of(actor)
+    sheet = sheet_as(actor, Sheet)
     index, arm = find_weapon(actor, weapon if weapon is not None else params.get("weapon"))
     if gate is not None:
         gate(actor, arm)
-    burst = _flag(params, "burst") if burst is None else burst
-    flanking = _flag(params, "flanking")
-    sneak, clear_shot = _flag(params, "sneak"), _flag(params, "clear_shot")
+    # The parameters arrive validated (ActionSpec.types): flags are bools, mods ints.
+    burst = bool(params.get("burst", False)) if burst is None else burst
+    flanking = bool(params.get("flanking", False))
+    sneak, clear_shot = bool(params.get("sneak", False)), bool(params.get("clear_shot", False))
     called = params.get("called")
     cost = arm.ap + (CALLED_EXTRA_AP if called is not None else 0)
     cost += BURST_EXTRA_AP if burst else 0  # WL-5
@@ -185,7 +205,7 @@ def plan_attack(
         raise Refusal("no_burst", f"the {arm.name} fires no bursts")
     if called is not None and called not in LIMBS:  # WL-11
         raise Refusal("bad_limb", f"called {called!r} is not a limb; valid: {', '.join(LIMBS)}")
-    target_sheet = sheet_of(target)
+    target_sheet = sheet_as(target, Sheet)
     if sneak and sheet.hidden == "none":  # WL-17
         raise Refusal("not_hidden", f"{actor.id!r} is not hidden: no Sneak Attack")
     if sneak and not target_sheet.unaware:
@@ -263,12 +283,12 @@ def _plan(
     free: str | None,
 ) -> Plan:
     """WL-6, WL-12: the roll's modifiers, Evasion, the Glancing Threshold, the line."""
-    sheet = sheet_of(actor)
+    sheet = sheet_as(actor, Sheet)
     parts: list[tuple[str, int]] = [
         (weapon.special_name, getattr(sheet, f"{weapon.special_name}_mod")),
         (weapon.skill_name, sheet.skills.get(weapon.skill_name, 0)),
         ("accuracy", weapon.accuracy),
-        ("modifier", _int(params, "accuracy_mod")),
+        ("modifier", int(params.get("accuracy_mod", 0))),
     ]
     limb: LimbName | None = called
     penalty = called_penalty(limb, options) if limb is not None else 0
@@ -276,15 +296,8 @@ def _plan(
         parts.append((f"called {limb.replace('_', ' ')}", -penalty))
     if shots is not None:
         parts.append(("burst", -burst_penalty(weapon, options)))
-    target_evasion = evasion(target) + _int(params, "evasion_mod")
+    target_evasion = evasion(target) + int(params.get("evasion_mod", 0))
     margin = penalty if limb is not None else GLANCING_MARGIN  # WL-12, WL-A8
-    how = [f"burst of {shots}" if shots is not None else "single fire"]
-    if free is not None:
-        how.insert(0, free)
-    if limb is not None:
-        how.append(f"called shot: {limb.replace('_', ' ')}")
-    if sneak:
-        how.append("sneak attack")
     strays: tuple[str, ...] = ()
     covers: tuple[tuple[int, str], ...] = ()
     if shots is not None:
@@ -320,7 +333,14 @@ def _plan(
         strays,
         shielded,
         covers,
-        ", ".join(how),
+        free,
+        victim(target, weapon, options),
+        FrozenDict(
+            {
+                cid: victim(state.get(cid), weapon, options)
+                for cid in (*strays, *(c for _, c in covers))
+            }
+        ),
     )
 
 
@@ -347,10 +367,8 @@ def _strays(
 ) -> tuple[str, ...]:
     """WL-24: the creatures behind the target within the weapon's range, nearest first
     (``behind:`` overrides)."""
-    given = params.get("behind")
+    given = params.get("behind")  # validated: a list of combatant ids
     if given is not None:
-        if not isinstance(given, list | tuple) or not all(c in state.combatants for c in given):
-            raise Refusal("bad_value", f"behind {given!r}: give a list of combatant ids")
         ids = [c for c in given if c not in (actor.id, target.id)]
     else:
         assert actor.at is not None and target.at is not None and weapon.range is not None
@@ -368,15 +386,13 @@ def _strays(
 
 def _creature_cover(params: Mapping[str, Any], shots: int) -> tuple[tuple[int, str], ...]:
     """WL-24, WL-G7: ``creature_cover: {id: [N]}``: the shots that hit that creature."""
-    given = params.get("creature_cover")
+    given = params.get("creature_cover")  # validated: {id: [shot numbers >= 1]}
     if given is None:
         return ()
-    if not isinstance(given, Mapping):
-        raise Refusal("bad_value", f"creature_cover {given!r}: give {{id: [shot numbers]}}")
     pairs: list[tuple[int, str]] = []
     for cid, numbers in given.items():
-        for n in numbers if isinstance(numbers, list | tuple) else [numbers]:
-            if not isinstance(n, int) or not 1 <= n <= shots:
+        for n in numbers:
+            if n > shots:
                 raise Refusal("bad_value", f"creature_cover {cid}: shot {n!r} is not in 1..{shots}")
             pairs.append((n, str(cid)))
     return tuple(sorted(pairs))

@@ -1,4 +1,5 @@
-"""wasteland's own events: AP, the shots, each hit on a limb, CT and injuries, saves.
+"""wasteland's events of attacks: AP, the shots, each hit on a limb, CT and injuries, saves,
+effects (the turns' and the order's: ``turn_events``).
 
 Each changes the state only through :meth:`apply`; :meth:`describe` is its log line.
 Every field is a plain value or a tuple, so events hash (exact odds fold each distinct
@@ -9,110 +10,51 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
-from fracas.model import Combatant, Encounter, Event
+from fracas.model import Encounter, Event, StatusSet
+from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.sheet import Limb, Sheet
 from fracas.rulesets.wasteland.tables import Injury, LimbName
 from fracas.rulesets.words import signed_terms as _terms
 
 __all__ = [
-    "MISSED_BY",
-    "OPENING",
-    "REGULAR",
-    "USED",
     "APSpent",
     "AttackDeclared",
     "ConditionLost",
     "CritRolled",
     "DeathDefied",
+    "EffectGained",
     "ExplosiveUsed",
     "InjuryTested",
     "LimbDamaged",
     "LimbHit",
-    "Marked",
-    "MissedInMelee",
-    "MovementPaid",
-    "OpeningPassed",
-    "ReactionUsed",
-    "RoundEnded",
     "ShotRolled",
     "SneakSpent",
     "StrayChecked",
-    "SurpriseRound",
-    "TurnRefreshed",
-    "Unmarked",
-    "used",
+    "ThrowRolled",
 ]
 
-Details = tuple[tuple[str, int | str], ...]
+
+def _with_weapon(state: Encounter, cid: str, index: int, **changes: Any) -> Encounter:
+    """``state`` with the weapon at ``index`` on ``cid``'s sheet changed."""
+    c = state.get(cid)
+    weapons = list(sheet_as(c, Sheet).weapons)
+    weapons[index] = dataclasses.replace(weapons[index], **changes)
+    return state.with_sheet(c, weapons=tuple(weapons))
 
 
-def _sheet(c: Combatant) -> Sheet:
-    sheet: Sheet = c.sheet
-    return sheet
+def _with_limb(state: Encounter, cid: str, limb: LimbName, **changes: Any) -> Encounter:
+    """``state`` with ``cid``'s ``limb`` changed (a limb the sheet does not name yet
+    starts from the defaults)."""
+    c = state.get(cid)
+    limbs = dict(sheet_as(c, Sheet).limbs)
+    limbs[limb] = dataclasses.replace(limbs.get(limb, Limb()), **changes)
+    return state.with_sheet(c, limbs=limbs)
 
 
 def _limb(name: str) -> str:
     return name.replace("_", " ")
-
-
-@dataclass(frozen=True, slots=True)
-class TurnRefreshed(Event):
-    """WL-3, WL-34: AP (less any debt) and MAP replenish at the start of the turn."""
-
-    actor: str
-    ap: int
-    map: int
-    debt: int
-
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        marks = frozenset(m for m in c.marks if not m.startswith(TURN_MARKS))
-        c = dataclasses.replace(c, marks=marks)
-        return state.with_sheet(c, ap=self.ap, map=self.map, ap_debt=0)
-
-    def describe(self, state: Encounter) -> str | None:
-        owed = f" ({self.debt} owed from an overflowed action)" if self.debt else ""
-        return f"  {state.name(self.actor)} has {self.ap} AP, {self.map} MAP{owed}"
-
-
-USED = "used:"
-"""Marks of Reactions and Free Reactions used since the combatant's turn began (WL-31)."""
-MISSED_BY = "missed_by:"
-"""Marks of combatants whose melee attack missed this one since its turn began (WL-36)."""
-TURN_MARKS = (USED, MISSED_BY)
-"""WL-3: Reactions and Free Reactions replenish at the start of the turn."""
-
-
-def used(c: Combatant, kind: str) -> int:
-    """How many reactions of ``kind`` ``c`` used since its turn began (WL-31)."""
-    return sum(1 for m in c.marks if m.startswith(f"{USED}{kind}:"))
-
-
-@dataclass(frozen=True, slots=True)
-class ReactionUsed(Event):
-    """WL-31: a Reaction or a Free Reaction (``reaction``, ``opportunity``, ``riposte``)."""
-
-    actor: str
-    kind: str
-
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        mark = f"{USED}{self.kind}:{used(c, self.kind) + 1}"
-        return state.with_combatant(dataclasses.replace(c, marks=c.marks | {mark}))
-
-
-@dataclass(frozen=True, slots=True)
-class MissedInMelee(Event):
-    """WL-36: ``attacker``'s melee attack missed ``target`` (a Riposte may answer it)."""
-
-    target: str
-    attacker: str
-
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        mark = f"{MISSED_BY}{self.attacker}"
-        return state.with_combatant(dataclasses.replace(c, marks=c.marks | {mark}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +67,11 @@ class APSpent(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        sheet = _sheet(c)
+        sheet = sheet_as(c, Sheet)
         return state.with_sheet(c, ap=(sheet.ap or 0) - self.ap, ap_debt=sheet.ap_debt + self.debt)
 
     def describe(self, state: Encounter) -> str | None:
-        before = _sheet(state.get(self.actor)).ap or 0
+        before = sheet_as(state.get(self.actor), Sheet).ap or 0
         owed = f", {self.debt} more from next turn (overflow)" if self.debt else ""
         return f"  {self.ap} AP: {before} -> {before - self.ap}{owed}"
 
@@ -141,15 +83,29 @@ class AttackDeclared(Event):
     actor: str
     target: str
     weapon: str
-    how: str
-    """``single``, ``burst of 3``, ``called shot (head)``, ``sneak``, … for the log."""
     cost: int
+    shots: int | None
+    """The shots of a burst; None: single fire (WL-15)."""
+    called: LimbName | None
+    """The limb of a called shot (WL-11)."""
+    sneak: bool
+    """A Sneak Attack (WL-17)."""
+    free: str | None
+    """An off-turn attack that costs no AP: ``overwatch shot``, ``opportunity attack``,
+    ``riposte`` (WL-30, WL-31)."""
 
     def describe(self, state: Encounter) -> str | None:
+        how = [f"burst of {self.shots}" if self.shots is not None else "single fire"]
+        if self.free is not None:
+            how.insert(0, self.free)
+        if self.called is not None:
+            how.append(f"called shot: {_limb(self.called)}")
+        if self.sneak:
+            how.append("sneak attack")
         cost = f"{self.cost} AP" if self.cost else "no AP"
         return (
             f"{state.name(self.actor)} attacks {state.name(self.target)} with the "
-            f"{self.weapon} ({self.how}, {cost})"
+            f"{self.weapon} ({', '.join(how)}, {cost})"
         )
 
 
@@ -198,14 +154,13 @@ class ConditionLost(Event):
     loss: int
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        weapons = list(_sheet(c).weapons)
-        w = weapons[self.index]
-        weapons[self.index] = dataclasses.replace(w, condition=max(0, w.condition - self.loss))
-        return state.with_sheet(c, weapons=tuple(weapons))
+        w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]
+        return _with_weapon(
+            state, self.actor, self.index, condition=max(0, w.condition - self.loss)
+        )
 
     def describe(self, state: Encounter) -> str | None:
-        w = _sheet(state.get(self.actor)).weapons[self.index]
+        w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]
         return f"  the {w.name} loses Condition: {w.condition} -> {max(0, w.condition - self.loss)}"
 
 
@@ -287,16 +242,8 @@ class LimbDamaged(Event):
     """True when this damage crippled the limb or escalated its injury."""
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        limbs = dict(_sheet(c).limbs)
-        old = limbs.get(self.limb, Limb())
-        limbs[self.limb] = dataclasses.replace(
-            old,
-            ct=self.ct,
-            injury=self.injury,
-            injury_dc=self.injury_dc,
-        )
-        return state.with_sheet(c, limbs=limbs)
+        changes = {"ct": self.ct, "injury": self.injury, "injury_dc": self.injury_dc}
+        return _with_limb(state, self.target, self.limb, **changes)
 
     def describe(self, state: Encounter) -> str | None:
         how = "" if self.solid else " (glancing: half)"
@@ -318,46 +265,12 @@ class DeathDefied(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = dataclasses.replace(state.get(self.target), hp=1)
-        uses = (*_sheet(c).rest_uses, self.ability)
+        uses = (*sheet_as(c, Sheet).rest_uses, self.ability)
         return state.with_sheet(c, rest_uses=uses)
 
     def describe(self, state: Encounter) -> str | None:
         what = self.ability.replace("_", " ")
         return f"  {state.name(self.target)} drops to 1 HP instead ({what}, once per Long Rest)"
-
-
-@dataclass(frozen=True, slots=True)
-class Marked(Event):
-    """A status with its details (hashable, unlike the core ``StatusSet``)."""
-
-    target: str
-    status: str
-    details: Details = ()
-
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        statuses = {**c.statuses, self.status: dict(self.details)}
-        return state.with_combatant(dataclasses.replace(c, statuses=statuses))
-
-    def describe(self, state: Encounter) -> str | None:
-        name = state.name(self.target)
-        if len(self.details) == 1 and self.details[0][0] == "x":  # a weapon effect (WL-23)
-            return f"  {name} gets {self.status.replace('_', ' ')} {self.details[0][1]}"
-        details = ", ".join(f"{k} {v}" for k, v in self.details)
-        return f"  {name} is {self.status}" + (f" ({details})" if details else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Unmarked(Event):
-    """A status ends (quietly: the line that ends it says why)."""
-
-    target: str
-    status: str
-
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        statuses = {k: v for k, v in c.statuses.items() if k != self.status}
-        return state.with_combatant(dataclasses.replace(c, statuses=statuses))
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,105 +289,6 @@ class SneakSpent(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class MovementPaid(Event):
-    """WL-2: a Movement Action's cost, MAP first, then AP."""
-
-    actor: str
-    map: int
-    ap: int
-
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        sheet = _sheet(c)
-        return state.with_sheet(c, map=(sheet.map or 0) - self.map, ap=(sheet.ap or 0) - self.ap)
-
-    def describe(self, state: Encounter) -> str | None:
-        sheet = _sheet(state.get(self.actor))
-        map_, ap = sheet.map or 0, sheet.ap or 0
-        return (
-            f"{state.name(self.actor)} spends {self.map + self.ap} on movement: MAP {map_} -> "
-            f"{map_ - self.map}, AP {ap} -> {ap - self.ap}"
-        )
-
-
-OPENING = "opening"
-"""Encounter value: 1 until the first own-turn action of the encounter (WL-33)."""
-REGULAR = "regular_order:"
-"""Marks of each combatant's place in the regular order during a surprise round (WL-33)."""
-
-
-@dataclass(frozen=True, slots=True)
-class OpeningPassed(Event):
-    """WL-33: the first own-turn action of the encounter was taken; later Sneak Attacks
-    are not at the opening of combat."""
-
-    def apply(self, state: Encounter) -> Encounter:
-        return dataclasses.replace(state, values={**state.values, OPENING: 0})
-
-
-@dataclass(frozen=True, slots=True)
-class SurpriseRound(Event):
-    """WL-33: an opening Sneak Attack landed: the attacker's side goes first this round
-    (the attacker, then its side, then the rest, each in the regular order) and the
-    victim's side is Surprised until the round ends; the regular order comes back then."""
-
-    attacker: str
-    victims: tuple[str, ...]
-    order: tuple[str, ...]
-    regular: tuple[str, ...]
-    status: bool
-    """Whether the victims take the ``surprised`` status (option ``surprised_skips``)."""
-
-    def apply(self, state: Encounter) -> Encounter:
-        for i, cid in enumerate(self.regular):
-            c = state.get(cid)
-            state = state.with_combatant(dataclasses.replace(c, marks=c.marks | {f"{REGULAR}{i}"}))
-        for cid in self.victims:
-            c = state.get(cid)
-            if self.status:
-                c = dataclasses.replace(c, statuses={**c.statuses, "surprised": {}})
-            state = state.with_sheet(c, surprised=True)
-        return dataclasses.replace(state, order=self.order)
-
-    def describe(self, state: Encounter) -> str | None:
-        first = ", ".join(state.name(cid) for cid in self.order)
-        victims = ", ".join(state.name(cid) for cid in self.victims)
-        return (
-            f"  surprise round: {state.name(self.attacker)}'s side goes first (this round: "
-            f"{first}); {victims} surprised until the round ends"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class RoundEnded(Event):
-    """WL-33, WL-G16: the round ends; surprised combatants may act from now on."""
-
-    surprised: tuple[str, ...]
-    order: tuple[str, ...] = ()
-    """The regular order, back after a surprise round (WL-33); empty: unchanged."""
-
-    def apply(self, state: Encounter) -> Encounter:
-        for cid in self.surprised:
-            c = state.get(cid)
-            statuses = {k: v for k, v in c.statuses.items() if k != "surprised"}
-            state = state.with_sheet(dataclasses.replace(c, statuses=statuses), surprised=False)
-        if not self.order:
-            return state
-        for cid in self.order:
-            c = state.get(cid)
-            marks = frozenset(m for m in c.marks if not m.startswith(REGULAR))
-            state = state.with_combatant(dataclasses.replace(c, marks=marks))
-        return dataclasses.replace(state, order=self.order)
-
-    def describe(self, state: Encounter) -> str | None:
-        names = ", ".join(state.name(cid) for cid in self.surprised)
-        line = "  the surprise round is over" + (f": {names} may act" if names else "")
-        if self.order:
-            line += f"; the regular order is back: {', '.join(map(state.name, self.order))}"
-        return line
-
-
-@dataclass(frozen=True, slots=True)
 class InjuryTested(Event):
     """WL-21: END + Survival against the DC of a major injury; success makes it minor."""
 
@@ -489,11 +303,7 @@ class InjuryTested(Event):
     def apply(self, state: Encounter) -> Encounter:
         if not self.success:
             return state
-        c = state.get(self.actor)
-        limbs = dict(_sheet(c).limbs)
-        old = limbs.get(self.limb, Limb())
-        limbs[self.limb] = dataclasses.replace(old, injury="minor", injury_dc=None)
-        return state.with_sheet(c, limbs=limbs)
+        return _with_limb(state, self.actor, self.limb, injury="minor", injury_dc=None)
 
     def describe(self, state: Encounter) -> str | None:
         verdict = "the injury becomes minor" if self.success else "it stays major"
@@ -511,14 +321,11 @@ class ExplosiveUsed(Event):
     index: int
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        weapons = list(_sheet(c).weapons)
-        w = weapons[self.index]
-        weapons[self.index] = dataclasses.replace(w, count=w.count - 1)
-        return state.with_sheet(c, weapons=tuple(weapons))
+        w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]
+        return _with_weapon(state, self.actor, self.index, count=w.count - 1)
 
     def describe(self, state: Encounter) -> str | None:
-        w = _sheet(state.get(self.actor)).weapons[self.index]
+        w = sheet_as(state.get(self.actor), Sheet).weapons[self.index]
         return f"  {w.name}: {w.count - 1} left"
 
 
@@ -548,3 +355,12 @@ class ThrowRolled(Event):
             f"{self.tile[1]}]: d20 {self.natural}{_terms(self.parts)} = {self.total} vs "
             f"difficulty {self.difficulty}: {verdict}"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class EffectGained(StatusSet):
+    """WL-23: a weapon effect as the status ``{x: X}`` (its own wording)."""
+
+    def describe(self, state: Encounter) -> str | None:
+        what = self.status.replace("_", " ")
+        return f"  {state.name(self.target)} gets {what} {self.details['x']}"

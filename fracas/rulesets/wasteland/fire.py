@@ -11,26 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fracas.dice.source import Dice
-from fracas.model import Attempted, Combatant, Encounter, Event
-from fracas.rulesets.wasteland.attack import Plan
+from fracas.model import Attempted, Event
+from fracas.rulesets.wasteland.attack import Attack, Plan
 from fracas.rulesets.wasteland.events import (
     APSpent,
     AttackDeclared,
     ConditionLost,
     CritRolled,
     LimbHit,
-    MissedInMelee,
     ShotRolled,
     SneakSpent,
     StrayChecked,
 )
-from fracas.rulesets.wasteland.harm import Hit, harm, roll_hit
+from fracas.rulesets.wasteland.harm import Hit, Victim, harm, roll_hit
 from fracas.rulesets.wasteland.sheet import Options
-from fracas.rulesets.wasteland.stats import evasion
 from fracas.rulesets.wasteland.tables import CONDITION_LOSS, D20, GLANCING_MARGIN
+from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
 
-__all__ = ["Shot", "fire"]
+__all__ = ["Shot", "fire", "roll_attack"]
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -49,12 +48,20 @@ class Shot:
         return self.result in ("crit", "hit", "auto")
 
 
-def fire(plan: Plan, state: Encounter, dice: Dice, options: Options) -> list[Event]:
+def roll_attack(attack: Attack, dice: Dice, options: Options) -> list[Event]:
+    """A decided attack rolled: the events before its dice, then :func:`fire`."""
+    return [*attack.first, *fire(attack.plan, dice, options)]
+
+
+def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
     """An attack after its refusals: AP, the roll(s), hits, damage, aftereffects."""
     events: list[Event] = []
     if plan.cost:
         events.append(APSpent(plan.actor, plan.spend, plan.cost - plan.spend))
-    events.append(AttackDeclared(plan.actor, plan.target, plan.weapon.name, plan.how, plan.cost))
+    events.append(
+        AttackDeclared(plan.actor, plan.target, plan.weapon.name, plan.cost, plan.shots,
+                       plan.called, plan.sneak is not None, plan.free)
+    )  # fmt: skip
     shots, rolled = _roll_shots(plan, dice, options)
     events += rolled
     first = shots[0]
@@ -63,7 +70,7 @@ def fire(plan: Plan, state: Encounter, dice: Dice, options: Options) -> list[Eve
     covered: dict[int | None, str] = dict(plan.creature_cover)
     on_target = [s for s in shots if s.hit and s.n not in covered]
     events.append(Attempted(plan.actor, plan.target, bool(on_target)))
-    target = state.get(plan.target)
+    target = plan.victim
     crit = first.result == "crit"
     hits: list[Hit] = []
     for shot in on_target:
@@ -79,7 +86,7 @@ def fire(plan: Plan, state: Encounter, dice: Dice, options: Options) -> list[Eve
     if plan.sneak is not None and options.sneak_reveals:
         events.append(SneakSpent(plan.actor, plan.target))
     if plan.shots is not None:
-        events += _aftershots(plan, state, shots, covered, dice, options)
+        events += _aftershots(plan, shots, covered, dice, options)
     return events
 
 
@@ -133,7 +140,7 @@ def _solid(plan: Plan, shot: Shot, first: Shot, options: Options) -> bool:
 
 def _hit(
     plan: Plan,
-    target: Combatant,
+    target: Victim,
     dice: Dice,
     shot: Shot,
     first: Shot,
@@ -183,7 +190,6 @@ def _extras(
 
 def _aftershots(
     plan: Plan,
-    state: Encounter,
     shots: list[Shot],
     covered: dict[int | None, str],
     dice: Dice,
@@ -194,34 +200,32 @@ def _aftershots(
     events: list[Event] = []
     victims: dict[str, list[Hit]] = {}
     for shot in shots:
-        victim: Combatant | None = None
+        victim: Victim | None = None
         if shot.hit and shot.n in covered:
-            victim = state.get(covered[shot.n])
+            victim = plan.others[covered[shot.n]]
             events.append(Attempted(plan.actor, victim.id, True))
         elif not shot.hit and (shot.result != "critfail" or options.critfail_strays):
-            victim = _stray_victim(plan, state, shot, events, options)
+            victim = _stray_victim(plan, shot, events, options)
         if victim is None:
             continue
-        solid = shot.total > evasion(victim) + GLANCING_MARGIN
+        solid = shot.total > victim.evasion + GLANCING_MARGIN
         hit, line = roll_hit(victim, plan.weapon, dice, shot.n, None, solid, (), False, options)
         victims.setdefault(victim.id, []).append(hit)
         events.append(line)
     for cid, hits in victims.items():
         events += harm(
-            state.get(cid), plan.weapon, hits, {}, options, effects=options.stray_effects
+            plan.others[cid], plan.weapon, hits, {}, options, effects=options.stray_effects
         )
     return events
 
 
-def _stray_victim(
-    plan: Plan, state: Encounter, shot: Shot, events: list[Event], options: Options
-) -> Combatant | None:
+def _stray_victim(plan: Plan, shot: Shot, events: list[Event], options: Options) -> Victim | None:
     """WL-24: the first creature behind the target whose Evasion the shot exceeds;
     Trigger Discipline never hits an ally (the shot goes on, or is lost by option)."""
     assert shot.n is not None
     for cid in plan.strays:
-        c = state.get(cid)
-        ev = evasion(c)
+        c = plan.others[cid]
+        ev = c.evasion
         hits = shot.total > ev
         if cid in plan.shielded:
             if hits and not options.trigger_discipline_continues:

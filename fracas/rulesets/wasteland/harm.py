@@ -1,8 +1,10 @@
 """Phase 3 of an attack (wasteland.md P-WL-1, P-WL-2): one hit's cover and DT, then a
 creature's hits summed, DR once, HP, death saves, Cripple Thresholds, injuries, effects.
 
-A hit is rolled by :func:`roll_hit` (location, damage dice); what a creature takes from
-all its hits of one attack is :func:`harm`.
+What the dice do not change is decided first: :func:`victim` reads a creature an attack
+may hurt into a :class:`Victim` (its limbs' CT and DT against the weapon, its cover, DR,
+death save). A hit is rolled by :func:`roll_hit` (location, damage dice); what a creature
+takes from all its hits of one attack is :func:`harm`.
 """
 
 from __future__ import annotations
@@ -11,25 +13,98 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fracas.dice.source import Dice
-from fracas.model import Combatant, Damaged, Event
-from fracas.rulesets.wasteland.events import DeathDefied, LimbDamaged, LimbHit, Marked
-from fracas.rulesets.wasteland.sheet import Options
+from fracas.frozen import FrozenDict
+from fracas.model import Combatant, Damaged, Event, StatusSet
+from fracas.rulesets.base import sheet_as
+from fracas.rulesets.wasteland.events import DeathDefied, EffectGained, LimbDamaged, LimbHit
+from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
     DYING,
     covered_limbs,
+    evasion,
     has,
     limb_view,
     location,
-    sheet_of,
 )
 from fracas.rulesets.wasteland.tables import D20, INJURY_DC_BASE, LIMBS, Injury, LimbName
 from fracas.rulesets.wasteland.weapons import Weapon, dice_spec, roll_damage
 
-__all__ = ["Hit", "apply_dr", "blast", "harm", "roll_hit"]
+__all__ = ["Hit", "LimbState", "Victim", "apply_dr", "blast", "harm", "roll_hit", "victim"]
 
 SAVES = ("deal_with_the_reaper", "too_stubborn_to_die")
 """WL-19: the abilities that drop to 1 HP instead, once per Long Rest, in this order."""
 _SAVE_MILESTONE = {"too_stubborn_to_die": "survival_10"}
+
+
+@dataclass(frozen=True, slots=True)
+class LimbState:
+    """2.2: a limb as an attack finds it: CT, its maximum, the injury, the DT against the
+    attack's damage type."""
+
+    ct: int
+    ct_max: int
+    injury: Injury
+    injury_dc: int | None
+    dt: int
+
+
+@dataclass(frozen=True, slots=True)
+class Victim:
+    """A creature an attack may hurt, as it stands before the dice (WL-13, WL-14, WL-19
+    to WL-23, WL-24): decided once, read on every dice path."""
+
+    id: str
+    hp: int
+    evasion: int
+    limbs: FrozenDict[str, LimbState]
+    covered: frozenset[str]
+    """2.4, WL-32: the limbs its cover covers."""
+    resistance: int
+    """WL-13: the cover's R against the weapon (0 without cover)."""
+    attenuation: int
+    """WL-G9: the cover's blast attenuation."""
+    dr: int
+    save: str | None
+    """WL-19: the ability that would drop it to 1 HP instead (None: none left)."""
+    effects: FrozenDict[str, int | str]
+    """WL-23: the ``x`` of each of the weapon's effects it already has."""
+
+
+def victim(c: Combatant, weapon: Weapon, options: Options) -> Victim:
+    """``c`` as ``weapon``'s attack finds it."""
+    sheet = sheet_as(c, Sheet)
+    kind = weapon.damage_type
+    limbs: dict[str, LimbState] = {}
+    for name in LIMBS:
+        v = limb_view(sheet, name, options)
+        limbs[name] = LimbState(v.ct, v.ct_max, v.injury, v.injury_dc, v.dt[kind])
+    has_effect = {n: c.statuses[n].get("x") for n in weapon.effects if n in c.statuses}
+    return Victim(
+        c.id,
+        c.hp,
+        evasion(c),
+        FrozenDict(limbs),
+        covered_limbs(c, options),
+        _resistance(sheet, weapon, options),
+        sheet.cover.attenuation if sheet.cover is not None else 0,
+        sheet.dr.get(kind, 0),
+        _save(sheet, options),
+        FrozenDict({n: x for n, x in has_effect.items() if x is not None}),
+    )
+
+
+def _save(sheet: Sheet, options: Options) -> str | None:
+    """WL-19: the first save ability held and not yet used this rest (option ``off``:
+    none)."""
+    if options.death_saves != "auto":
+        return None
+    for ability in SAVES:
+        held = has(sheet, ability) or (
+            ability in _SAVE_MILESTONE and has(sheet, _SAVE_MILESTONE[ability])
+        )
+        if held and ability not in sheet.rest_uses:
+            return ability
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +123,7 @@ class Hit:
 
 
 def roll_hit(
-    victim: Combatant,
+    victim: Victim,
     weapon: Weapon,
     dice: Dice,
     shot: int | None,
@@ -67,23 +142,24 @@ def roll_hit(
     damage = max(0, amount + sum(v for _, v in before_dt))
     r: int | None = None
     stopped = False
-    if not flanking and limb in covered_limbs(victim, options):
-        r = _resistance(victim, weapon, options)
+    if not flanking and limb in victim.covered:
+        r = victim.resistance
         stopped = damage <= r  # WL-13, WL-G3: D <= R is absorbed
         if not stopped and options.cover_rule == "subtract":
             damage -= r
-    dt = limb_view(sheet_of(victim), limb, options).dt[weapon.damage_type]
+    dt = victim.limbs[limb].dt
     post = 0 if stopped else max(0, damage - dt)  # WL-14: DT >= damage mitigates fully
     hit = Hit(shot, limb, solid, post, stopped, not stopped and damage <= dt)
     event = LimbHit(victim.id, shot, limb, solid, faces, parts, r, stopped, dt, post)
     return hit, event
 
 
-def _resistance(victim: Combatant, weapon: Weapon, options: Options) -> int:
+def _resistance(sheet: Sheet, weapon: Weapon, options: Options) -> int:
     """WL-13: Hardness against physical, Energy Resistance against energy; radiation
-    by the ``cover_vs_radiation`` option."""
-    cover = sheet_of(victim).cover
-    assert cover is not None
+    by the ``cover_vs_radiation`` option (0 without cover)."""
+    cover = sheet.cover
+    if cover is None:
+        return 0
     if weapon.damage_type == "energy":
         return cover.energy_resistance
     if weapon.damage_type == "radiation" and options.cover_vs_radiation == "none":
@@ -99,7 +175,7 @@ def apply_dr(amount: int, dr: int, options: Options) -> int:
 
 
 def harm(
-    victim: Combatant,
+    victim: Victim,
     weapon: Weapon,
     hits: Sequence[Hit],
     extras: Mapping[int, tuple[tuple[str, int], ...]],
@@ -111,8 +187,7 @@ def harm(
 
     ``extras``: per hit index, what is added after DT (CRIT dice, Sneak, Bonus Melee
     Damage after DT). Sum, DR once, HP, death saves, CT per hit, injuries, effects."""
-    sheet = sheet_of(victim)
-    dr = sheet.dr.get(weapon.damage_type, 0)
+    dr = victim.dr
     pre: list[int] = []
     for i, hit in enumerate(hits):
         added = sum(v for _, v in extras.get(i, ()))
@@ -124,38 +199,31 @@ def harm(
     if dr:
         cause += f", DR {dr}%"
     events: list[Event] = [Damaged(victim.id, final, cause)]
-    events += _death(victim, final, options)
+    events += _death(victim, final)
     events += _cripple(victim, hits, [apply_dr(p, dr, options) for p in pre], options)
     if effects and weapon.effects and (final > 0 or not options.effects_need_damage):
         events += _effects(victim, weapon.effects, options)
     return events
 
 
-def _death(victim: Combatant, final: int, options: Options) -> list[Event]:
+def _death(victim: Victim, final: int) -> list[Event]:
     """WL-19: at HP <= 0, a save ability not yet used this rest gives 1 HP; else Dying."""
     if victim.hp == 0 or victim.hp - final > 0:
         return []
-    sheet = sheet_of(victim)
-    if options.death_saves == "auto":
-        for ability in SAVES:
-            held = has(sheet, ability) or (
-                ability in _SAVE_MILESTONE and has(sheet, _SAVE_MILESTONE[ability])
-            )
-            if held and ability not in sheet.rest_uses:
-                return [DeathDefied(victim.id, ability)]
-    return [Marked(victim.id, DYING)]
+    if victim.save is not None:
+        return [DeathDefied(victim.id, victim.save)]
+    return [StatusSet(victim.id, DYING, {})]
 
 
 def _cripple(
-    victim: Combatant, hits: Sequence[Hit], amounts: Sequence[int], options: Options
+    victim: Victim, hits: Sequence[Hit], amounts: Sequence[int], options: Options
 ) -> list[Event]:
     """WL-20 to WL-22: CT damage per hit (half, rounded down, when glancing), in shot
     order; CT 0 cripples with a minor or major injury; an injured limb escalates."""
-    sheet = sheet_of(victim)
     current: dict[str, tuple[int, Injury, int | None]] = {}
     events: list[Event] = []
     for hit, amount in zip(hits, amounts, strict=True):
-        view = limb_view(sheet, hit.limb, options)
+        view = victim.limbs[hit.limb]
         ct: int
         injury: Injury
         dc: int | None
@@ -178,36 +246,33 @@ def _cripple(
     return events
 
 
-def _effects(victim: Combatant, effects: Mapping[str, int], options: Options) -> list[Event]:
+def _effects(victim: Victim, effects: Mapping[str, int], options: Options) -> list[Event]:
     """WL-23, WL-G10: each effect as a status ``{x}``; a repeated one by ``effect_stacking``."""
     out: list[Event] = []
     for name, x in effects.items():
-        old = victim.statuses.get(name, {}).get("x")
+        old = victim.effects.get(name)
         if isinstance(old, int):
             if options.effect_stacking == "max":
                 x = max(old, x)
             elif options.effect_stacking == "add":
                 x = old + x
-        out.append(Marked(victim.id, name, (("x", x),)))
+        out.append(EffectGained(victim.id, name, {"x": x}))
     return out
 
 
-def blast(
-    victim: Combatant, weapon: Weapon, damage: int, crit: int, options: Options
-) -> list[Event]:
+def blast(victim: Victim, weapon: Weapon, damage: int, crit: int, options: Options) -> list[Event]:
     """WL-27, WL-28, P-WL-3: ``final = DR(max(0, damage - attenuation - total DT) + CRIT)``
     to HP; each limb's CT takes floor(final / 6), no Glancing; injuries; effects."""
-    sheet = sheet_of(victim)
-    total_dt = sum(limb_view(sheet, name, options).dt[weapon.damage_type] for name in LIMBS)
-    attenuation = sheet.cover.attenuation if sheet.cover is not None else 0  # WL-G9
+    total_dt = sum(limb.dt for limb in victim.limbs.values())
+    attenuation = victim.attenuation  # WL-G9
     pre = max(0, damage - attenuation - total_dt) + crit
-    dr = sheet.dr.get(weapon.damage_type, 0)
+    dr = victim.dr
     final = apply_dr(pre, dr, options)
     cause = f"blast {damage}" + (f" - attenuation {attenuation}" if attenuation else "")
     cause += f" - total DT {total_dt}" + (f" + CRIT {crit}" if crit else "")
     cause += f" = {pre}" + (f", DR {dr}%" if dr else "")
     events: list[Event] = [Damaged(victim.id, final, cause)]
-    events += _death(victim, final, options)
+    events += _death(victim, final)
     share, rest = divmod(final, len(LIMBS))  # WL-28, WL-A11
     hits: list[Hit] = []
     amounts: list[int] = []

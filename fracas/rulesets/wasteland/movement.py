@@ -13,10 +13,10 @@ from pydantic import Field, StrictInt
 
 from fracas.errors import Refusal
 from fracas.model import Action, Encounter, Event
-from fracas.rulesets.base import ActionSpec
+from fracas.rulesets.base import ActionSpec, sheet_as
 from fracas.rulesets.wasteland.attack import check_actor
-from fracas.rulesets.wasteland.events import MovementPaid
-from fracas.rulesets.wasteland.stats import sheet_of
+from fracas.rulesets.wasteland.sheet import Sheet
+from fracas.rulesets.wasteland.turn_events import MovementPaid
 
 __all__ = ["MOVE_SPEC", "move_cost", "own_move"]
 
@@ -44,7 +44,7 @@ def move_cost(state: Encounter, action: Action) -> list[Event]:
     actor = state.get(action.actor)
     check_actor(state, actor, own_turn=True)
     cost = action.params[COST]
-    sheet = sheet_of(actor)
+    sheet = sheet_as(actor, Sheet)
     map_, ap = sheet.map or 0, sheet.ap or 0
     from_map = min(map_, cost)
     from_ap = cost - from_map

@@ -10,50 +10,47 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fracas.dice.source import Dice
-from fracas.errors import FracasError
-from fracas.model import Action, Attempted, Combatant, Encounter, Event, Note
-from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
+from fracas.errors import FracasError, Refusal
+from fracas.model import Action, Attempted, Combatant, Encounter, Event, StatusCleared
+from fracas.rulesets.base import ActionSpec, DieSpec, StatusSpec, TypedRuleset
 from fracas.rulesets.wasteland.actions import ACTIONS
-from fracas.rulesets.wasteland.attack import Plan, plan_attack
-from fracas.rulesets.wasteland.events import (
-    OPENING,
-    REGULAR,
-    OpeningPassed,
-    RoundEnded,
-    SurpriseRound,
-    TurnRefreshed,
-    Unmarked,
-    used,
-)
-from fracas.rulesets.wasteland.explosives import throw
-from fracas.rulesets.wasteland.fire import fire
+from fracas.rulesets.wasteland.attack import Attack, Plan, decide_attack
+from fracas.rulesets.wasteland.explosives import Throw, decide_throw, roll_throw
+from fracas.rulesets.wasteland.fire import roll_attack
 from fracas.rulesets.wasteland.movement import MOVE_SPEC, move_cost, own_move
+from fracas.rulesets.wasteland.presenter import WastelandPresenter
 from fracas.rulesets.wasteland.reactions import (
-    OVERWATCH,
-    defend,
-    injury_test,
-    opportunity_attack,
-    overwatch,
-    overwatch_attack,
-    peek,
-    reaction,
-    riposte,
+    InjuryTest,
+    Settled,
+    decide_defend,
+    decide_injury_test,
+    decide_opportunity_attack,
+    decide_overwatch,
+    decide_overwatch_attack,
+    decide_peek,
+    decide_reaction,
+    decide_riposte,
+    roll_injury_test,
 )
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
     DEFENDING,
     DYING,
+    OVERWATCH,
+    OVERWATCH_MODES,
     PEEKING,
+    STATUSES,
+    SURPRISED,
     evasion,
     has,
     limb_view,
     limbs_json,
     max_ap,
     sequence,
-    sheet_of,
 )
 from fracas.rulesets.wasteland.tables import (
     D20,
@@ -62,11 +59,21 @@ from fracas.rulesets.wasteland.tables import (
     ODDS_MAX_ROLLS,
     ZONE_OF_THREAT_OPPORTUNITIES,
 )
+from fracas.rulesets.wasteland.turn_events import (
+    OPENING,
+    REGULAR,
+    OpeningPassed,
+    PeekEnded,
+    RoundEnded,
+    SequenceOrdered,
+    SurpriseRound,
+    TurnRefreshed,
+    used,
+)
 from fracas.rulesets.wasteland.weapons import SHORTHANDS, Weapon
 
 __all__ = ["Wasteland"]
 
-SURPRISED = "surprised"
 MAX_DIE = 1000
 """The largest die a weapon may roll (the dice notation's limit)."""
 
@@ -92,7 +99,22 @@ def _regular_order(state: Encounter) -> tuple[str, ...]:
     return tuple(places[i] for i in sorted(places))
 
 
-class Wasteland(Ruleset):
+Family = Attack | Throw | Settled | InjuryTest
+"""What an action module decides: an attack, a throw, an action with no die, a test."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decided wasteland action: its family's decision, and whether it is the
+    encounter's first own-turn action (WL-33: it ends the opening; a Sneak Attack then
+    may open a surprise round)."""
+
+    family: Family
+    opening: bool = False
+    surprise: bool = False
+
+
+class Wasteland(TypedRuleset[Sheet, Options]):
     """AP, limbs and Cripple Thresholds, DT and DR, burst fire (seed 002)."""
 
     name: ClassVar[str] = "wasteland"
@@ -121,11 +143,25 @@ class Wasteland(Ruleset):
                 "die; a burst rolls one die"),
         DieSpec("test", D20, "injury_test: END + Survival against the injury's DC"),
     )  # fmt: skip
-    options: Options
+    statuses: ClassVar[tuple[StatusSpec, ...]] = STATUSES
+    presenter_type = WastelandPresenter
 
-    def __init__(self, options: Options) -> None:
-        super().__init__(options)
-        self._memo: tuple[Encounter, Action, Plan] | None = None
+    @classmethod
+    def check_status(cls, name: str, details: Mapping[str, Any]) -> dict[str, int | str]:
+        """The declared details (:data:`STATUSES`), then their ranges: a Defend bonus and
+        Overwatch shots are never negative, an Overwatch mode is single or burst."""
+        out = super().check_status(name, details)
+        if name == OVERWATCH and out["mode"] not in OVERWATCH_MODES:
+            raise Refusal(
+                "bad_value",
+                f"status overwatch mode: {out['mode']!r}: give one of {', '.join(OVERWATCH_MODES)}",
+            )
+        count = {DEFENDING: "bonus", OVERWATCH: "shots"}.get(name)
+        if count is not None and int(out[count]) < 0:
+            raise Refusal(
+                "bad_value", f"status {name} {count}: {out[count]!r} is negative; give 0 or more"
+            )
+        return out
 
     # --- hooks ------------------------------------------------------------
 
@@ -151,7 +187,7 @@ class Wasteland(Ruleset):
     def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
         """2.1: ``ap`` and ``map`` default to max AP and max_map; a limb's CT is at most
         its maximum."""
-        sheet = sheet_of(c)
+        sheet = self.sheet(c)
         for name in LIMBS:
             limb = limb_view(sheet, name, self.options)
             if limb.ct > limb.ct_max:
@@ -169,12 +205,11 @@ class Wasteland(Ruleset):
 
     def prepare(self, combatant: Combatant) -> Combatant:
         """WL-19, WL-33: a combatant at 0 HP is dying; a surprised one carries the status."""
-        statuses = dict(combatant.statuses)
         if combatant.hp == 0:
-            statuses[DYING] = {}
-        if sheet_of(combatant).surprised and self.options.surprised_skips:
-            statuses[SURPRISED] = {}
-        return dataclasses.replace(combatant, statuses=statuses)
+            combatant = combatant.with_status(DYING, {})
+        if self.sheet(combatant).surprised and self.options.surprised_skips:
+            combatant = combatant.with_status(SURPRISED, {})
+        return combatant
 
     def initiative(self, state: Encounter, dice: Dice) -> tuple[str, ...]:
         return self.roll_initiative(state, dice)[0]
@@ -183,26 +218,25 @@ class Wasteland(Ruleset):
         """WL-1: highest Sequence first; ties: players before NPCs, then the file's order
         (option ``sequence_ties: file_order``: the file's order alone). No dice."""
         ids = list(state.combatants)
-        seq = {cid: sequence(sheet_of(state.get(cid))) for cid in ids}
+        seq = {cid: sequence(self.sheet(state.get(cid))) for cid in ids}
         players_first = self.options.sequence_ties == "players_first"
 
         def key(cid: str) -> tuple[int, bool, int]:
-            npc = sheet_of(state.get(cid)).npc and players_first
+            npc = self.sheet(state.get(cid)).npc and players_first
             return -seq[cid], npc, ids.index(cid)
 
         order = tuple(sorted(ids, key=key))
-        listing = ", ".join(f"{state.name(cid)} {seq[cid]}" for cid in order)
-        return order, [Note(f"Sequence order: {listing}")]
+        return order, [SequenceOrdered(order, tuple(seq[cid] for cid in order))]
 
     def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """WL-3, WL-34, WL-29, WL-30: AP (less any debt) and MAP replenish; Defend and
         Overwatch last until now."""
         c = state.get(actor)
-        sheet = sheet_of(c)
+        sheet = self.sheet(c)
         events: list[Event] = []
         for status in (DEFENDING, OVERWATCH):
             if status in c.statuses:
-                events += [Unmarked(actor, status), Note(f"  {c.name} is no longer {status}")]
+                events.append(StatusCleared(actor, status))
         ap = max(0, max_ap(sheet, self.options) - sheet.ap_debt)
         events.append(TurnRefreshed(actor, ap, sheet.max_map, sheet.ap_debt))
         return events
@@ -211,7 +245,7 @@ class Wasteland(Ruleset):
         """WL-32: peeking lasts for the turn; WL-33: the surprise ends with the round."""
         events: list[Event] = []
         if PEEKING in state.get(actor).statuses:
-            events.append(Unmarked(actor, PEEKING))
+            events.append(PeekEnded(actor, PEEKING))
         if state.order and actor == state.order[-1]:
             surprised = tuple(cid for cid, c in state.combatants.items() if SURPRISED in c.statuses)
             regular = _regular_order(state)
@@ -229,7 +263,7 @@ class Wasteland(Ruleset):
     def sheet_json(self, c: Combatant) -> dict[str, Any]:
         """2.8: the sheet, derived evasion, sequence, max_ap, every limb, every weapon."""
         out = self.sheet_json_raw(c)
-        sheet = sheet_of(c)
+        sheet = self.sheet(c)
         for key in ("dt", "dr"):  # 2.1: every damage type, 0 where the sheet names none
             out[key] = {t: out[key].get(t, 0) for t in DAMAGE_TYPES}
         out["evasion"] = evasion(c)
@@ -244,28 +278,72 @@ class Wasteland(Ruleset):
         }
         return out
 
-    # --- resolution -------------------------------------------------------
+    # --- an action: decide, then roll -------------------------------------
 
-    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """2.5: each action's refusals before any die, then its events; WL-33: a Sneak
-        Attack that lands as the encounter's first own-turn action opens a surprise round."""
-        events = self._resolve(state, action, dice)
+    def decide(self, state: Encounter, action: Action) -> Decision:
+        """2.5: each action's refusals, in the table's order, and all it needs before any
+        die; WL-33: whether it ends the opening (and may open a surprise round)."""
+        family = self._decide(state, action)
         spec = self.action_spec(action.do)
         if spec is None or spec.off_turn or not state.values.get(OPENING):
+            return Decision(family)
+        sneak = (
+            action.do == "attack" and isinstance(family, Attack) and family.plan.sneak is not None
+        )
+        return Decision(family, opening=True, surprise=sneak)  # WL-33
+
+    def _decide(self, state: Encounter, action: Action) -> Family:
+        o, do = self.options, action.do
+        if do == "attack":  # P-WL-1, P-WL-2
+            return decide_attack(state, action, o)
+        if do == "throw":
+            return decide_throw(state, action, o)
+        if do == "defend":
+            return decide_defend(state, action)
+        if do == "overwatch":
+            return decide_overwatch(state, action, o)
+        if do == "overwatch_attack":
+            return decide_overwatch_attack(state, action, o)
+        if do == "opportunity_attack":
+            return decide_opportunity_attack(state, action, o)
+        if do == "riposte":
+            return decide_riposte(state, action, o)
+        if do == "reaction":
+            return decide_reaction(state, action)
+        if do == "peek":
+            return decide_peek(state, action)
+        assert do == "injury_test", do
+        return decide_injury_test(state, action, o)
+
+    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+        """The decided action's dice and events; WL-33: a Sneak Attack that lands as the
+        encounter's first own-turn action opens a surprise round."""
+        assert isinstance(decision, Decision)
+        family = decision.family
+        events: list[Event]
+        if isinstance(family, Attack):
+            events = roll_attack(family, dice, self.options)
+        elif isinstance(family, Throw):
+            events = roll_throw(family, dice, self.options)
+        elif isinstance(family, InjuryTest):
+            events = roll_injury_test(family, dice)
+        else:
+            events = list(family.events)
+        if not decision.opening:
             return events
-        if action.do == "attack" and action.params.get("sneak") is True:
-            events += self._surprise(state, action, events)
+        if decision.surprise:
+            assert isinstance(family, Attack)
+            events += self._surprise(state, family.plan, events)
         return [*events, OpeningPassed()]
 
-    def _surprise(self, state: Encounter, action: Action, events: list[Event]) -> list[Event]:
+    def _surprise(self, state: Encounter, plan: Plan, events: list[Event]) -> list[Event]:
         """WL-33: the opening Sneak Attack landed on its target (any shot hit it): the
         attacker, then its side, then the rest go this round (each in the regular order);
         the target's side is Surprised until the round ends."""
-        assert action.target is not None
         landed = any(
-            isinstance(e, Attempted) and e.target == action.target and e.landed for e in events
+            isinstance(e, Attempted) and e.target == plan.target and e.landed for e in events
         )
-        attacker, target = state.get(action.actor), state.get(action.target)
+        attacker, target = state.get(plan.actor), state.get(plan.target)
         if not landed or attacker.side == target.side:
             return []
         side = [cid for cid in state.order if state.get(cid).side == attacker.side]
@@ -274,37 +352,3 @@ class Wasteland(Ruleset):
         victims = tuple(cid for cid in state.order if state.get(cid).side == target.side)
         status = self.options.surprised_skips
         return [SurpriseRound(attacker.id, victims, order, state.order, status)]
-
-    def _resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
-        o = self.options
-        do = action.do
-        if do == "attack":  # P-WL-1, P-WL-2
-            memo = self._memo  # exact odds replay one action in one state many times
-            if memo is not None and memo[0] is state and memo[1] is action:
-                plan = memo[2]
-            else:
-                plan = plan_attack(state, action, o)
-                self._memo = (state, action, plan)
-            return fire(plan, state, dice, o)
-
-        def shoot(plan: Plan) -> list[Event]:
-            return fire(plan, state, dice, o)
-
-        if do == "throw":
-            return throw(state, action, dice, o)
-        if do == "defend":
-            return defend(state, action)
-        if do == "overwatch":
-            return overwatch(state, action, o)
-        if do == "overwatch_attack":
-            return overwatch_attack(state, action, o, shoot)
-        if do == "opportunity_attack":
-            return opportunity_attack(state, action, o, shoot)
-        if do == "riposte":
-            return riposte(state, action, o, shoot)
-        if do == "reaction":
-            return reaction(state, action)
-        if do == "peek":
-            return peek(state, action)
-        assert do == "injury_test", do
-        return injury_test(state, action, dice, o)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.model import Combatant
+from fracas.rulesets.base import Detail, StatusSpec, sheet_as
 from fracas.rulesets.wasteland.sheet import Limb, Options, Sheet
 from fracas.rulesets.wasteland.tables import (
     AP_BASE,
@@ -29,7 +30,11 @@ from fracas.rulesets.wasteland.weapons import Weapon, unarmed_weapon
 __all__ = [
     "DEFENDING",
     "DYING",
+    "OVERWATCH",
+    "OVERWATCH_MODES",
     "PEEKING",
+    "STATUSES",
+    "SURPRISED",
     "LimbView",
     "burst_penalty",
     "burst_shots",
@@ -42,19 +47,38 @@ __all__ = [
     "location",
     "max_ap",
     "sequence",
-    "sheet_of",
     "weapon_named",
 ]
 
 DYING = "dying"
 DEFENDING = "defending"
+OVERWATCH = "overwatch"
 PEEKING = "peeking"
+SURPRISED = "surprised"
+OVERWATCH_MODES = ("single", "burst")
+
+STATUSES: tuple[StatusSpec, ...] = (
+    StatusSpec(
+        DEFENDING,
+        "WL-29: + bonus Evasion until the start of the next turn",
+        {"bonus": Detail(int, 0, "Evasion added (AP spent, + 2 with Dodger); >= 0")},
+    ),
+    StatusSpec(
+        OVERWATCH,
+        "WL-30: shots left at enemies in the zone, no reactions until the next turn",
+        {
+            "weapon": Detail(str, "", "the weapon's name; empty: the first weapon, else unarmed"),
+            "mode": Detail(str, "single", "single or burst"),
+            "shots": Detail(int, 1, "shots left of the allowance; >= 0"),
+        },
+    ),
+    StatusSpec(PEEKING, "WL-32: full cover counts as half cover until the turn ends"),
+    StatusSpec(DYING, "WL-19: at 0 HP and out of the fight"),
+    StatusSpec(SURPRISED, "WL-33, WL-G16: no actions until the surprise round ends"),
+)
+"""The statuses the rules read, with their details and defaults (``set`` is checked
+against these; a weapon's effects, WL-23, are free-form statuses with an ``x``)."""
 _NO_LIMB = Limb()
-
-
-def sheet_of(c: Combatant) -> Sheet:
-    sheet: Sheet = c.sheet
-    return sheet
 
 
 def has(sheet: Sheet, name: str) -> bool:
@@ -81,7 +105,7 @@ def sequence(sheet: Sheet) -> int:
 
 def evasion(c: Combatant) -> int:
     """WL-8, WL-29: 10 + AGI MOD + floor(level / 4) + evasion_mod + the Defend bonus."""
-    sheet = sheet_of(c)
+    sheet = sheet_as(c, Sheet)
     defend = c.statuses.get(DEFENDING, {}).get("bonus", 0)
     base = EVASION_BASE + sheet.agi_mod + sheet.level // EVASION_LEVELS
     return base + sheet.evasion_mod + int(defend)
@@ -147,7 +171,7 @@ def called_penalty(limb: LimbName, options: Options) -> int:
 def covered_limbs(c: Combatant, options: Options) -> frozenset[str]:
     """2.4, WL-32, WL-G16: the limbs ``c``'s cover covers; full cover counts as half
     while ``c`` peeks."""
-    cover = sheet_of(c).cover
+    cover = sheet_as(c, Sheet).cover
     if cover is None:
         return frozenset()
     kind = "half" if cover.type == "full" and PEEKING in c.statuses else cover.type
