@@ -174,6 +174,7 @@ def test_random_play_states_hash_and_replay_to_equal_hashes(
         except FracasError:
             continue
         hashes.append(hash(engine.state))
+    assert all(hash(d) is not None for d in ef.ruleset._decisions.values())  # decisions hash
     replay = Engine(ef.ruleset, ef.start, 0)
     replay.random = NoDice(0)
     replay.begin(rolls_by_label(first), ef.order)

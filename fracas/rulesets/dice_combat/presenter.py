@@ -15,11 +15,6 @@ __all__ = ["DiceCombatPresenter"]
 class DiceCombatPresenter(Presenter):
     """dice-combat's fields: Class, Ammo (guns), Scrap, Cover, Luck."""
 
-    def _options(self) -> Options:
-        options = self.ruleset.options
-        assert isinstance(options, Options)
-        return options
-
     def gear(self, state: Encounter, c: Combatant) -> str:
         """The hand item, ``scrap`` where it is, with a gun's rounds (``pistol 6/8``)."""
         hand = sheet_as(c, Sheet).hand
@@ -33,7 +28,8 @@ class DiceCombatPresenter(Presenter):
     def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
         sheet = sheet_as(c, Sheet)
         hand = sheet.hand
-        cls = weapon_class(hand, self._options().machine_pistol)
+        options: Options = self.ruleset.options
+        cls = weapon_class(hand, options.machine_pistol)
         shown = [Shown("Class", cls.label, f"{cls.damage} damage (DC-3, 1.5)")]
         if hand is not None and hand.type == "gun":
             shown.append(

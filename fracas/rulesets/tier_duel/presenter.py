@@ -15,11 +15,6 @@ __all__ = ["TierDuelPresenter"]
 class TierDuelPresenter(Presenter):
     """tier-duel's fields: Tier, Armor, Temp, Actions."""
 
-    def _options(self) -> Options:
-        options = self.ruleset.options
-        assert isinstance(options, Options)
-        return options
-
     def gear(self, state: Encounter, c: Combatant) -> str:
         """The weapon or spell in hand with its Tier, a crossbow's or firearm's load
         (``crossbow_2h T2 empty``); bare hands: empty."""
@@ -32,7 +27,7 @@ class TierDuelPresenter(Presenter):
         return text
 
     def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
-        o = self._options()
+        o: Options = self.ruleset.options
         sheet = sheet_as(c, Sheet)
         w = wielded(c, o.reach_1h, o.reach_2h)
         used = state.turn.used if state.turn.actor == c.id else {}
