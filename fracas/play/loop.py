@@ -105,6 +105,11 @@ class TextTerminal:
         finally:
             self._completing = True
 
+    @property
+    def width(self) -> int:
+        """The terminal's columns (the status table leaves out a column when narrow)."""
+        return self._console.width
+
     def say(self, line: str) -> None:
         print(line, flush=True)
 
@@ -255,7 +260,8 @@ class Prompt:
             if args:
                 self.terminal.show(combatant_table(session.ruleset, session.state, args[0]))
             else:
-                self.terminal.show(status_table(session.ruleset, session.state))
+                width = getattr(self.terminal, "width", None)
+                self.terminal.show(status_table(session.ruleset, session.state, width))
         elif name == "undo":
             self._change(lambda: session.undo(self.identity))
         elif name == "redo":

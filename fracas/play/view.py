@@ -122,12 +122,20 @@ def odds_lines(state: Encounter, action: Action, result: Odds) -> list[str]:
     return lines
 
 
-def status_table(ruleset: Ruleset, state: Encounter) -> Table:
+WIDE = 110
+"""Terminal columns from which the status table shows the ruleset's state column."""
+
+
+def status_table(ruleset: Ruleset, state: Encounter, width: int | None = None) -> Table:
     """Every combatant: HP bar, statuses, what it fights with, the ruleset's own state
-    (its presenter's fields: AP and MAP, Energy, wounds, ...), position."""
+    (its presenter's fields: AP and MAP, Energy, wounds, ...; on a terminal narrower than
+    :data:`WIDE` columns, left to ``status NAME``), position."""
     presenter = ruleset.presenter()
     table = Table(title=now_line(state)[5:], title_justify="left")
     fields = {cid: presenter.fields(state, c) for cid, c in state.combatants.items()}
+    if width is not None and width < WIDE and any(fields.values()):
+        fields = {cid: () for cid in fields}
+        table.caption = "`status NAME` shows one combatant in full"
     columns = ("combatant", "side", "HP", "statuses", "gear", "state", "at")
     for col in columns:
         if col != "state" or any(fields.values()):
@@ -143,7 +151,8 @@ def status_table(ruleset: Ruleset, state: Encounter) -> Table:
         table.add_row(*row, at)
     values = presenter.encounter(state)
     if values:
-        table.caption = escape(" · ".join(_shown(s) for s in values))
+        shown = escape(" · ".join(_shown(s) for s in values))
+        table.caption = f"{shown}; {table.caption}" if table.caption else shown
     return table
 
 

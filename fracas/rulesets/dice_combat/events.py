@@ -1,30 +1,38 @@
-"""dice-combat's own events: what changes in hands and guns, and the roll records."""
+"""dice-combat's own events: what changes in hands and guns, the roll records, and the
+facts the log reports (a critical failure, a thrown weapon left in hand, an empty blast)."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
+from fracas.rulesets.base import sheet_as
 from fracas.rulesets.dice_combat.items import Item
 from fracas.rulesets.dice_combat.sheet import Sheet
+from fracas.rulesets.dice_combat.tables import BEGAN_UNARMED
 
 __all__ = [
     "AmmoFired",
     "AttackRolled",
+    "BlastEmpty",
+    "CriticalFailure",
     "DefenceRolled",
     "Equipped",
     "HandEmptied",
     "Reloaded",
     "Scattered",
+    "ScrapFloored",
+    "StaysInHand",
 ]
 
 
 def _hand(c: Combatant) -> Item:
-    sheet: Sheet = c.sheet
-    assert sheet.hand is not None, "the event log says this hand holds an item"
-    return sheet.hand
+    hand = sheet_as(c, Sheet).hand
+    assert hand is not None, "the event log says this hand holds an item"
+    return hand
 
 
 def _terms(parts: tuple[tuple[str, int], ...]) -> str:
@@ -132,18 +140,18 @@ class Equipped(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        sheet: Sheet = c.sheet
+        sheet = sheet_as(c, Sheet)
         inventory = list(sheet.inventory)
         item = inventory.pop(self.index)
         if sheet.hand is not None:
             inventory.append(sheet.hand)
         new = dataclasses.replace(sheet, hand=item, inventory=tuple(inventory))
         return state.with_combatant(
-            dataclasses.replace(c, sheet=new, marks=c.marks - {"began_unarmed"})
+            dataclasses.replace(c, sheet=new, marks=c.marks - {BEGAN_UNARMED})
         )
 
     def describe(self, state: Encounter) -> str | None:
-        sheet: Sheet = state.get(self.actor).sheet
+        sheet = sheet_as(state.get(self.actor), Sheet)
         return (
             f"{state.name(self.actor)} equips the {sheet.inventory[self.index].name} ({self.cost})"
         )
@@ -176,3 +184,54 @@ class Scattered(Event):
             f"  the throw goes wide: {self.distance} tile(s) {self.direction}, "
             f"blast centred on [{self.centre[0]}, {self.centre[1]}]"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class CriticalFailure(Event):
+    """DC-38: an attacker's natural critical failure: an automatic miss, the turn ends; an
+    explosive's (DC-34) goes wide instead (``Scattered`` follows)."""
+
+    actor: str
+    explosive: bool = False
+    tone: ClassVar[str] = "critical_failure"
+
+    def describe(self, state: Encounter) -> str | None:
+        if self.explosive:
+            return "  CRITICAL FAILURE"
+        return "  CRITICAL FAILURE: an automatic miss; the turn ends"
+
+
+@dataclass(frozen=True, slots=True)
+class StaysInHand(Event):
+    """DC-19: a thrown weapon stays in the thrower's hand; the players drop it out of
+    character where the target stands."""
+
+    actor: str
+    item: str
+    at: Tile | None
+
+    def describe(self, state: Encounter) -> str | None:
+        where = "" if self.at is None else f" on [{self.at[0]}, {self.at[1]}]"
+        return f"  the {self.item} stays in hand: drop it OOC{where} (DC-19)"
+
+
+@dataclass(frozen=True, slots=True)
+class ScrapFloored(Event):
+    """DC-26, DC-A6: a scrap explosive deals 1 less, but never below the floor."""
+
+    item: str
+    floor: int
+    damage: int
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"  scrap {self.item}: 1 less, never below {self.floor}: still {self.damage} (DC-A6)"
+
+
+@dataclass(frozen=True, slots=True)
+class BlastEmpty(Event):
+    """DC-31: no combatant stands in the blast area."""
+
+    centre: Tile
+
+    def describe(self, state: Encounter) -> str | None:
+        return "  nobody is in the blast"

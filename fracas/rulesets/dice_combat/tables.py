@@ -13,8 +13,13 @@ from fracas.dice.notation import Expression, parse
 
 __all__ = [
     "BANDS",
+    "BEGAN_UNARMED",
+    "BURN_DAMAGE",
+    "BURN_TURNS",
+    "CHANGED_WEAPON",
     "CLASSES",
     "CRIT_PROFILES",
+    "EDGES",
     "GROUP_TRAITS",
     "THROW",
     "TRAITS",
@@ -167,3 +172,18 @@ BURN_LUCK = {"none": 0, "lucky": -1, "unlucky": 1}
 
 COVER_BONUS = 2
 """DC-32: +2 on Defend (ranged) in cover."""
+
+BURN_TURNS = CLASSES["molotov"].burns
+"""DC-24: a Molotov burns for 2 further turns (``burning``'s default ``turns``)."""
+
+BURN_DAMAGE = CLASSES["molotov"].damage
+"""DC-24, P-DC-3: each tick deals the Molotov's damage, 1 (``burning``'s default ``damage``)."""
+
+EDGES = ("advantage", "disadvantage")
+"""DC-G2: an attack or Defend rolled with two d20s, the higher or the lower kept."""
+
+CHANGED_WEAPON = "changed_weapon"
+"""The turn's flag after a paid ``equip``: no other action this turn (DC-21)."""
+
+BEGAN_UNARMED = "began_unarmed"
+"""The combatant's mark until its first ``equip``: that equip is free (DC-22)."""

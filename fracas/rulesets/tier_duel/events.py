@@ -1,5 +1,6 @@
-"""tier-duel's own events: the rolls, temporary damage, crossbow and firearm loads,
-equipping, spells and the stealth attacker revealed."""
+"""tier-duel's own events: the rolls and their verdicts, what the rules say of an event
+(out of reach, a counter, an automatic hit, a stealth opening), temporary damage,
+crossbow and firearm loads, equipping, spells and the stealth attacker revealed."""
 
 from __future__ import annotations
 
@@ -8,18 +9,36 @@ from dataclasses import dataclass
 
 from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
+from fracas.rulesets.base import sheet_as
 from fracas.rulesets.tier_duel.items import Item
 from fracas.rulesets.tier_duel.sheet import Sheet
 
-__all__ = ["Equipped", "Loaded", "Revealed", "Rolled", "SpellCast", "TemporaryDamage"]
+__all__ = [
+    "AutomaticHit",
+    "ContestedShot",
+    "Countered",
+    "Equipped",
+    "Loaded",
+    "NoReach",
+    "Revealed",
+    "Rolled",
+    "SpellCast",
+    "StealthOutcome",
+    "TemporaryDamage",
+    "Unanswered",
+    "Verdict",
+]
 
 _FOLLOW = ("defend", "notice", "strike")
 """Rolls that answer or follow another: indented in the log."""
 
 
 def _sheet(c: Combatant) -> Sheet:
-    sheet: Sheet = c.sheet
-    return sheet
+    return sheet_as(c, Sheet)
+
+
+def tiles(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"
 
 
 def _hand(c: Combatant) -> Item:
@@ -135,3 +154,127 @@ class Revealed(Event):
     def describe(self, state: Encounter) -> str | None:
         where = f"[{self.at[0]}, {self.at[1]}]" if self.at is not None else "(no tile given)"
         return f"  {state.name(self.actor)}'s location is revealed to everyone: {where} (TD-24)"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict(Event):
+    """TD-2, TD-3: who won a contest and by how much (``winner`` None: a tie, no damage)."""
+
+    winner: str | None
+    diff: int
+
+    def describe(self, state: Encounter) -> str | None:
+        if self.winner is None:
+            return "  a tie: nobody deals damage (TD-3)"
+        return f"  {state.name(self.winner)} wins by {self.diff}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoReach(Event):
+    """TD-6: the winner's weapon does not reach the loser: no damage."""
+
+    actor: str
+    weapon: str
+    target: str
+    reach: int
+    distance: int
+
+    def describe(self, state: Encounter) -> str | None:
+        return (
+            f"  the {self.weapon} does not reach {state.name(self.target)} (reach {self.reach}, "
+            f"{tiles(self.distance)}): no damage (TD-6)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Countered(Event):
+    """TD-9: a projectile's melee defender wins within reach and deals melee damage."""
+
+    actor: str
+    """The shooter, now damaged."""
+    weapon: str
+    """The defender's melee weapon."""
+
+    def describe(self, state: Encounter) -> str | None:
+        return (
+            f"  {state.name(self.actor)} is within the reach of the {self.weapon}: "
+            "melee damage (TD-9)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Unanswered(Event):
+    """TD-9: the defender beats a projectile without a melee weapon in reach: no damage."""
+
+    target: str
+
+    def describe(self, state: Encounter) -> str | None:
+        return "  no damage for that event (TD-9)"
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaticHit(Event):
+    """TD-11: a crossbow within its skill in tiles, or TD-16: a firearm inside its
+    guaranteed zone: a hit, no roll."""
+
+    actor: str
+    target: str
+    weapon: str
+    distance: int
+    limit: int
+    """The crossbow's skill level, or the firearm's guaranteed zone, in tiles."""
+    skill: str | None
+    firearm: bool
+
+    def describe(self, state: Encounter) -> str | None:
+        what = f"{state.name(self.target)} with the {self.weapon} ({tiles(self.distance)})"
+        if self.firearm:
+            return (
+                f"{state.name(self.actor)} fires at {what}: inside the guaranteed hit zone "
+                f"({self.limit}), no roll (TD-16)"
+            )
+        return (
+            f"{state.name(self.actor)} shoots {what}: within {self.skill} skill {self.limit}, "
+            "an automatic hit, no roll (TD-11)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ContestedShot(Event):
+    """TD-G3: a crossbow beyond its skill, or TD-17: a firearm beyond its guaranteed zone:
+    a contest, the damage without the roll difference."""
+
+    actor: str
+    limit: int
+    """The crossbow's skill level, or the firearm's guaranteed zone, in tiles."""
+    skill: str | None
+    firearm: bool
+
+    def describe(self, state: Encounter) -> str | None:
+        if self.firearm:
+            return (
+                f"  beyond the guaranteed zone ({self.limit}): contested, no roll difference "
+                "(TD-17)"
+            )
+        return f"  beyond {self.skill} skill {self.limit}: contested, no roll difference (TD-G3)"
+
+
+@dataclass(frozen=True, slots=True)
+class StealthOutcome(Event):
+    """TD-21, TD-22: the stealth initiator wins (a free attack its opponent cannot defend),
+    or loses or ties (the contested action is wasted)."""
+
+    actor: str
+    target: str
+    won: bool
+    tied: bool
+
+    def describe(self, state: Encounter) -> str | None:
+        actor = state.name(self.actor)
+        if self.won:
+            return (
+                f"  {actor} wins: a special attack (free) that {state.name(self.target)} cannot "
+                "defend (TD-21)"
+            )
+        result = "ties" if self.tied else "loses"
+        return f"  {actor} {result}: no opening; the contested action is wasted (TD-22)"

@@ -3,34 +3,37 @@
 Our reading: ``../shared/rules/tier-duel.md`` (rules TD-1 to TD-24, the
 procedures P-TD-1 to P-TD-5 and the contract of Part 2); the text: seed
 ``001_ac6e21f663d7f42d.txt`` ("Damage Cheatsheet"). This module holds the
-contract and the refusals (2.3, in the table's order); ``combat.py`` resolves
-what is legal.
+contract and the refusals (2.3, in the table's order); ``contest.py``,
+``stealth.py`` and ``gear.py`` decide and roll what is legal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, StrictBool, StrictStr
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.model import Action, ActionUsed, Combatant, Encounter, Event
-from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
-from fracas.rulesets.tier_duel.combat import Combat, sheet, tiles
-from fracas.rulesets.tier_duel.events import Equipped, Loaded
+from fracas.model import Action, Combatant, Encounter, Event
+from fracas.rulesets.base import ActionSpec, DieSpec, TypedRuleset
+from fracas.rulesets.tier_duel.contest import Contest, Ready, decide_contest, roll_contest, wield
+from fracas.rulesets.tier_duel.events import tiles
+from fracas.rulesets.tier_duel.gear import RELOADABLE, decide_cast, decide_equip, decide_reload
 from fracas.rulesets.tier_duel.items import Item, Wielded, reach_of
+from fracas.rulesets.tier_duel.presenter import TierDuelPresenter
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
+from fracas.rulesets.tier_duel.stealth import decide_stealth, roll_stealth
 from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED, SHORTHANDS
 
 __all__ = ["TierDuel"]
 
 _DISTANCE = Annotated[int, Field(ge=0, strict=True)]
-_RELOADABLE = ("crossbow", "firearm")
 _NO_STEALTH_FORMULA = ("crossbow", "firearm", "spell")  # TD-23 gives melee, thrown, bow
 
 
-class TierDuel(Ruleset):
+class TierDuel(TypedRuleset[Sheet, Options]):
     """The Damage Cheatsheet's duels."""
 
     name: ClassVar[str] = "tier-duel"
@@ -84,11 +87,7 @@ class TierDuel(Ruleset):
         DieSpec("notice", 20, "the opponent's stealth die, right after `stealth`"),
         DieSpec("strike", 20, "the stealth attack's damage die, when the initiator won"),
     )
-    options: Options
-
-    def __init__(self, options: Any) -> None:
-        super().__init__(options)
-        self.combat = Combat(options)
+    presenter_type = TierDuelPresenter
 
     # --- hooks ------------------------------------------------------------
 
@@ -97,7 +96,7 @@ class TierDuel(Ruleset):
 
     def sheet_json(self, c: Combatant) -> dict[str, Any]:
         out = super().sheet_json(c)
-        s = sheet(c)
+        s = self.sheet(c)
         out["hand"] = self.item_json(s.hand) if s.hand is not None else None
         out["inventory"] = [self.item_json(i) for i in s.inventory]
         return out
@@ -118,26 +117,26 @@ class TierDuel(Ruleset):
         }
         return {**self.sheet_json(c), "actions_left": left}
 
-    # --- refusals (2.3, first that applies) ---------------------------------
+    # --- an action: decide (refusals in 2.3's order), then roll --------------
 
-    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+    def decide(self, state: Encounter, action: Action) -> Hashable:
         actor = state.get(action.actor)
         do = action.do
         if self.is_down(actor):  # TD-G1
             raise Refusal("down", f"{actor.id!r} is down (0 HP) and cannot act")
         target = state.get(action.target) if action.target is not None else None
-        w = self.combat.wield(actor)
+        w = wield(self.options, actor)
         distance = self._distance(actor, target, action)
         self._check_left(state, actor, self._cost(do, actor, w, distance))
         if target is not None and target.id == actor.id and do in ("attack", "stealth"):
             raise Refusal("self_target", f"{actor.id!r} cannot {do} itself")
         if do == "equip":
-            return [Equipped(actor.id, self._carried(actor, str(action.params["item"])))]
+            return decide_equip(actor, action.params["item"])
         if do == "cast":
             assert target is not None  # files: cast targets a combatant
-            return self.combat.cast(actor, target, self._spell(actor, action))
+            return decide_cast(self.options, actor, target, action.params["spell"])
         if do == "reload":
-            return self._reload(actor, w)
+            return decide_reload(actor, w)
         if do == "attack":
             self._check_weapon(actor, w)
         else:
@@ -151,19 +150,21 @@ class TierDuel(Ruleset):
             )
         self._check_distance(actor, target, w, distance)
         if do == "stealth":
-            return self.combat.stealth(actor, target, distance, dice)
-        resolve = {
-            "melee": self.combat.melee,
-            "projectile": self.combat.projectile,
-            "crossbow": self.combat.crossbow,
-            "firearm": self.combat.firearm,
-        }[w.event]
-        return resolve(actor, target, distance, dice)
+            return decide_stealth(self.options, actor, target, distance)
+        return decide_contest(self.options, actor, target, distance)
+
+    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+        if isinstance(decision, Ready):
+            return list(decision.events)
+        assert isinstance(decision, Contest)
+        if decision.event == "stealth":
+            return roll_stealth(self.options, decision, dice)
+        return roll_contest(self.options, decision, dice)
 
     def _distance(self, actor: Combatant, target: Combatant | None, action: Action) -> int | None:
         """Tiles between actor and target: the action's `distance`, else their `at`."""
-        given = action.params.get("distance")
-        if isinstance(given, int):
+        given: int | None = action.params.get("distance")  # validated: an int >= 0
+        if given is not None:
             return given
         if target is None or actor.at is None or target.at is None:
             return None
@@ -184,7 +185,7 @@ class TierDuel(Ruleset):
             return None
         assert w.item is not None
         if w.event == "crossbow":  # TD-11, TD-G3
-            within = distance <= sheet(actor).skills.get(w.skill or "", 0)
+            within = distance <= self.sheet(actor).skills.get(w.skill or "", 0)
             refuse = self.options.crossbow_beyond_skill == "refuse"
             return NONCONTESTED if within or refuse else CONTESTED
         return NONCONTESTED if distance <= w.item.guaranteed_zone else CONTESTED  # TD-16/17
@@ -204,45 +205,11 @@ class TierDuel(Ruleset):
                 "end_turn to go on",
             )
 
-    def _carried(self, actor: Combatant, name: str) -> int:
-        """The inventory index of the item called ``name``."""
-        inventory = sheet(actor).inventory
-        index = next((i for i, it in enumerate(inventory) if it.name == name), None)
-        if index is None:
-            names = ", ".join(repr(i.name) for i in inventory) or "nothing"
-            raise Refusal(
-                "not_in_inventory", f"{actor.id!r} carries no {name!r}; the inventory holds {names}"
-            )
-        return index
-
-    def _spell(self, actor: Combatant, action: Action) -> Item:
-        """The spell `cast` names: in hand, else in the inventory."""
-        name = str(action.params["spell"])
-        s = sheet(actor)
-        item = s.hand if s.hand is not None and s.hand.name == name else None
-        if item is None:
-            item = s.inventory[self._carried(actor, name)]
-        if item.type != "spell":
-            raise Refusal("not_a_spell", f"{name!r} is a {item.type}, not a spell")
-        return item
-
-    def _reload(self, actor: Combatant, w: Wielded) -> list[Event]:
-        """TD-15, TD-G4: reloading is a non-contested action."""
-        if w.event not in _RELOADABLE:
-            raise Refusal(
-                "not_reloadable",
-                f"{actor.id!r} holds {w.name!r}: only a crossbow or firearm is reloaded",
-            )
-        assert w.item is not None
-        if w.item.loaded:
-            raise Refusal("already_loaded", f"{actor.id!r}'s {w.name!r} is already loaded")
-        return [ActionUsed(actor.id, NONCONTESTED), Loaded(actor.id, True)]
-
     @staticmethod
     def _check_weapon(actor: Combatant, w: Wielded) -> None:
         if w.event == "spell":  # TD-19
             raise Refusal("use_cast", f"{w.name!r} is a spell: `cast` it with `spell: {w.name}`")
-        if w.item is not None and w.event in _RELOADABLE and not w.item.loaded:
+        if w.item is not None and w.event in RELOADABLE and not w.item.loaded:
             raise Refusal("not_loaded", f"{actor.id!r}'s {w.name!r} is not loaded: reload")
 
     @staticmethod
@@ -263,7 +230,7 @@ class TierDuel(Ruleset):
         self, actor: Combatant, target: Combatant, w: Wielded, distance: int
     ) -> None:
         if w.event == "melee":
-            reach = self.combat.wield(target).reach
+            reach = wield(self.options, target).reach
             if distance > w.reach and distance > reach:  # TD-6
                 raise Refusal(
                     "out_of_reach",
@@ -281,7 +248,7 @@ class TierDuel(Ruleset):
                 "out_of_range",
                 f"{target.id!r} is {tiles(distance)} away, beyond {what} ({limit})",
             )
-        skill = sheet(actor).skills.get(w.skill or "", 0)
+        skill = self.sheet(actor).skills.get(w.skill or "", 0)
         beyond = w.event == "crossbow" and distance > skill
         if beyond and self.options.crossbow_beyond_skill == "refuse":  # TD-G3
             raise Refusal(

@@ -1,0 +1,152 @@
+"""dice-combat's explosives (P-DC-3): one attack roll, every combatant in the blast
+defends on its own, a Molotov sets its victims burning (DC-24 to DC-34, P-DC-4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fracas.dice.source import Dice
+from fracas.grid import DIRECTIONS, Tile, in_square, step
+from fracas.model import (
+    ActionUsed,
+    Attempted,
+    Combatant,
+    Encounter,
+    Event,
+    StatusSet,
+    TurnOver,
+)
+from fracas.rulesets.base import sheet_as
+from fracas.rulesets.dice_combat.events import (
+    AttackRolled,
+    BlastEmpty,
+    CriticalFailure,
+    HandEmptied,
+    Scattered,
+    ScrapFloored,
+)
+from fracas.rulesets.dice_combat.items import Item
+from fracas.rulesets.dice_combat.rolls import critical, damage, defend, guard
+from fracas.rulesets.dice_combat.rolls import roll_d20 as d20
+from fracas.rulesets.dice_combat.sheet import Options, Sheet
+from fracas.rulesets.dice_combat.tables import BURN_LUCK, SCATTER_DIE, WeaponClass
+
+__all__ = ["Blast", "blast", "roll_blast"]
+
+
+@dataclass(frozen=True, slots=True)
+class Blast:
+    """A decided explosive throw: everything but the dice (the victims depend on the
+    scatter, so they are found when rolling)."""
+
+    actor: str
+    how: str
+    centre: Tile
+    edge: str | None
+    bonus: int
+    crit: str
+    """The thrower's critical profile (DC-36)."""
+    radius: int
+    base: int
+    """Damage to each victim hit, scrap included (DC-24, DC-26)."""
+    burns: int
+    """Further burning ticks a victim hit gets (0: not a fire weapon) (DC-24)."""
+    drop_tick: bool
+    """A scrap Molotov under ``scrap_molotov: drop_tick``: one tick less (DC-A6)."""
+    floored: ScrapFloored | None
+    """The scrap floor kept the damage (DC-A6), for the log."""
+
+
+def blast(
+    actor: str,
+    sheet: Sheet,
+    hand: Item,
+    cls: WeaponClass,
+    centre: Tile,
+    edge: str | None,
+    options: Options,
+) -> Blast:
+    """The explosive in hand thrown at ``centre`` (the checks are done)."""
+    base = cls.damage
+    floored = None
+    drop_tick = hand.scrap and bool(cls.burns) and options.scrap_molotov == "drop_tick"
+    if hand.scrap and not drop_tick:
+        base = max(options.scrap_floor, cls.damage - 1)  # DC-26
+        if base == cls.damage:
+            floored = ScrapFloored(hand.name, options.scrap_floor, base)
+    return Blast(
+        actor,
+        f"throws the {hand.name} at [{centre[0]}, {centre[1]}]",
+        centre,
+        edge,
+        sheet.attack_bonus,
+        sheet.crit,
+        cls.radius,
+        base,
+        cls.burns,
+        drop_tick,
+        floored,
+    )
+
+
+def roll_blast(state: Encounter, plan: Blast, options: Options, dice: Dice) -> list[Event]:
+    """P-DC-3: attack d20 → [scatter d3 → direction d8] → each victim's Defend d20 → fumble
+    d4s."""
+    naturals, natural = d20(dice, "attack", plan.edge)
+    total = natural + plan.bonus
+    crit = critical(plan.crit, natural)
+    parts = (("bonus", plan.bonus),) if plan.bonus else ()
+    events: list[Event] = [
+        ActionUsed(plan.actor),
+        # DC-33: explosives never deal critical-success damage
+        AttackRolled(
+            plan.actor,
+            plan.how,
+            naturals,
+            natural,
+            parts,
+            total,
+            None if crit == "success" else crit,
+        ),
+        HandEmptied(plan.actor),  # DC-29
+    ]
+    centre = plan.centre
+    if crit == "failure":  # DC-34: the throw goes wide
+        distance = SCATTER_DIE.roll(dice, "scatter")
+        name, direction = DIRECTIONS[dice.roll(8, "direction") - 1]
+        centre = step(centre, direction, distance)
+        events += [CriticalFailure(plan.actor, explosive=True), Scattered(distance, name, centre)]
+    victims = [
+        c
+        for c in state.combatants.values()  # DC-31, in encounter order
+        if c.at is not None and in_square(c.at, centre, plan.radius)
+    ]
+    defences = [
+        defend(guard(v.id, sheet_as(v, Sheet), True, options, explosive=True), dice, total)
+        for v in victims
+    ]
+    if plan.floored is not None:
+        events.append(plan.floored)
+    if not victims:
+        events.append(BlastEmpty(centre))
+    for victim, defence in zip(victims, defences, strict=True):
+        events += [defence, Attempted(plan.actor, victim.id, defence.hit)]
+    for victim, defence in zip(victims, defences, strict=True):
+        if not defence.hit:
+            continue
+        events.append(damage(victim.id, plan.base, False, defence.fumbled, dice))
+        if plan.burns:
+            events += ignite(victim, plan.burns - plan.drop_tick, plan.base, options)
+    events.append(TurnOver(plan.actor))  # DC-32
+    return events
+
+
+def ignite(victim: Combatant, burns: int, tick: int, options: Options) -> list[Event]:
+    """DC-24, DC-25, P-DC-4: set the victim burning for its next turns (its luck shortens
+    or lengthens it; re-ignition keeps the longer, or adds, by ``burn_reignite``)."""
+    turns = burns + BURN_LUCK[sheet_as(victim, Sheet).luck]
+    current = victim.statuses.get("burning", {}).get("turns", 0)
+    turns = max(current, turns) if options.burn_reignite == "max" else current + turns
+    if turns <= 0:
+        return []
+    return [StatusSet(victim.id, "burning", {"turns": turns, "damage": tick})]
