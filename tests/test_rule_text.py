@@ -215,7 +215,7 @@ def test_a_ruleset_without_rule_text_says_so() -> None:
     class Bare(Ruleset):
         name = "bare-for-tests"
 
-    with registered(Bare), pytest.raises(FracasError) as info:
+    with registered(Bare), pytest.raises(FracasError) as info:  # type: ignore[type-abstract]
         rule_texts("bare-for-tests")
     assert info.value.code == "no_rule_text"
     assert "'bare-for-tests'" in info.value.message

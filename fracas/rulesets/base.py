@@ -16,9 +16,8 @@ asks the deciding step alone.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -117,22 +116,6 @@ class Shown:
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class _Undecided:
-    """The decision of a ruleset that still resolves in one step (:meth:`Ruleset.resolve`)."""
-
-    action: Action
-
-
-class _Reached(Exception):
-    """A one-step resolution got as far as its first die: the rules did not refuse."""
-
-
-class _FirstDie:
-    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
-        raise _Reached
-
-
 class Ruleset(ABC):
     """A rule system. Subclasses are stateless but for their options (and the cache of
     decisions that :meth:`decided` keeps, a pure function's memo)."""
@@ -176,6 +159,7 @@ class Ruleset(ABC):
 
     # --- an action: decide, then roll --------------------------------------
 
+    @abstractmethod
     def decide(self, state: Encounter, action: Action) -> Hashable:
         """Check ``action`` in ``state`` (the actor's turn already begun) and compute
         everything that needs no die: a hashable decision for :meth:`roll`.
@@ -183,21 +167,16 @@ class Ruleset(ABC):
         Raises :class:`~fracas.errors.Refusal` when the rules forbid the action. Pure:
         no dice, no printing; the same (state, action) always decides the same.
         """
-        # A ruleset that still resolves in one step: its refusals come before a die.
-        with contextlib.suppress(_Reached):
-            self.resolve(state, action, cast(Dice, _FirstDie()))
-        return _Undecided(action)
 
+    @abstractmethod
     def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
-        """The events of a decided action: every die is asked of ``dice``.
+        """The events of a decided action: every die is asked of ``dice``; never refuses.
 
         Pure: reads ``state`` and ``decision``, asks ``dice``, returns events.
         """
-        assert isinstance(decision, _Undecided)
-        return self.resolve(state, decision.action, dice)
 
     def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """Decide and roll in one step (a ruleset may implement this alone)."""
+        """Decide (kept per state and action) and roll, in one call."""
         return self.roll(state, self.decided(state, action), dice)
 
     def decided(self, state: Encounter, action: Action) -> Hashable:
