@@ -165,6 +165,15 @@ class Wasteland(TypedRuleset[Sheet, Options]):
 
     # --- hooks ------------------------------------------------------------
 
+    def param_choices(
+        self, state: Encounter, actor: str, spec: ActionSpec
+    ) -> dict[str, tuple[str, ...]]:
+        """The weapons on the sheet, and the limbs a shot may be called at (WL-11)."""
+        out = super().param_choices(state, actor, spec)
+        if "called" in spec.params:
+            out["called"] = tuple(LIMBS)
+        return out
+
     def max_hp_default(self) -> int:
         return self.options.max_hp  # WL-G5
 
