@@ -220,3 +220,15 @@ def test_refused_actions_raise_fracas_errors(store: EncounterStore) -> None:
         table.act(Action("ana", "attack", "zed"))
     assert err.value.code in ("unknown_combatant", "bad_value")
     assert table.seq == 1
+
+
+def test_help_lists_nothing_for_a_down_combatant(store: EncounterStore) -> None:
+    """Before: `help` listed `equip ITEM` for a combatant at 0 HP (DC-1), which the rules
+    then refused."""
+    text = (EXAMPLES / "dice-combat.yaml").read_text()
+    table = TableService(store).create(text, "dice-combat.yaml", seed=1)
+    actor = table.state.turn.actor
+    table.act(Action(actor, "set", params={"hp": 0}))
+    options = options_now(table.ruleset, table.state)
+    assert options and not any(o.allowed for o in options), options
+    assert {o.refusal.code for o in options if o.refusal} <= {"knocked_out", "nothing_to_choose"}
