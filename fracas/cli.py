@@ -390,7 +390,12 @@ def _print_rules(info: dict[str, Any]) -> None:
     help="The encounter store, a SQLite file (created where missing).",
 )
 @click.option("--name", help="Name of a new encounter (default: the file's name, made unique).")
-@click.option("--seed", type=int, help="Seed of a new encounter's dice (overrides the file's).")
+@click.option(
+    "--seed",
+    type=int,
+    help="Seed of a new encounter's dice (overrides the file's). Default: the file's "
+    "seed for its own actions, then a fresh seed (printed) for the live dice.",
+)
 @click.option(
     "--dice",
     "dice_mode",
@@ -419,7 +424,8 @@ def play(
       ana attack bo            an action: actor, action, target (key=value parameters)
       attack bo attack=17      the current actor's; dice given as label=N
       ana throw at 4,5         a tile target      bo reload / end   and so on
-      status, odds ACTION, undo, redo, log [N], dice manual|auto,
+      heal bo 3, status bo add=burning, add, remove, initiative, roll 2d6  (the GM's)
+    status [NAME], odds ACTION, undo, redo, log [N], dice manual|auto,
       save FILE, list, delete NAME, quit
 
     Every action is stored (durably) before it is shown, so nothing shown is ever
