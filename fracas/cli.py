@@ -425,7 +425,7 @@ def play(
       attack bo attack=17      the current actor's; dice given as label=N
       ana throw at 4,5         a tile target      bo reload / end   and so on
       heal bo 3, status bo add=burning, add, remove, initiative, roll 2d6  (the GM's)
-    status [NAME], odds ACTION, undo, redo, log [N], dice manual|auto,
+      status [NAME], odds ACTION, undo, redo, log [N], dice manual|auto,
       save FILE, list, delete NAME, quit
 
     Every action is stored (durably) before it is shown, so nothing shown is ever
