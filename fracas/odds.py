@@ -4,6 +4,10 @@ The action is replayed under the exact enumerator (every face of every die it
 rolls, dice it names held fixed) and each path is summarised per combatant:
 did the attack land on it, how much damage it took, is it down afterwards.
 There is no per-ruleset odds code: only ``resolve`` and the events.
+
+Every request answers or refuses within its time budget (default 5 s of wall time):
+``too_many_paths`` past the path budget, ``too_slow`` past the time budget,
+``cancelled`` when the caller's hook says stop (:mod:`fracas.dice.budget`).
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
-from fracas.dice.exact import enumerate_exact
+from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
+from fracas.dice.exact import DEFAULT_MAX_PATHS, enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.engine import advance_to, plan, spec_of
 from fracas.model import Action, Attempted, Damaged, Encounter, Event, fold
@@ -86,6 +91,9 @@ def action_odds(
     seed: int | None = None,
     max_rolls: int | None = None,
     shortcut: bool = True,
+    seconds: float | None = DEFAULT_SECONDS,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    cancel: Cancel | None = None,
 ) -> Odds:
     """The exact odds of ``action`` taken in ``state``, conditional on the dice it names.
 
@@ -96,7 +104,15 @@ def action_odds(
     of 1 by exactly ``truncated``. With
     ``shortcut``, dice the ruleset declares irrelevant to the odds
     (``DieSpec.odds_relevant``) are not branched on.
+
+    Bounded: ``seconds`` of wall time (None: unbounded) and ``max_paths`` dice paths;
+    ``cancel`` (a :class:`threading.Event` or a callable) is looked at every few paths.
+
+    Raises:
+        FracasError: the action's refusal; ``too_many_paths``, ``too_slow`` (with how far
+            it got and which dice to give) or ``cancelled``.
     """
+    budget = Budget(seconds, cancel)
     spec = spec_of(ruleset, action.do)
     if (
         spec is not None
@@ -110,16 +126,8 @@ def action_odds(
     # Many paths change the state alike (they differ only in rolls the log records):
     # the fold and the down test are done once per distinct run of state-changing events.
     downs: dict[tuple[Event, ...], dict[str, bool]] = {}
-
-    def down_after(events: list[Event]) -> dict[str, bool]:
-        changing = tuple(e for e in events if type(e).apply is not Event.apply)
-        try:
-            found = downs.get(changing)
-        except TypeError:  # an event with a mapping inside: not hashable, fold every time
-            return _downs(ruleset, fold(before, changing))
-        if found is None:
-            found = downs[changing] = _downs(ruleset, fold(before, changing))
-        return found
+    # Per event type: (attempt, damage, changes the state); looked up once per type.
+    kinds: dict[type[Event], tuple[bool, bool, bool]] = {}
 
     core = action.do in ("set", "move", "end_turn")
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
@@ -132,12 +140,23 @@ def action_odds(
         )
         landed: dict[str, bool] = {}
         damage: dict[str, int] = {}
+        changing: list[Event] = []
         for e in events:
-            if isinstance(e, Attempted):
-                landed[e.target] = landed.get(e.target, False) or e.landed
-            elif isinstance(e, Damaged):
-                damage[e.target] = damage.get(e.target, 0) + e.amount
-        down = down_after(events)
+            kind = kinds.get(type(e))
+            if kind is None:
+                kind = kinds[type(e)] = _kind(type(e))
+            if kind[0]:
+                a = cast(Attempted, e)
+                landed[a.target] = landed.get(a.target, False) or a.landed
+            elif kind[1]:
+                d = cast(Damaged, e)
+                damage[d.target] = damage.get(d.target, 0) + d.amount
+            if kind[2]:
+                changing.append(e)
+        key = tuple(changing)
+        down = downs.get(key)
+        if down is None:
+            down = downs[key] = _downs(ruleset, fold(before, key))
         return tuple(
             (cid, landed.get(cid), damage.get(cid, 0), down[cid])
             for cid in sorted(landed.keys() | damage.keys())
@@ -149,6 +168,8 @@ def action_odds(
         given=action.dice,
         max_rolls=ruleset.odds_max_rolls if max_rolls is None else max_rolls,
         irrelevant=skip or frozenset(),
+        max_paths=max_paths,
+        budget=budget,
     )
     return Odds(
         dist.paths,
@@ -156,6 +177,11 @@ def action_odds(
         dist.truncated,
         dist.depth,
     )
+
+
+def _kind(kind: type[Event]) -> tuple[bool, bool, bool]:
+    """An event type as the summary reads it: an attempt, damage, a change of state."""
+    return issubclass(kind, Attempted), issubclass(kind, Damaged), kind.apply is not Event.apply
 
 
 def _downs(ruleset: Ruleset, state: Encounter) -> dict[str, bool]:
