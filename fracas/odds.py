@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.exact import DEFAULT_MAX_PATHS, enumerate_exact
@@ -123,69 +123,66 @@ def action_odds(
         dice = TableDice(action.dice, RandomDice(seed))
         state = fold(state, advance_to(ruleset, state, action.actor, dice))
     before = state
-    # Many paths change the state alike (they differ only in rolls the log records):
-    # the fold and the down test are done once per distinct run of state-changing events.
-    downs: dict[tuple[Event, ...], dict[str, bool]] = {}
-    # Per event type: (attempt, damage, changes the state); looked up once per type.
-    kinds: dict[type[Event], tuple[bool, bool, bool]] = {}
-
     core = action.do in ("set", "move", "end_turn")
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)
+    # A path is kept as the events the odds read (attempts, damage, changes of state):
+    # paths that differ only in rolls the log records fall together, and each distinct
+    # run is summarised (and folded, for the down test) once, after the enumeration.
+    read = _Read()
 
-    def summarise(dice: Dice) -> _Path:
+    def relevant(dice: Dice) -> tuple[Event, ...]:
         events = (
             plan(ruleset, before, action, dice) if core else ruleset.roll(before, decision, dice)
         )
-        landed: dict[str, bool] = {}
-        damage: dict[str, int] = {}
-        changing: list[Event] = []
-        for e in events:
-            kind = kinds.get(type(e))
-            if kind is None:
-                kind = kinds[type(e)] = _kind(type(e))
-            if kind[0]:
-                a = cast(Attempted, e)
-                landed[a.target] = landed.get(a.target, False) or a.landed
-            elif kind[1]:
-                d = cast(Damaged, e)
-                damage[d.target] = damage.get(d.target, 0) + d.amount
-            if kind[2]:
-                changing.append(e)
-        key = tuple(changing)
-        down = downs.get(key)
-        if down is None:
-            down = downs[key] = _downs(ruleset, fold(before, key))
-        return tuple(
-            (cid, landed.get(cid), damage.get(cid, 0), down[cid])
-            for cid in sorted(landed.keys() | damage.keys())
-        )
+        return tuple([e for e in events if read[type(e)]])
 
     skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
     dist = enumerate_exact(
-        summarise,
+        relevant,
         given=action.dice,
         max_rolls=ruleset.odds_max_rolls if max_rolls is None else max_rolls,
         irrelevant=skip or frozenset(),
         max_paths=max_paths,
         budget=budget,
     )
+    outcomes: dict[_Path, Fraction] = {}
+    for events, p in dist.outcomes.items():
+        path = _summary(ruleset, before, events)
+        outcomes[path] = outcomes.get(path, Fraction(0)) + p
     return Odds(
         dist.paths,
-        _per_combatant(ruleset, before, action, dist.outcomes),
+        _per_combatant(ruleset, before, action, outcomes),
         dist.truncated,
         dist.depth,
     )
 
 
-def _kind(kind: type[Event]) -> tuple[bool, bool, bool]:
-    """An event type as the summary reads it: an attempt, damage, a change of state."""
-    return issubclass(kind, Attempted), issubclass(kind, Damaged), kind.apply is not Event.apply
+class _Read(dict[type[Event], bool]):
+    """Per event type: whether the odds read it (an attempt, damage, a change of state);
+    worked out once per type."""
+
+    def __missing__(self, kind: type[Event]) -> bool:
+        read = self[kind] = issubclass(kind, Attempted | Damaged) or kind.apply is not Event.apply
+        return read
 
 
-def _downs(ruleset: Ruleset, state: Encounter) -> dict[str, bool]:
-    return {cid: ruleset.is_down(c) for cid, c in state.combatants.items()}
+def _summary(ruleset: Ruleset, before: Encounter, events: tuple[Event, ...]) -> _Path:
+    """One path's summary: per combatant attempted or damaged, whether it was hit, the
+    damage and whether it is down after the events."""
+    landed: dict[str, bool] = {}
+    damage: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, Attempted):
+            landed[e.target] = landed.get(e.target, False) or e.landed
+        elif isinstance(e, Damaged):
+            damage[e.target] = damage.get(e.target, 0) + e.amount
+    after = fold(before, events)
+    return tuple(
+        (cid, landed.get(cid), damage.get(cid, 0), ruleset.is_down(after.get(cid)))
+        for cid in sorted(landed.keys() | damage.keys())
+    )
 
 
 def _per_combatant(
