@@ -137,6 +137,7 @@ class _PathDice:
         "limit",
         "matched",
         "pos",
+        "routes",
         "sides",
         "skip",
         "used",
@@ -159,6 +160,7 @@ class _PathDice:
         )
         self.used: dict[str, int] = {}  # per given key: values this run took
         self.matched: dict[str, set[str]] = {}  # per given key: rolls it matched this run
+        self.routes: dict[tuple[str, str | None, int | None], tuple[str, tuple[str, ...]]] = {}
 
     def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
         if label in self.heads:
@@ -180,12 +182,14 @@ class _PathDice:
         return 1
 
     def _given(self, sides: int, label: str, of: str | None, n: int | None) -> int | None:
-        full = label_of(label, of, n)
+        route = self.routes.get((label, of, n))
+        if route is None:  # the roll's full label and the given keys it matches, once
+            keys = tuple(k for k in label_keys(label, of, n) if k in self.given)
+            route = self.routes[(label, of, n)] = (label_of(label, of, n), keys)
+        full, keys = route
         value: int | None = None
-        for key in label_keys(label, of, n):
-            values = self.given.get(key)
-            if values is None:
-                continue
+        for key in keys:
+            values = self.given[key]
             self.matched.setdefault(key, set()).add(full)
             used = self.used.get(key, 0)
             if value is None and used < len(values):
