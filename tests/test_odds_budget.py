@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from fracas.errors import FracasError
 from fracas.model import Action, Encounter
 from fracas.odds import action_odds
 from fracas.rulesets.base import Ruleset
-from tests.helpers import load_text
+from tests.helpers import cli, load_text
 from tests.rulesets.wasteland_support import act, doc, who
 
 NEVER = 10**40
@@ -99,3 +100,35 @@ def test_a_cancel_hook_that_never_fires_changes_nothing() -> None:
     hooked = action_odds(ruleset, state, action, cancel=threading.Event())
     assert hooked == plain
     assert hooked.paths == 19 * 20 * 20 + 23 * 5
+
+
+LONG_BURST = """\
+ruleset: wasteland
+seed: 1
+order: [a, b]
+combatants:
+  - {id: a, at: [0, 0], skills: {guns: 2}, weapons: [{name: mg, damage: 1d6, ap: 3, burst: 25}]}
+  - {id: b, at: [3, 0]}
+actions:
+  - {actor: a, do: attack, target: b, burst: true}
+"""
+
+
+def test_cli_odds_seconds_sets_the_budget(tmp_path: Path) -> None:
+    path = tmp_path / "burst.yaml"
+    path.write_text(LONG_BURST, encoding="utf-8")
+    result = cli("odds", "--seconds", "0.3", str(path))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    line = result.stderr.strip()
+    assert line.startswith(f"error: action 1 ({path}:8): too_slow: "), line
+    assert "within 0.3 s" in line
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon"])
+def test_cli_odds_seconds_must_be_a_positive_number(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "burst.yaml"
+    path.write_text(LONG_BURST, encoding="utf-8")
+    result = cli("odds", "--seconds", value, str(path))
+    assert result.exit_code == 2
+    assert "--seconds" in result.stderr
