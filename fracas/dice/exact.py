@@ -129,6 +129,7 @@ class _PathDice:
     """
 
     __slots__ = (
+        "clashes",
         "dens",
         "faces",
         "given",
@@ -159,7 +160,8 @@ class _PathDice:
             key.rsplit(":", cut)[0] for key in self.given for cut in range(key.count(":") + 1)
         )
         self.used: dict[str, int] = {}  # per given key: values this run took
-        self.matched: dict[str, set[str]] = {}  # per given key: rolls it matched this run
+        self.matched: dict[str, str] = {}  # per given key: the first roll it matched this run
+        self.clashes: dict[str, set[str]] = {}  # per given key matching several: the rolls
         self.routes: dict[tuple[str, str | None, int | None], tuple[str, tuple[str, ...]]] = {}
 
     def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
@@ -190,7 +192,11 @@ class _PathDice:
         value: int | None = None
         for key in keys:
             values = self.given[key]
-            self.matched.setdefault(key, set()).add(full)
+            first = self.matched.get(key)
+            if first is None:
+                self.matched[key] = full
+            elif first != full:
+                self.clashes.setdefault(key, {first}).add(full)
             used = self.used.get(key, 0)
             if value is None and used < len(values):
                 value = values[used]
@@ -264,7 +270,7 @@ def enumerate_exact(
     """
     given = given or {}
     path = _PathDice(max_rolls, irrelevant, given)
-    used, matched = path.used, path.matched
+    used, matched, clashes = path.used, path.matched, path.clashes
     counts: dict[K, dict[int, int]] = {}
     truncated: dict[int, int] = {}
     taken: dict[str, int] = {}  # the most values of each given label one path took
@@ -282,6 +288,7 @@ def enumerate_exact(
         if given:
             used.clear()
             matched.clear()
+            clashes.clear()
         path.pos = 0
         try:
             result = fn(path)
@@ -305,13 +312,13 @@ def enumerate_exact(
         if runs > max_paths:
             raise _too_many(max_paths, None, path.first_labels(3))
         if given:
-            for key, rolls in matched.items():
-                if len(rolls) > 1:
-                    raise DiceError(
-                        "ambiguous_die_label",
-                        f"die label {key!r} matches {len(rolls)} rolls "
-                        f"({', '.join(sorted(rolls))}): name one of them",
-                    )
+            if clashes:
+                key, rolls = next(iter(clashes.items()))
+                raise DiceError(
+                    "ambiguous_die_label",
+                    f"die label {key!r} matches {len(rolls)} rolls "
+                    f"({', '.join(sorted(rolls))}): name one of them",
+                )
             for key, n in used.items():
                 if n > taken.get(key, 0):
                     taken[key] = n
