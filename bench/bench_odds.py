@@ -1,9 +1,17 @@
 """Benchmark: exact odds against icepool, and ``fracas run`` throughput.
 
-Run by hand from the repository root (it is not a test)::
+Run by hand from the repository root (it is not a test; about a minute and a half)::
 
-    .venv/bin/python bench/bench_odds.py [--repeat N] [--actions N]
+    .venv/bin/python bench/bench_odds.py [--repeat N] [--actions N] [--before REF|PATH]
 
+(o) Exact odds before and after, side by side: every case is timed in a fresh
+    subprocess against this tree and against the code of commit 641eaf5 (taken out
+    with ``git archive`` into a temporary folder, or a checkout given as ``--before``),
+    and the two odds must be equal (asserted). Cases: the last action of each
+    ``examples/NAME.yaml`` (one per ruleset), the icepool pistol duel of (a), a
+    dice-combat Molotov thrown at three victims and a wasteland 3-shot burst with its
+    three hit locations given (``location:1..3``). CPU time is the figure compared
+    (the machine may be shared); wall time is shown beside it.
 (a) The exact damage distribution of a dice-combat pistol attack at close range
     with crits and fumbles (attacker natural 20: +1d4 on a hit; defender natural 1:
     a hit and +1d4; the ammo d3 rolled), computed by our engine (``action_odds``)
@@ -16,6 +24,10 @@ Run by hand from the repository root (it is not a test)::
 from __future__ import annotations
 
 import argparse
+import hashlib
+import inspect
+import json
+import os
 import random
 import statistics
 import subprocess
@@ -32,7 +44,7 @@ import yaml
 
 from fracas.engine import Engine
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text
+from fracas.files import EncounterFile, load, parse_text
 from fracas.model import Action
 from fracas.odds import action_odds
 
@@ -65,6 +77,138 @@ def timed(fn: Callable[[], T], repeat: int) -> tuple[T, float]:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:9.2f} ms"
+
+
+# --- (o) exact odds, before and after ----------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE = "641eaf5"
+"""The commit the "before" figures are taken from (exact odds as they were)."""
+RULESETS = ("dice-combat", "tier-duel", "escalation", "soak", "wasteland")
+
+MOLOTOV: dict[str, Any] = {  # (a) of the issue: one throw, three in the blast, 269,917 paths
+    "ruleset": "dice-combat",
+    "round": 2,
+    "seed": 1,
+    "combatants": [
+        {"id": "ana", "at": [0, 0], "hand": "molotov"},
+        {"id": "bo", "at": [3, 0]},
+        {"id": "cy", "at": [3, 1]},
+        {"id": "dee", "at": [4, 0]},
+    ],
+    "actions": [{"actor": "ana", "do": "throw", "target": "bo"}],
+}
+BURST: dict[str, Any] = {  # (b) of the issue: a 3-shot 1d6 burst, locations given, 335,200 paths
+    "ruleset": "wasteland",
+    "seed": 1,
+    "order": ["a", "b"],
+    "combatants": [
+        {
+            "id": "a",
+            "at": [0, 0],
+            "skills": {"guns": 2},
+            "weapons": [{"name": "smg", "damage": "1d6", "ap": 3, "burst": 3}],
+        },
+        {"id": "b", "at": [3, 0]},
+    ],
+    "actions": [
+        {
+            "actor": "a",
+            "do": "attack",
+            "target": "b",
+            "burst": True,
+            "dice": {"location:1": 5, "location:2": 3, "location:3": 1},
+        }
+    ],
+}
+
+
+def _example(name: str) -> Callable[[], EncounterFile]:
+    return lambda: load(str(ROOT / "examples" / f"{name}.yaml"))
+
+
+CASES: dict[str, Callable[[], EncounterFile]] = {
+    **{f"{name} example": _example(name) for name in RULESETS},
+    "pistol duel (icepool)": lambda: parse_text(PISTOL_DUEL, "pistol-duel.yaml"),
+    "(a) Molotov, 3 victims": lambda: parse_text(json.dumps(MOLOTOV), "molotov.json"),
+    "(b) burst, 3 locations": lambda: parse_text(json.dumps(BURST), "burst.json"),
+}
+BIG = ("(a) Molotov, 3 victims", "(b) burst, 3 locations")
+"""Cases timed once (tens of seconds before); the others take the median of --repeat."""
+
+
+def measure(case: str, repeat: int) -> dict[str, Any]:
+    """Run in a subprocess whose PYTHONPATH picks the tree: one case's odds, timed."""
+    ef = CASES[case]()
+    engine = Engine(ef.ruleset, ef.start, ef.seed if ef.seed is not None else 1)
+    engine.begin(ef.dice, ef.order)
+    for action in ef.actions[:-1]:
+        engine.act(action)
+    unbounded: dict[str, Any] = (
+        {"seconds": None} if "seconds" in inspect.signature(action_odds).parameters else {}
+    )
+    walls: list[float] = []
+    cpus: list[float] = []
+    odds = None
+    for _ in range(1 if case in BIG else repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        odds = action_odds(ef.ruleset, engine.state, ef.actions[-1], seed=engine.seed, **unbounded)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    assert odds is not None
+    text = json.dumps(odds.to_json(), sort_keys=True)
+    return {
+        "paths": odds.paths,
+        "wall": statistics.median(walls),
+        "cpu": statistics.median(cpus),
+        "digest": hashlib.sha256(text.encode()).hexdigest()[:16],
+    }
+
+
+def in_tree(tree: Path, case: str, repeat: int) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    args = [sys.executable, str(Path(__file__).resolve()), "--measure", case]
+    done = subprocess.run(
+        [*args, "--repeat", str(repeat)], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def before_tree(ref: str, into: Path) -> Path:
+    """``ref`` as a folder: an existing checkout, or the commit taken out with git archive."""
+    if Path(ref).is_dir():
+        return Path(ref)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", ref, "fracas"], capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def bench_before_after(ref: str, repeat: int) -> None:
+    _, t_icepool = timed(icepool_odds, repeat)
+    print(f"(o) exact odds: before ({ref}) and after (this tree), CPU s [wall s]")
+    print(f"    {'case':<24}{'paths':>9}  {'before':>16}  {'after':>16}  {'speed-up':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        old = before_tree(ref, Path(tmp))
+        for case in CASES:
+            was = in_tree(old, case, repeat)
+            now = in_tree(ROOT, case, repeat)
+            assert (was["paths"], was["digest"]) == (now["paths"], now["digest"]), (case, was, now)
+            print(
+                f"    {case:<24}{now['paths']:>9,}  "
+                f"{was['cpu']:>7.3f} [{was['wall']:>6.3f}]  "
+                f"{now['cpu']:>7.3f} [{now['wall']:>6.3f}]  "
+                f"{was['cpu'] / now['cpu']:>7.2f}x"
+            )
+            if case.startswith("pistol"):
+                print(f"    {'  icepool, same odds':<24}{'':>9}  {'':>16}  {t_icepool:>7.3f}")
+    print(
+        f"    odds equal before and after, exactly; examples and the pistol: median of "
+        f"{repeat} runs, (a) and (b): one run"
+    )
 
 
 # --- (a) exact odds ---------------------------------------------------------------------
@@ -249,7 +393,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=7, help="runs per timing (median)")
     parser.add_argument("--actions", type=int, default=1000, help="actions in the encounter")
+    parser.add_argument(
+        "--before", default=BEFORE, help="the 'before' code: a commit, or a checkout's folder"
+    )
+    parser.add_argument("--measure", choices=sorted(CASES), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure:  # a subprocess of (o)
+        print(json.dumps(measure(args.measure, args.repeat)))
+        return
+    bench_before_after(args.before, args.repeat)
+    print()
     bench_odds(args.repeat)
     print()
     bench_run(args.actions, max(3, args.repeat // 2))

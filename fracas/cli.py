@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from fracas.dice.budget import DEFAULT_SECONDS
 from fracas.engine import Engine, Record
 from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, load, parse_text, read_text
@@ -227,13 +228,21 @@ def _print_log(ef: EncounterFile, engine: Engine, entries: list[Line]) -> None:
     default=None,
     help="Rolls along one dice path before exploding dice are cut (default: the ruleset's).",
 )
-def odds(file: str, as_json: bool, depth: int | None) -> None:
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_SECONDS,
+    show_default=True,
+    help="Wall time the odds may take before they are refused as too_slow.",
+)
+def odds(file: str, as_json: bool, depth: int | None, seconds: float) -> None:
     """Exact odds of the last action of FILE, before anyone rolls.
 
     Every action but the last is played with its dice; the last one is
     replayed over every face of every die it rolls. Dice the last action
     names stay fixed: the odds are conditional on them. Where dice explode
     without end, paths are cut at a depth and the output states the mass cut.
+    The odds answer or are refused (too_many_paths, too_slow) within --seconds.
     """
 
     def go() -> None:
@@ -249,7 +258,9 @@ def odds(file: str, as_json: bool, depth: int | None) -> None:
             _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
         last = ef.actions[-1]
         try:
-            result = action_odds(ef.ruleset, engine.state, last, seed=engine.seed, max_rolls=depth)
+            result = action_odds(
+                ef.ruleset, engine.state, last, seed=engine.seed, max_rolls=depth, seconds=seconds
+            )
         except FracasError as exc:
             n = len(ef.actions)
             _fail(f"action {n} ({ef.action_where[n - 1]}): {exc.code}: {exc.message}")

@@ -89,6 +89,8 @@ def freeze(value: Any) -> Any:
     """``value`` made immutable all the way down: mappings to :class:`FrozenDict`, lists
     and tuples to tuples, sets to frozensets, dataclass instances with their fields frozen
     (rebuilt only where something changed)."""
+    if type(value) in _SCALARS:  # the common case (event details, sheet numbers): at once
+        return value
     if type(value) is FrozenDict:
         if all(_is_frozen(v) for v in value.values()):
             return value
@@ -111,6 +113,9 @@ def freeze(value: Any) -> Any:
                 changes[f.name] = new
         return dataclasses.replace(value, **changes) if changes else value
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _is_frozen(value: Any) -> bool:

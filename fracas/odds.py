@@ -4,6 +4,10 @@ The action is replayed under the exact enumerator (every face of every die it
 rolls, dice it names held fixed) and each path is summarised per combatant:
 did the attack land on it, how much damage it took, is it down afterwards.
 There is no per-ruleset odds code: only ``resolve`` and the events.
+
+Every request answers or refuses within its time budget (default 5 s of wall time):
+``too_many_paths`` past the path budget, ``too_slow`` past the time budget,
+``cancelled`` when the caller's hook says stop (:mod:`fracas.dice.budget`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fracas.dice.exact import enumerate_exact
+from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
+from fracas.dice.exact import DEFAULT_MAX_PATHS, enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.engine import advance_to, plan, spec_of
 from fracas.model import Action, Attempted, Damaged, Encounter, Event, fold
@@ -86,6 +91,9 @@ def action_odds(
     seed: int | None = None,
     max_rolls: int | None = None,
     shortcut: bool = True,
+    seconds: float | None = DEFAULT_SECONDS,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    cancel: Cancel | None = None,
 ) -> Odds:
     """The exact odds of ``action`` taken in ``state``, conditional on the dice it names.
 
@@ -96,7 +104,15 @@ def action_odds(
     of 1 by exactly ``truncated``. With
     ``shortcut``, dice the ruleset declares irrelevant to the odds
     (``DieSpec.odds_relevant``) are not branched on.
+
+    Bounded: ``seconds`` of wall time (None: unbounded) and ``max_paths`` dice paths;
+    ``cancel`` (a :class:`threading.Event` or a callable) is looked at every few paths.
+
+    Raises:
+        FracasError: the action's refusal; ``too_many_paths``, ``too_slow`` (with how far
+            it got and which dice to give) or ``cancelled``.
     """
+    budget = Budget(seconds, cancel)
     spec = spec_of(ruleset, action.do)
     if (
         spec is not None
@@ -107,59 +123,66 @@ def action_odds(
         dice = TableDice(action.dice, RandomDice(seed))
         state = fold(state, advance_to(ruleset, state, action.actor, dice))
     before = state
-    # Many paths change the state alike (they differ only in rolls the log records):
-    # the fold and the down test are done once per distinct run of state-changing events.
-    downs: dict[tuple[Event, ...], dict[str, bool]] = {}
-
-    def down_after(events: list[Event]) -> dict[str, bool]:
-        changing = tuple(e for e in events if type(e).apply is not Event.apply)
-        try:
-            found = downs.get(changing)
-        except TypeError:  # an event with a mapping inside: not hashable, fold every time
-            return _downs(ruleset, fold(before, changing))
-        if found is None:
-            found = downs[changing] = _downs(ruleset, fold(before, changing))
-        return found
-
     core = action.do in ("set", "move", "end_turn")
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)
+    # A path is kept as the events the odds read (attempts, damage, changes of state):
+    # paths that differ only in rolls the log records fall together, and each distinct
+    # run is summarised (and folded, for the down test) once, after the enumeration.
+    read = _Read()
 
-    def summarise(dice: Dice) -> _Path:
+    def relevant(dice: Dice) -> tuple[Event, ...]:
         events = (
             plan(ruleset, before, action, dice) if core else ruleset.roll(before, decision, dice)
         )
-        landed: dict[str, bool] = {}
-        damage: dict[str, int] = {}
-        for e in events:
-            if isinstance(e, Attempted):
-                landed[e.target] = landed.get(e.target, False) or e.landed
-            elif isinstance(e, Damaged):
-                damage[e.target] = damage.get(e.target, 0) + e.amount
-        down = down_after(events)
-        return tuple(
-            (cid, landed.get(cid), damage.get(cid, 0), down[cid])
-            for cid in sorted(landed.keys() | damage.keys())
-        )
+        return tuple([e for e in events if read[type(e)]])
 
     skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
     dist = enumerate_exact(
-        summarise,
+        relevant,
         given=action.dice,
         max_rolls=ruleset.odds_max_rolls if max_rolls is None else max_rolls,
         irrelevant=skip or frozenset(),
+        max_paths=max_paths,
+        budget=budget,
     )
+    outcomes: dict[_Path, Fraction] = {}
+    for events, p in dist.outcomes.items():
+        path = _summary(ruleset, before, events)
+        outcomes[path] = outcomes.get(path, Fraction(0)) + p
     return Odds(
         dist.paths,
-        _per_combatant(ruleset, before, action, dist.outcomes),
+        _per_combatant(ruleset, before, action, outcomes),
         dist.truncated,
         dist.depth,
     )
 
 
-def _downs(ruleset: Ruleset, state: Encounter) -> dict[str, bool]:
-    return {cid: ruleset.is_down(c) for cid, c in state.combatants.items()}
+class _Read(dict[type[Event], bool]):
+    """Per event type: whether the odds read it (an attempt, damage, a change of state);
+    worked out once per type."""
+
+    def __missing__(self, kind: type[Event]) -> bool:
+        read = self[kind] = issubclass(kind, Attempted | Damaged) or kind.apply is not Event.apply
+        return read
+
+
+def _summary(ruleset: Ruleset, before: Encounter, events: tuple[Event, ...]) -> _Path:
+    """One path's summary: per combatant attempted or damaged, whether it was hit, the
+    damage and whether it is down after the events."""
+    landed: dict[str, bool] = {}
+    damage: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, Attempted):
+            landed[e.target] = landed.get(e.target, False) or e.landed
+        elif isinstance(e, Damaged):
+            damage[e.target] = damage.get(e.target, 0) + e.amount
+    after = fold(before, events)
+    return tuple(
+        (cid, landed.get(cid), damage.get(cid, 0), ruleset.is_down(after.get(cid)))
+        for cid in sorted(landed.keys() | damage.keys())
+    )
 
 
 def _per_combatant(

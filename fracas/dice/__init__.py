@@ -1,10 +1,14 @@
-"""Dice: the source protocol, seeded and given sources, the exact enumerator, notation."""
+"""Dice: the source protocol, seeded and given sources, the exact enumerator and its
+budget, notation."""
 
+from fracas.dice.budget import Budget, Cancel
 from fracas.dice.exact import Distribution, enumerate_exact
 from fracas.dice.notation import Expression, parse
 from fracas.dice.source import Dice, RandomDice, Roll, TableDice, label_keys, label_of
 
 __all__ = [
+    "Budget",
+    "Cancel",
     "Dice",
     "Distribution",
     "Expression",

@@ -5,6 +5,10 @@ prefix of faces and moves the deepest die that has faces left to its next
 face. Every complete run is a path with probability ``1 / prod(sides)``;
 results are accumulated exactly as ``Fraction``s. The rules code is the
 ordinary one: only the dice object differs.
+
+Bounded: an enumeration gives up with ``too_many_paths`` past a path budget (or
+at once when Knuth's estimate foresees it), with ``too_slow`` past its time budget
+and with ``cancelled`` when its caller cancels (:mod:`fracas.dice.budget`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from fracas.dice.source import Dice, TableDice
+from fracas.dice.budget import CHECK_EVERY, Budget
+from fracas.dice.source import Dice, TableDice, label_keys, label_of
 from fracas.errors import DiceError, FracasError
 
 __all__ = ["DEFAULT_MAX_PATHS", "DEFAULT_MAX_ROLLS", "Distribution", "enumerate_exact"]
@@ -27,11 +32,12 @@ DEFAULT_MAX_ROLLS = 40
 """Rolls along one path before the enumerator stops it (exploding dice) and counts its mass."""
 
 DEFAULT_MAX_PATHS = 2_000_000
-"""Paths before the enumerator gives up with ``too_many_paths``."""
+"""Paths (complete or cut at the depth) before the enumerator gives up with
+``too_many_paths``."""
 
 
 _FORESIGHT = 20_000
-"""After this many paths the enumerator estimates how many there are in all."""
+"""After this many paths (complete or cut) the enumerator estimates how many there are in all."""
 _FORESIGHT_FACTOR = 4
 """It gives up at once when the estimate is over this many times ``max_paths``."""
 _PROBES = 400
@@ -63,12 +69,16 @@ def _estimate_paths(
     given: Mapping[str, Sequence[int]] | None,
     max_rolls: int,
     irrelevant: frozenset[str],
+    stop: Callable[[], None],
 ) -> float:
     """Knuth's estimate of a tree's size (1975): the mean, over random descents, of the
-    product of the branching along the way. Unbiased; seeded, so repeatable."""
+    product of the branching along the way. Unbiased; seeded, so repeatable. ``stop``
+    is called every few descents (it raises when the budget is spent)."""
     rng = random.Random(0)
     total = 0
-    for _ in range(_PROBES):
+    for probe_no in range(_PROBES):
+        if probe_no % CHECK_EVERY == 0:
+            stop()
         probe = _ProbeDice(rng, max_rolls, irrelevant)
         source: Dice = TableDice(given, probe) if given else probe
         with contextlib.suppress(_Truncated):
@@ -77,12 +87,14 @@ def _estimate_paths(
     return total / _PROBES
 
 
-def _too_many(max_paths: int, about: float | None) -> FracasError:
+def _too_many(max_paths: int, about: float | None, first: list[str]) -> FracasError:
     estimate = f" (about {about:,.0f} by estimate)" if about is not None else ""
+    which = f" (its first rolls: {', '.join(first)})" if first else ""
     return FracasError(
         "too_many_paths",
         f"the action has more than {max_paths:,} dice paths{estimate}: too many to "
-        "enumerate exactly; fix some of its dice to condition the odds on them",
+        f"enumerate exactly; fix some of its dice{which} to condition the odds on them, "
+        "or ask for a smaller action (fewer shots, fewer targets)",
     )
 
 
@@ -109,18 +121,54 @@ class Distribution(Generic[K]):
 
 
 class _PathDice:
-    """Answers rolls from the current path, extending it with face 1 where it ends."""
+    """Answers rolls from the current path, extending it with face 1 where it ends.
 
-    __slots__ = ("faces", "limit", "pos", "sides", "skip")
+    Given faces (by full or short label, README "Dice") are answered first, as
+    :class:`~fracas.dice.source.TableDice` would, without wrapping every roll: only a
+    roll whose name starts a given label looks them up.
+    """
 
-    def __init__(self, limit: int, skip: frozenset[str] = frozenset()) -> None:
+    __slots__ = (
+        "clashes",
+        "dens",
+        "faces",
+        "given",
+        "heads",
+        "labels",
+        "limit",
+        "matched",
+        "pos",
+        "routes",
+        "sides",
+        "skip",
+        "used",
+    )
+
+    def __init__(
+        self, limit: int, skip: frozenset[str], given: Mapping[str, Sequence[int]]
+    ) -> None:
         self.faces: list[int] = []
         self.sides: list[int] = []
+        self.dens: list[int] = [1]  # dens[i]: the product of sides[:i]
+        self.labels: list[tuple[str, str | None, int | None]] = []
         self.pos = 0
         self.limit = limit
         self.skip = skip
+        self.given = {key: tuple(values) for key, values in given.items()}
+        # A roll named N can match a given key only if N is the key or a colon-prefix of it.
+        self.heads = frozenset(
+            key.rsplit(":", cut)[0] for key in self.given for cut in range(key.count(":") + 1)
+        )
+        self.used: dict[str, int] = {}  # per given key: values this run took
+        self.matched: dict[str, str] = {}  # per given key: the first roll it matched this run
+        self.clashes: dict[str, set[str]] = {}  # per given key matching several: the rolls
+        self.routes: dict[tuple[str, str | None, int | None], tuple[str, tuple[str, ...]]] = {}
 
     def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        if label in self.heads:
+            value = self._given(sides, label, of, n)
+            if value is not None:
+                return value
         if label in self.skip:
             return 1
         pos = self.pos
@@ -131,23 +179,63 @@ class _PathDice:
             raise _Truncated
         self.faces.append(1)
         self.sides.append(sides)
+        self.dens.append(self.dens[-1] * sides)
+        self.labels.append((label, of, n))
         return 1
+
+    def _given(self, sides: int, label: str, of: str | None, n: int | None) -> int | None:
+        route = self.routes.get((label, of, n))
+        if route is None:  # the roll's full label and the given keys it matches, once
+            keys = tuple(k for k in label_keys(label, of, n) if k in self.given)
+            route = self.routes[(label, of, n)] = (label_of(label, of, n), keys)
+        full, keys = route
+        value: int | None = None
+        for key in keys:
+            values = self.given[key]
+            first = self.matched.get(key)
+            if first is None:
+                self.matched[key] = full
+            elif first != full:
+                self.clashes.setdefault(key, {first}).add(full)
+            used = self.used.get(key, 0)
+            if value is None and used < len(values):
+                value = values[used]
+                self.used[key] = used + 1
+                if not 1 <= value <= sides:
+                    raise DiceError(
+                        "die_out_of_range",
+                        f"die {key!r} = {value!r} is not a face of a d{sides}: give 1..{sides}",
+                    )
+        return value
 
     def advance(self) -> bool:
         """Move to the next path; False when every path has been visited."""
         faces, sides = self.faces, self.sides
         # The path may be longer than this run used (never: replay is deterministic),
         # so trim to what was rolled before stepping.
-        del faces[self.pos :]
-        del sides[self.pos :]
+        cut = self.pos
+        del faces[cut:], sides[cut:], self.labels[cut:], self.dens[cut + 1 :]
         while faces and faces[-1] == sides[-1]:
             faces.pop()
             sides.pop()
+            self.labels.pop()
+            self.dens.pop()
         if not faces:
             return False
         faces[-1] += 1
         self.pos = 0
         return True
+
+    def first_labels(self, count: int) -> list[str]:
+        """The full labels of the first ``count`` branching rolls of the current path."""
+        out: list[str] = []
+        for name, of, n in self.labels:
+            full = label_of(name, of, n)
+            if full not in out:
+                out.append(full)
+            if len(out) == count:
+                break
+        return out
 
 
 def enumerate_exact(
@@ -157,6 +245,7 @@ def enumerate_exact(
     max_rolls: int = DEFAULT_MAX_ROLLS,
     max_paths: int = DEFAULT_MAX_PATHS,
     irrelevant: frozenset[str] = frozenset(),
+    budget: Budget | None = None,
 ) -> Distribution[K]:
     """The exact distribution of ``fn``'s result over every face of every die it rolls.
 
@@ -167,70 +256,122 @@ def enumerate_exact(
         max_paths: a guard against outcome spaces too large to enumerate.
         irrelevant: dice names whose faces cannot change ``fn``'s result; they are
             answered with face 1 and not branched on (a die that only feeds bookkeeping).
+        budget: a time budget and a cancellation hook, checked every few replays
+            (none: unbounded in time, never cancelled).
 
     Raises:
-        FracasError: ``too_many_paths`` when the space exceeds ``max_paths``.
+        FracasError: ``too_many_paths`` when the space exceeds ``max_paths``;
+            ``too_slow`` when the budget's time runs out; ``cancelled`` when its hook
+            says so.
 
     >>> d = enumerate_exact(lambda dice: dice.roll(6, "a") + dice.roll(6, "b"))
     >>> d.outcomes[7], d.paths
     (Fraction(1, 6), 36)
     """
-    path = _PathDice(max_rolls, irrelevant)
-    table = TableDice(given, path) if given else None
-    source: Dice = table if table is not None else path
+    given = given or {}
+    path = _PathDice(max_rolls, irrelevant, given)
+    used, matched, clashes = path.used, path.matched, path.clashes
     counts: dict[K, dict[int, int]] = {}
     truncated: dict[int, int] = {}
     taken: dict[str, int] = {}  # the most values of each given label one path took
     paths = 0
+    runs = 0
+
+    def stop() -> None:
+        if budget is not None:
+            _check(budget, path, runs, counts, truncated)
+
     while True:
-        if table is not None:
-            table.reset()
+        runs += 1
+        if runs % CHECK_EVERY == 0:
+            stop()
+        if given:
+            used.clear()
+            matched.clear()
+            clashes.clear()
         path.pos = 0
         try:
-            result = fn(source)
+            result = fn(path)
         except _Truncated:
-            den = 1
-            for s in path.sides:
-                den *= s
+            den = path.dens[-1]
             truncated[den] = truncated.get(den, 0) + 1
         else:
-            den = 1
-            for s in path.sides[: path.pos]:
-                den *= s
+            den = path.dens[path.pos]
             by_den = counts.get(result)
             if by_den is None:
                 counts[result] = {den: 1}
             else:
                 by_den[den] = by_den.get(den, 0) + 1
             paths += 1
-            if paths == _FORESIGHT:
-                about = _estimate_paths(fn, given, max_rolls, irrelevant)
-                if about > _FORESIGHT_FACTOR * max_paths:
-                    raise _too_many(max_paths, about)
-            if paths > max_paths:
-                raise _too_many(max_paths, None)
-        if table is not None:
-            for key, (n, matched) in table.usage().items():
-                if len(matched) > 1:
-                    raise DiceError(
-                        "ambiguous_die_label",
-                        f"die label {key!r} matches {len(matched)} rolls "
-                        f"({', '.join(sorted(matched))}): name one of them",
-                    )
-                taken[key] = max(taken.get(key, 0), n)
+        # Cut paths count against the budget too: an action that rolls more dice than
+        # the depth is nothing but cut paths, and there may be astronomically many.
+        if runs == _FORESIGHT:
+            about = _estimate_paths(fn, given, max_rolls, irrelevant, stop)
+            if about > _FORESIGHT_FACTOR * max_paths:
+                raise _too_many(max_paths, about, path.first_labels(3))
+        if runs > max_paths:
+            raise _too_many(max_paths, None, path.first_labels(3))
+        if given:
+            if clashes:
+                key, rolls = next(iter(clashes.items()))
+                raise DiceError(
+                    "ambiguous_die_label",
+                    f"die label {key!r} matches {len(rolls)} rolls "
+                    f"({', '.join(sorted(rolls))}): name one of them",
+                )
+            for key, n in used.items():
+                if n > taken.get(key, 0):
+                    taken[key] = n
         if not path.advance():
             break
-    for key, n in taken.items():  # a given value no path rolls is an error (README, "Dice")
-        if given is not None and n < len(given[key]):
+    for key, values in given.items():  # a given value no path rolls is an error (README, "Dice")
+        n = taken.get(key, 0)
+        if n < len(values):
             raise DiceError(
                 "unused_die",
                 f"die label {key!r} is never rolled by this action, on any dice path"
                 if n == 0
-                else f"die label {key!r} has {len(given[key])} values but no dice path "
+                else f"die label {key!r} has {len(values)} values but no dice path "
                 f"rolls it more than {n} time(s)",
             )
-    outcomes = {
-        key: sum((Fraction(c, d) for d, c in by.items()), Fraction(0)) for key, by in counts.items()
-    }
-    lost = sum((Fraction(c, d) for d, c in truncated.items()), Fraction(0))
+    outcomes = {key: _mass(by) for key, by in counts.items()}
+    lost = _mass(truncated)
     return Distribution(outcomes, paths, lost, max_rolls, sum(truncated.values()))
+
+
+def _mass(by_den: Mapping[int, int]) -> Fraction:
+    return sum((Fraction(c, d) for d, c in by_den.items()), Fraction(0))
+
+
+def _check(
+    budget: Budget,
+    path: _PathDice,
+    runs: int,
+    counts: Mapping[Any, Mapping[int, int]],
+    truncated: Mapping[int, int],
+) -> None:
+    """Raise ``cancelled`` or ``too_slow`` if the budget says stop, saying how far it got."""
+    if budget.cancelled():
+        raise FracasError(
+            "cancelled",
+            f"the odds were cancelled by their caller after {budget.elapsed():.2f} s "
+            f"({runs:,} dice paths replayed)",
+        )
+    if not budget.expired():
+        return
+    done = sum((_mass(by) for by in counts.values()), _mass(truncated))
+    share = f"{float(done) * 100:.2f}%" if done >= Fraction(1, 10_000) else "under 0.01%"
+    cut = sum(truncated.values())
+    cuts = f", {cut:,} of them cut at {path.limit} rolls" if cut else ""
+    first = path.first_labels(3)
+    give = (
+        f"give the dice of its first rolls ({', '.join(first)}) to condition the odds on "
+        "them, or ask for a smaller action (fewer shots, fewer targets)"
+        if first
+        else "ask for a smaller action (fewer shots, fewer targets)"
+    )
+    raise FracasError(
+        "too_slow",
+        f"the exact odds were not done within {budget.seconds:g} s (the time budget): "
+        f"{runs:,} dice paths replayed{cuts}, covering {share} of the probability; {give}",
+    )

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.dice.budget import Budget
 from fracas.dice.exact import DEFAULT_MAX_ROLLS, Distribution, enumerate_exact
 from fracas.dice.notation import parse
 from fracas.dice.source import Dice
@@ -310,3 +311,36 @@ def test_feasible_enumeration_is_not_refused_by_the_estimate() -> None:
     d = enumerate_exact(lambda dice: sum(dice.roll(20, "a") for _ in range(4)))
     assert d.paths == 160_000
     assert sum(d.outcomes.values()) == 1
+
+
+def test_cut_paths_count_against_the_path_budget() -> None:
+    """Three d20s cut at two rolls: every one of the 400 paths is cut. They count, or an
+    action rolling far more dice than the depth would never be refused."""
+
+    def three_d20(dice: Dice) -> int:
+        return sum(dice.roll(20, f"d{i}") for i in range(3))
+
+    with pytest.raises(FracasError) as info:
+        enumerate_exact(three_d20, max_rolls=2, max_paths=100)
+    assert info.value.code == "too_many_paths"
+    assert "d0, d1" in info.value.message  # the first rolls, to give
+
+
+def test_budget_cancel_hook_stops_the_enumeration() -> None:
+    looks: list[int] = []
+
+    def cancel() -> bool:
+        looks.append(1)
+        return len(looks) > 2
+
+    with pytest.raises(FracasError) as info:
+        enumerate_exact(_four_d20, budget=Budget(None, cancel))
+    assert info.value.code == "cancelled"
+    assert len(looks) == 3
+
+
+def test_budget_time_runs_out() -> None:
+    with pytest.raises(FracasError) as info:
+        enumerate_exact(_four_d20, max_paths=10**9, budget=Budget(0.0))
+    assert info.value.code == "too_slow"
+    assert "d0, d1, d2" in info.value.message

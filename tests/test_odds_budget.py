@@ -1,0 +1,134 @@
+"""Exact odds are bounded: every request answers or refuses within its time budget and
+can be cancelled (README "Command line", ``fracas odds --seconds``).
+
+A wasteland burst of 25 or 50 shots (WL-15: one to-hit d20 per shot, each hit its own
+location and damage) once ran for a quarter of an hour: every dice path is cut at the
+ruleset's depth, and cut paths counted against no budget. Timing assertions are not
+made here; the budgets are small so that a refusal comes fast.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.engine import Engine
+from fracas.errors import FracasError
+from fracas.model import Action, Encounter
+from fracas.odds import action_odds
+from fracas.rulesets.base import Ruleset
+from tests.helpers import cli, load_text
+from tests.rulesets.wasteland_support import act, doc, who
+
+NEVER = 10**40
+"""A path budget no enumeration reaches: only the clock or the caller can stop it."""
+
+
+def burst(shots: int, dice: dict[str, Any] | None = None) -> tuple[Ruleset, Encounter, Action]:
+    """A wasteland burst of ``shots`` shots (WL-15), its last action ready for odds."""
+    gun = {"name": "mg", "damage": "1d6", "ap": 3, "burst": shots}
+    params: dict[str, Any] = {"burst": True}
+    if dice:
+        params["dice"] = dice
+    d = doc(
+        who("a", weapons=[gun], skills={"guns": 2}),
+        who("b", at=(3, 0)),
+        actions=[act("a", "attack", "b", **params)],
+    )
+    ef = load_text(json.dumps(d))
+    engine = Engine(ef.ruleset, ef.start, ef.seed)
+    engine.begin(ef.dice, ef.order)
+    return ef.ruleset, engine.state, ef.actions[-1]
+
+
+@pytest.mark.parametrize("shots", [25, 50])
+def test_WL_15_long_free_burst_is_refused_by_the_time_budget(shots: int) -> None:
+    ruleset, state, action = burst(shots)
+    with pytest.raises(FracasError) as info:
+        action_odds(ruleset, state, action, seconds=0.5, max_paths=NEVER)
+    assert info.value.code == "too_slow"
+    message = info.value.message
+    assert "within 0.5 s" in message
+    assert "cut at 24 rolls" in message  # how far it got: every path so far was cut
+    assert "attack:1, attack:2, attack:3" in message  # what would help: give those dice
+    assert "fewer shots" in message
+
+
+@pytest.mark.parametrize("shots", [25, 50])
+def test_WL_15_long_free_burst_is_refused_by_the_path_budget(shots: int) -> None:
+    # Cut paths count: after 20,000 of them the estimate (about 20**24 paths) refuses.
+    ruleset, state, action = burst(shots)
+    with pytest.raises(FracasError) as info:
+        action_odds(ruleset, state, action, seconds=120)
+    assert info.value.code == "too_many_paths"
+    assert "by estimate" in info.value.message
+    assert "attack:1" in info.value.message
+
+
+def test_odds_cancelled_from_another_thread() -> None:
+    ruleset, state, action = burst(25)
+    stop = threading.Event()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    try:
+        with pytest.raises(FracasError) as info:
+            action_odds(ruleset, state, action, seconds=120, max_paths=NEVER, cancel=stop)
+    finally:
+        timer.cancel()
+    assert info.value.code == "cancelled"
+    assert "dice paths replayed" in info.value.message
+
+
+def test_odds_cancelled_by_a_callable() -> None:
+    ruleset, state, action = burst(3)
+    looks = itertools.count()
+    with pytest.raises(FracasError) as info:
+        action_odds(ruleset, state, action, seconds=None, cancel=lambda: next(looks) >= 3)
+    assert info.value.code == "cancelled"
+
+
+def test_a_cancel_hook_that_never_fires_changes_nothing() -> None:
+    # WL-15: a 3-shot burst with every location and damage given (8,115 paths).
+    dice = {f"{k}:{n}": v for n in (1, 2, 3) for k, v in (("location", 5), ("damage", 3))}
+    ruleset, state, action = burst(3, dice)
+    plain = action_odds(ruleset, state, action)
+    hooked = action_odds(ruleset, state, action, cancel=threading.Event())
+    assert hooked == plain
+    assert hooked.paths == 19 * 20 * 20 + 23 * 5
+
+
+LONG_BURST = """\
+ruleset: wasteland
+seed: 1
+order: [a, b]
+combatants:
+  - {id: a, at: [0, 0], skills: {guns: 2}, weapons: [{name: mg, damage: 1d6, ap: 3, burst: 25}]}
+  - {id: b, at: [3, 0]}
+actions:
+  - {actor: a, do: attack, target: b, burst: true}
+"""
+
+
+def test_cli_odds_seconds_sets_the_budget(tmp_path: Path) -> None:
+    path = tmp_path / "burst.yaml"
+    path.write_text(LONG_BURST, encoding="utf-8")
+    result = cli("odds", "--seconds", "0.3", str(path))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    line = result.stderr.strip()
+    assert line.startswith(f"error: action 1 ({path}:8): too_slow: "), line
+    assert "within 0.3 s" in line
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon"])
+def test_cli_odds_seconds_must_be_a_positive_number(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "burst.yaml"
+    path.write_text(LONG_BURST, encoding="utf-8")
+    result = cli("odds", "--seconds", value, str(path))
+    assert result.exit_code == 2
+    assert "--seconds" in result.stderr
