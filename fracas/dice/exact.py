@@ -89,12 +89,11 @@ def _estimate_paths(
 
 def _too_many(max_paths: int, about: float | None, first: list[str]) -> FracasError:
     estimate = f" (about {about:,.0f} by estimate)" if about is not None else ""
-    which = f" (its first rolls: {', '.join(first)})" if first else ""
+    which = f" (its first: {', '.join(first)})" if first else ""
     return FracasError(
         "too_many_paths",
-        f"the action has more than {max_paths:,} dice paths{estimate}: too many to "
-        f"enumerate exactly; fix some of its dice{which} to condition the odds on them, "
-        "or ask for a smaller action (fewer shots, fewer targets)",
+        f"more than {max_paths:,} dice paths{estimate}: too many to enumerate exactly; "
+        f"give some of its dice{which} or take fewer shots or targets",
     )
 
 
@@ -365,13 +364,12 @@ def _check(
     cuts = f", {cut:,} of them cut at {path.limit} rolls" if cut else ""
     first = path.first_labels(3)
     give = (
-        f"give the dice of its first rolls ({', '.join(first)}) to condition the odds on "
-        "them, or ask for a smaller action (fewer shots, fewer targets)"
+        f"give its first dice ({', '.join(first)}) or take fewer shots or targets"
         if first
-        else "ask for a smaller action (fewer shots, fewer targets)"
+        else "take fewer shots or targets"
     )
     raise FracasError(
         "too_slow",
-        f"the exact odds were not done within {budget.seconds:g} s (the time budget): "
-        f"{runs:,} dice paths replayed{cuts}, covering {share} of the probability; {give}",
+        f"not done within {budget.seconds:g} s: {runs:,} dice paths{cuts}, "
+        f"{share} of the probability; {give} (--seconds allows more time)",
     )
