@@ -20,7 +20,7 @@ from typing import Any
 from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.exact import DEFAULT_MAX_PATHS, enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
-from fracas.engine import advance_to, plan, spec_of
+from fracas.engine import TABLE_ACTIONS, advance_to, plan, spec_of
 from fracas.model import Action, Attempted, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
 
@@ -114,16 +114,14 @@ def action_odds(
     """
     budget = Budget(seconds, cancel)
     spec = spec_of(ruleset, action.do)
-    if (
-        spec is not None
-        and not spec.off_turn
-        and action.do not in ("set", "move")
-        and state.turn.actor != action.actor
-    ):
+    # The game master's table actions (set, heal, status, roll, ...) and moves take no
+    # turn: their odds are planned as the engine plans them, whole.
+    table = action.do in TABLE_ACTIONS or action.do == "move"
+    if spec is not None and not spec.off_turn and not table and state.turn.actor != action.actor:
         dice = TableDice(action.dice, RandomDice(seed))
         state = fold(state, advance_to(ruleset, state, action.actor, dice))
     before = state
-    core = action.do in ("set", "move", "end_turn")
+    core = table or action.do == "end_turn"
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)
