@@ -110,7 +110,7 @@ def decide_attack(
     if explosive:
         _check_range(distance, cls.max_range, "explosives")
         assert hand is not None
-        return blast(actor.id, sheet, hand, cls, centre, edge, options)
+        return blast(state, actor.id, sheet, hand, cls, centre, edge, options)
     assert target is not None  # files refuse an attack with neither target nor tile
     if throw:
         assert hand is not None

@@ -3,6 +3,7 @@ defends on its own, a Molotov sets its victims burning (DC-24 to DC-34, P-DC-4).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from fracas.dice.source import Dice
@@ -26,18 +27,28 @@ from fracas.rulesets.dice_combat.events import (
     ScrapFloored,
 )
 from fracas.rulesets.dice_combat.items import Item
-from fracas.rulesets.dice_combat.rolls import critical, damage, defend, guard
+from fracas.rulesets.dice_combat.rolls import Guard, critical, damage, defend, guard
 from fracas.rulesets.dice_combat.rolls import roll_d20 as d20
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
 from fracas.rulesets.dice_combat.tables import BURN_LUCK, SCATTER_DIE, WeaponClass
 
-__all__ = ["Blast", "blast", "roll_blast"]
+__all__ = ["Blast", "Victim", "blast", "roll_blast", "victims"]
+
+
+@dataclass(frozen=True, slots=True)
+class Victim:
+    """One combatant in a blast, as far as no die decides: its Defend (DC-32) and, for a
+    fire weapon, the burning it gets when hit (DC-24)."""
+
+    id: str
+    guard: Guard
+    ignite: StatusSet | None
 
 
 @dataclass(frozen=True, slots=True)
 class Blast:
-    """A decided explosive throw: everything but the dice (the victims depend on the
-    scatter, so they are found when rolling)."""
+    """A decided explosive throw: everything but the dice. The victims at the centre
+    aimed at are found here; a scattered throw (DC-34) finds its own when rolling."""
 
     actor: str
     how: str
@@ -55,9 +66,15 @@ class Blast:
     """A scrap Molotov under ``scrap_molotov: drop_tick``: one tick less (DC-A6)."""
     floored: ScrapFloored | None
     """The scrap floor kept the damage (DC-A6), for the log."""
+    victims: tuple[Victim, ...] = ()
+    """Who is in the blast at ``centre`` (DC-31, in encounter order)."""
+    scattered: tuple[tuple[Tile, tuple[Victim, ...]], ...] = ()
+    """Who is in it at each tile a critical failure may scatter it to (DC-34: 1d3 tiles
+    in one of 8 directions), so that no die's path looks for them again."""
 
 
 def blast(
+    state: Encounter,
     actor: str,
     sheet: Sheet,
     hand: Item,
@@ -74,7 +91,7 @@ def blast(
         base = max(options.scrap_floor, cls.damage - 1)  # DC-26
         if base == cls.damage:
             floored = ScrapFloored(hand.name, options.scrap_floor, base)
-    return Blast(
+    plan = Blast(
         actor,
         f"throws the {hand.name} at [{centre[0]}, {centre[1]}]",
         centre,
@@ -86,6 +103,18 @@ def blast(
         cls.burns,
         drop_tick,
         floored,
+    )
+    _, farthest = SCATTER_DIE.bounds()
+    assert farthest is not None
+    wide = {  # DC-34: every tile the throw may scatter to
+        step(centre, direction, distance)
+        for distance in range(1, farthest + 1)
+        for _, direction in DIRECTIONS
+    }
+    return dataclasses.replace(
+        plan,
+        victims=victims(state, plan, centre, options),
+        scattered=tuple((t, victims(state, plan, t, options)) for t in sorted(wide)),
     )
 
 
@@ -116,37 +145,44 @@ def roll_blast(state: Encounter, plan: Blast, options: Options, dice: Dice) -> l
         name, direction = DIRECTIONS[dice.roll(8, "direction") - 1]
         centre = step(centre, direction, distance)
         events += [CriticalFailure(plan.actor, explosive=True), Scattered(distance, name, centre)]
-    victims = [
-        c
-        for c in state.combatants.values()  # DC-31, in encounter order
-        if c.at is not None and in_square(c.at, centre, plan.radius)
-    ]
-    defences = [
-        defend(guard(v.id, sheet_as(v, Sheet), True, options, explosive=True), dice, total)
-        for v in victims
-    ]
+    found = plan.victims if centre == plan.centre else dict(plan.scattered)[centre]
+    defences = [defend(v.guard, dice, total) for v in found]
     if plan.floored is not None:
         events.append(plan.floored)
-    if not victims:
+    if not found:
         events.append(BlastEmpty(centre))
-    for victim, defence in zip(victims, defences, strict=True):
+    for victim, defence in zip(found, defences, strict=True):
         events += [defence, Attempted(plan.actor, victim.id, defence.hit)]
-    for victim, defence in zip(victims, defences, strict=True):
+    for victim, defence in zip(found, defences, strict=True):
         if not defence.hit:
             continue
         events.append(damage(victim.id, plan.base, False, defence.fumbled, dice))
-        if plan.burns:
-            events += ignite(victim, plan.burns - plan.drop_tick, plan.base, options)
+        if victim.ignite is not None:
+            events.append(victim.ignite)
     events.append(TurnOver(plan.actor))  # DC-32
     return events
 
 
-def ignite(victim: Combatant, burns: int, tick: int, options: Options) -> list[Event]:
+def victims(state: Encounter, plan: Blast, centre: Tile, options: Options) -> tuple[Victim, ...]:
+    """DC-31: every combatant in the blast square around ``centre``, in encounter order,
+    with its Defend and the burning it gets when hit."""
+    return tuple(
+        Victim(
+            c.id,
+            guard(c.id, sheet_as(c, Sheet), True, options, explosive=True),
+            ignite(c, plan.burns - plan.drop_tick, plan.base, options) if plan.burns else None,
+        )
+        for c in state.combatants.values()
+        if c.at is not None and in_square(c.at, centre, plan.radius)
+    )
+
+
+def ignite(victim: Combatant, burns: int, tick: int, options: Options) -> StatusSet | None:
     """DC-24, DC-25, P-DC-4: set the victim burning for its next turns (its luck shortens
     or lengthens it; re-ignition keeps the longer, or adds, by ``burn_reignite``)."""
     turns = burns + BURN_LUCK[sheet_as(victim, Sheet).luck]
     current = victim.statuses.get("burning", {}).get("turns", 0)
     turns = max(current, turns) if options.burn_reignite == "max" else current + turns
     if turns <= 0:
-        return []
-    return [StatusSet(victim.id, "burning", {"turns": turns, "damage": tick})]
+        return None
+    return StatusSet(victim.id, "burning", {"turns": turns, "damage": tick})
