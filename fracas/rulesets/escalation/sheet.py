@@ -9,7 +9,8 @@ from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_va
 from pydantic_core import PydanticCustomError
 
 from fracas.rulesets.escalation.options import options_of
-from fracas.rulesets.escalation.weapons import Weapon, WeaponField, check_condition_names
+from fracas.rulesets.escalation.weapons import WeaponField, check_condition_names
+from fracas.rulesets.shorthands import unique_names
 
 __all__ = ["Level", "Sheet"]
 
@@ -33,16 +34,7 @@ def _condition_set(names: tuple[str, ...], info: ValidationInfo) -> tuple[str, .
     return check_condition_names(tuple(dict.fromkeys(names)), info)
 
 
-def _weapon_names(weapons: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
-    names = [w.name for w in weapons]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise PydanticCustomError(
-                "duplicate_weapon",
-                "two weapons are called {given}: give each a `name`",
-                {"given": repr(name)},
-            )
-    return weapons
+_unique_weapons = unique_names("two weapons are called {name}: give each a `name`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +63,7 @@ class Sheet:
     """Obstruction in front of this combatant: partial 6, total: no attack (ES-17)."""
     underwater: bool = False
     """No weapon attacks by or against it (ES-18)."""
-    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_weapon_names)] = ()
+    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_unique_weapons)] = ()
     """Its weapons; the first is the default of `attack` (2.2)."""
 
     @model_validator(mode="before")

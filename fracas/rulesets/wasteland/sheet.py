@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from fracas.rulesets.shorthands import unique_names
 from fracas.rulesets.wasteland.tables import (
     D20,
     DEFAULT_BURST_PENALTY,
@@ -35,7 +36,7 @@ from fracas.rulesets.wasteland.tables import (
     LimbGroup,
     LimbName,
 )
-from fracas.rulesets.wasteland.weapons import Weapon, WeaponField
+from fracas.rulesets.wasteland.weapons import WeaponField
 
 __all__ = ["Cover", "Limb", "Options", "Sheet"]
 
@@ -66,17 +67,9 @@ SKILLS: tuple[str, ...] = tuple(
 (WL-21) and those of the milestones (2.1); a weapon's `skill` names one more."""
 
 
-def _check_weapons(weapons: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
-    seen: set[str] = set()
-    for w in weapons:
-        if w.name in seen:
-            raise PydanticCustomError(
-                "duplicate_weapon",
-                "two weapons are named {name}: actions name weapons, give each its own name",
-                {"name": repr(w.name)},
-            )
-        seen.add(w.name)
-    return weapons
+_unique_weapons = unique_names(
+    "two weapons are named {name}: actions name weapons, give each its own name"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +171,7 @@ class Sheet:
     """Unaware of its attackers: open to Sneak Attacks (WL-17)."""
     surprised: bool = False
     """Surprised: no actions until its round ends (WL-33)."""
-    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_check_weapons)] = ()
+    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_unique_weapons)] = ()
     """Equipped weapons; the first is the default; unarmed is always available (2.3)."""
     rest_uses: tuple[SaveAbility, ...] = ()
     """Once-per-Long-Rest abilities already used (WL-19)."""
