@@ -51,7 +51,7 @@ class Soak(TypedRuleset[Sheet, Options]):
             "attack the target with `weapon` (default: the first, else unarmed); "
             "`advantage`/`disadvantage: true`, a signed `modifier` (terrain, weapon "
             "bonuses, others' actions), `distance` in tiles where a combatant has no `at`",
-            tuple(PARAMS),
+            PARAMS,
             types={
                 "weapon": StrictStr,
                 "advantage": StrictBool,
