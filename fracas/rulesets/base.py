@@ -266,8 +266,9 @@ class Ruleset(ABC):
         return out
 
     def max_hp_default(self) -> int:
-        """The ``max_hp`` of a combatant whose file gives none (an option may set it)."""
-        return self.default_max_hp
+        """The ``max_hp`` of a combatant whose file gives none: the option ``max_hp`` where
+        the ruleset has one, else :attr:`default_max_hp`."""
+        return int(getattr(self.options, "max_hp", self.default_max_hp))
 
     def is_down(self, c: Combatant) -> bool:
         """Out of the fight (knocked out, dying, dead)."""
@@ -278,8 +279,20 @@ class Ruleset(ABC):
         return {f.name: plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}
 
     def sheet_json(self, c: Combatant) -> dict[str, Any]:
-        """The sheet fields of ``c`` for ``--json`` output (derived values included)."""
-        return self.sheet_json_raw(c)
+        """The sheet fields of ``c`` for ``--json`` output (derived values included): by
+        default the raw fields, a ``hand`` and ``inventory`` item by item (:meth:`item_json`)."""
+        out = self.sheet_json_raw(c)
+        hand = getattr(c.sheet, "hand", None)
+        if "hand" in out:
+            out["hand"] = self.item_json(hand) if hand is not None else None
+        if "inventory" in out:
+            out["inventory"] = [self.item_json(i) for i in c.sheet.inventory]
+        return out
+
+    def item_json(self, item: Any) -> dict[str, Any]:
+        """One item of a sheet's ``hand`` or ``inventory`` for ``--json`` output: every field
+        (a ruleset adds what its options derive of it)."""
+        return {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
 
     def combatant_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
         """``c``'s ruleset fields for ``--json`` output where they depend on the encounter

@@ -127,9 +127,6 @@ class Escalation(TypedRuleset[Sheet, Options]):
         """ES-5: "At the beginning of every conflict, Escalation is 1" (option)."""
         return {ESCALATION: self.options.escalation_start}
 
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # ES-G3
-
     def initiative(self, state: Encounter, dice: Dice) -> tuple[str, ...]:
         """P-ES-2: the players' side in file order, then the rest in file order."""
         players = [cid for cid, c in state.combatants.items() if self._is_player(c)]

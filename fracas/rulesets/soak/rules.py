@@ -84,9 +84,6 @@ class Soak(TypedRuleset[Sheet, Options]):
 
     # --- hooks ------------------------------------------------------------
 
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # SK-G4
-
     def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
         """2.1: ``hp`` is derived from the health track; a given ``hp`` sets ``superficial``.
         Sheet fields whose default is an option take the option's value."""

@@ -91,19 +91,9 @@ class TierDuel(TypedRuleset[Sheet, Options]):
 
     # --- hooks ------------------------------------------------------------
 
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # TD-G1
-
-    def sheet_json(self, c: Combatant) -> dict[str, Any]:
-        out = super().sheet_json(c)
-        s = self.sheet(c)
-        out["hand"] = self.item_json(s.hand) if s.hand is not None else None
-        out["inventory"] = [self.item_json(i) for i in s.inventory]
-        return out
-
     def item_json(self, item: Item) -> dict[str, Any]:
         """Every item field, the reach resolved by the options (TD-G5)."""
-        out: dict[str, Any] = {f: getattr(item, f) for f in item.__dataclass_fields__}
+        out = super().item_json(item)
         out["reach"] = reach_of(item, self.options.reach_1h, self.options.reach_2h)
         return out
 

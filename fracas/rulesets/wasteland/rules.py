@@ -165,9 +165,6 @@ class Wasteland(TypedRuleset[Sheet, Options]):
 
     # --- hooks ------------------------------------------------------------
 
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # WL-G5
-
     def initial_values(self) -> dict[str, int]:
         """WL-33: the encounter opens; its first own-turn action ends the opening (not
         reported: not in ``encounter_values``)."""
