@@ -7,12 +7,12 @@ short-hands and fields with a message listing the valid ones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 from pydantic_core import PydanticCustomError
 
-__all__ = ["expand_shorthand", "unique_names"]
+__all__ = ["expand_shorthand"]
 
 
 def expand_shorthand(
@@ -58,27 +58,3 @@ def expand_shorthand(
                 {"given": repr(unknown[0]), "what": what, "valid": ", ".join(["is", *fields])},
             )
     return value
-
-
-class _Named(Protocol):
-    @property
-    def name(self) -> str: ...
-
-
-N = TypeVar("N", bound=_Named)
-
-
-def unique_names(message: str) -> Callable[[tuple[N, ...]], tuple[N, ...]]:
-    """A pydantic after-validator of a sheet's weapons: two of one name are refused
-    (``duplicate_weapon``; actions name weapons). ``message`` is the ruleset's sentence,
-    with ``{name}`` for the name given twice."""
-
-    def check(weapons: tuple[N, ...]) -> tuple[N, ...]:
-        seen: set[str] = set()
-        for w in weapons:
-            if w.name in seen:
-                raise PydanticCustomError("duplicate_weapon", message, {"name": repr(w.name)})
-            seen.add(w.name)
-        return weapons
-
-    return check

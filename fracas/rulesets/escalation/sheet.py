@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator
-from pydantic_core import PydanticCustomError
 
 from fracas.rulesets.escalation.options import options_of
 from fracas.rulesets.escalation.weapons import WeaponField, check_condition_names
-from fracas.rulesets.shorthands import unique_names
+from fracas.rulesets.names import one_of, unique_names
 
 __all__ = ["Level", "Sheet"]
 
@@ -19,14 +18,7 @@ Level = Literal["none", "partial", "total"]
 
 
 def _size(name: str, info: ValidationInfo) -> str:
-    valid = options_of(info).size_categories
-    if name not in valid:
-        raise PydanticCustomError(
-            "bad_value",
-            "{given} is not a size category; valid: {valid}",
-            {"given": repr(name), "valid": ", ".join(valid)},
-        )
-    return name
+    return one_of(name, options_of(info).size_categories, "bad_value", "size category")
 
 
 def _condition_set(names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:

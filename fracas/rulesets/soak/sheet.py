@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
-from fracas.rulesets.shorthands import unique_names
+from fracas.rulesets.names import check_listed, unique_names
 from fracas.rulesets.soak.tables import (
     DEFAULT_ATTACK_AP,
     DEFAULT_DV_TABLE,
@@ -103,16 +103,9 @@ class Sheet:
         never match without a word."""
         own = [n for w in self.weapons for n in (w.weapon_type, w.name)]
         valid = tuple(dict.fromkeys((*own, UNARMED, *WEAPON_TYPES)))
-        for i, name in enumerate(self.proficiencies):
-            if name not in valid:
-                error = PydanticCustomError(
-                    "unknown_proficiency",
-                    "{given} is not a weapon type; valid: {valid}",
-                    {"given": repr(name), "valid": ", ".join(valid)},
-                )
-                raise ValidationError.from_exception_data(
-                    "Sheet", [InitErrorDetails(type=error, loc=("proficiencies", i), input=name)]
-                )
+        named = enumerate(self.proficiencies)
+        code = "unknown_proficiency"
+        check_listed("Sheet", "proficiencies", named, valid, code, "weapon type")
         return self
 
 

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
-from fracas.rulesets.shorthands import unique_names
+from fracas.rulesets.names import check_listed, one_of, unique_names
 from fracas.rulesets.wasteland.tables import (
     D20,
     DEFAULT_BURST_PENALTY,
@@ -47,13 +47,7 @@ SaveAbility = Literal["deal_with_the_reaper", "too_stubborn_to_die"]
 
 
 def _check_perk(name: str) -> str:
-    if name not in PERKS:
-        raise PydanticCustomError(
-            "unknown_perk",
-            "{given} is not a perk; valid: {valid}",
-            {"given": repr(name), "valid": ", ".join(PERKS)},
-        )
-    return name
+    return one_of(name, PERKS, "unknown_perk", "perk")
 
 
 Perk = Annotated[str, AfterValidator(_check_perk)]
@@ -183,16 +177,9 @@ class Sheet:
         """2.1: every skill named is one the rules read or a weapon of the sheet names:
         a misspelt skill would count as 0 without a word."""
         valid = tuple(dict.fromkeys((*SKILLS, *(w.skill_name for w in self.weapons))))
-        for name in self.skills:
-            if name not in valid:
-                error = PydanticCustomError(
-                    "unknown_skill",
-                    "{given} is not a skill; valid: {valid} (or a skill a weapon names)",
-                    {"given": repr(name), "valid": ", ".join(valid)},
-                )
-                raise ValidationError.from_exception_data(
-                    "Sheet", [InitErrorDetails(type=error, loc=("skills", name), input=name)]
-                )
+        named = ((name, name) for name in self.skills)
+        more = " (or a skill a weapon names)"
+        check_listed("Sheet", "skills", named, valid, "unknown_skill", "skill", more)
         return self
 
 
