@@ -20,7 +20,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
@@ -404,9 +404,17 @@ class Ruleset(ABC):
 
 class TypedRuleset(Ruleset, Generic[SheetT, OptionsT]):
     """A ruleset typed by its sheet and options: ``self.options`` and :meth:`sheet` give
-    them with their own types (no per-ruleset accessor)."""
+    them with their own types (no per-ruleset accessor), and the two type arguments are
+    its :attr:`~Ruleset.sheet_type` and :attr:`~Ruleset.options_type`
+    (``class Soak(TypedRuleset[Sheet, Options])``)."""
 
     options: OptionsT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if get_origin(base) is TypedRuleset:
+                cls.sheet_type, cls.options_type = get_args(base)
 
     def sheet(self, c: Combatant) -> SheetT:
         """``c``'s sheet, as this ruleset's sheet type."""

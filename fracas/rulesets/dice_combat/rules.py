@@ -55,8 +55,6 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
         "opposed d20 attack vs Defend, fixed weapon damage, 12 HP, tile ranges, ammo, "
         "explosives, burning"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Item
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = 12  # DC-1

@@ -55,8 +55,6 @@ class Escalation(TypedRuleset[Sheet, Options]):
         "damage = Escalation + combat rating - defense; a d12 trigger die per target for "
         "failure, crits and conditions; sides take turns, Escalation rises each round"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Weapon
     item_shorthands: ClassVar[tuple[str, ...]] = SHORTHANDS
     default_max_hp: ClassVar[int] = 20  # ES-G3 (PROPOSED; option max_hp)

@@ -39,8 +39,6 @@ class Soak(TypedRuleset[Sheet, Options]):
     summary: ClassVar[str] = (
         "d20+Agility+skill vs EV/DV, exploding damage dice, armor soak that erodes, wounds"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Weapon
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = DEFAULT_MAX_HP  # SK-G4

@@ -43,8 +43,6 @@ class TierDuel(TypedRuleset[Sheet, Options]):
         "both sides roll 1d20+reflex+skill; the winner's margin becomes damage; Tier-rated "
         "weapons and armor; crossbows, firearms and magic skip the contest; stealth strikes"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Item
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = 20  # TD-G1, option max_hp

@@ -124,8 +124,6 @@ class Wasteland(TypedRuleset[Sheet, Options]):
         "AP turns, d20 must exceed Evasion, limbs with DT and Cripple Thresholds, DR, "
         "crits, burst fire, cover, overwatch"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Weapon
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = 20  # WL-G5
