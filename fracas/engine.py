@@ -184,10 +184,8 @@ def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
 
 def spec_of(ruleset: Ruleset, name: str) -> ActionSpec | None:
     """The core or ruleset action called ``name``."""
-    for spec in core_actions(ruleset):
-        if spec.name == name:
-            return spec
-    return ruleset.action_spec(name)
+    found = next((spec for spec in core_actions(ruleset) if spec.name == name), None)
+    return found if found is not None else ruleset.action_spec(name)
 
 
 def dice_specs(ruleset: Ruleset) -> tuple[DieSpec, ...]:
@@ -197,10 +195,7 @@ def dice_specs(ruleset: Ruleset) -> tuple[DieSpec, ...]:
 
 def die_spec(ruleset: Ruleset, label: str) -> DieSpec | None:
     """The dice label ``label`` of ``ruleset`` or of the core actions (``roll``)."""
-    for spec in dice_specs(ruleset):
-        if spec.label == label:
-            return spec
-    return None
+    return next((spec for spec in dice_specs(ruleset) if spec.label == label), None)
 
 
 def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:

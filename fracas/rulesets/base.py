@@ -324,17 +324,11 @@ class Ruleset(ABC):
 
     @classmethod
     def action_spec(cls, name: str) -> ActionSpec | None:
-        for spec in cls.actions:
-            if spec.name == name:
-                return spec
-        return None
+        return next((spec for spec in cls.actions if spec.name == name), None)
 
     @classmethod
     def status_spec(cls, name: str) -> StatusSpec | None:
-        for spec in cls.statuses:
-            if spec.name == name:
-                return spec
-        return None
+        return next((spec for spec in cls.statuses if spec.name == name), None)
 
     @classmethod
     def check_status(cls, name: str, details: Mapping[str, Any]) -> dict[str, int | str]:
@@ -384,10 +378,7 @@ class Ruleset(ABC):
 
     def die_spec(self, label: str) -> DieSpec | None:
         """The dice label ``label`` as the options make it (:meth:`dice_specs`)."""
-        for spec in self.dice_specs():
-            if spec.label == label:
-                return spec
-        return None
+        return next((spec for spec in self.dice_specs() if spec.label == label), None)
 
     @classmethod
     def option_defaults(cls) -> Mapping[str, Any]:
