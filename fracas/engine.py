@@ -313,6 +313,19 @@ class Engine:
         self.state = state
         return self._commit(None, dice, events, "start")
 
+    def check(self, action: Action) -> Action:
+        """``action`` checked in the current state as a file's actions are
+        (``fracas.actions.check_action``): the validated action, or a :class:`Refusal`
+        (a :class:`DiceError` for its dice) whose message names the field."""
+        from fracas.actions import check_action  # the validator sits above the engine
+
+        try:
+            return check_action(self.ruleset, self.state, action, bounds=self.bounds)
+        except FileError as exc:
+            where = f"{exc.where}: " if exc.where else ""
+            kind = DiceError if exc.where.startswith("dice.") else Refusal
+            raise kind(exc.code, f"{where}{exc.message}") from None
+
     def act(self, action: Action, dice: Dice | None = None, *, by: str | None = None) -> Record:
         """Play one action; on a refusal nothing is kept (not even a random die) and the
         error is raised.
@@ -323,14 +336,7 @@ class Engine:
             dice: where the other dice come from (default: the seeded generator); a
                 terminal passes one that asks the player for each die.
         """
-        from fracas.actions import check_action  # the validator sits above the engine
-
-        try:
-            action = check_action(self.ruleset, self.state, action, bounds=self.bounds)
-        except FileError as exc:
-            where = f"{exc.where}: " if exc.where else ""
-            kind = DiceError if exc.where.startswith("dice.") else Refusal
-            raise kind(exc.code, f"{where}{exc.message}") from None
+        action = self.check(action)
         table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:

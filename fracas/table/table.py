@@ -119,9 +119,11 @@ class Table:
 
     def odds(self, action: Action, **limits: Any) -> Odds:
         """The exact odds of ``action`` taken now, without taking it (``limits``: what
-        :func:`~fracas.odds.action_odds` takes to bound the work)."""
+        :func:`~fracas.odds.action_odds` takes to bound the work). The action is checked
+        first as :meth:`act` checks it."""
         with self._lock:
             state, seed = self.state, self.engine.seed
+            action = self.engine.check(action)
         return action_odds(self.ruleset, state, action, seed=seed, **limits)
 
     # --- changes ------------------------------------------------------------------
