@@ -5,8 +5,9 @@ Run by hand from the repository root (it is not a test; about a minute and a hal
     .venv/bin/python bench/bench_odds.py [--repeat N] [--actions N] [--before REF|PATH]
 
 (o) Exact odds before and after, side by side: every case is timed in a fresh
-    subprocess against this tree and against the code of commit 85b2e11 (before the table-service rework) (taken out
-    with ``git archive`` into a temporary folder, or a checkout given as ``--before``),
+    subprocess against this tree and against the code of commit 85b2e11, before the
+    table-service rework (taken out with ``git archive`` into a temporary folder, or a
+    checkout given as ``--before``),
     and the two odds must be equal (asserted). Cases: the last action of each
     ``examples/NAME.yaml`` (one per ruleset), the icepool pistol duel of (a), a
     dice-combat Molotov thrown at three victims and a wasteland 3-shot burst with its

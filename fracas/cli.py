@@ -19,9 +19,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from fracas.dice.budget import DEFAULT_SECONDS
-from fracas.engine import Engine, Record
+from fracas.engine import Engine
 from fracas.errors import FileError, FracasError
-from fracas.files import EncounterFile, load, parse_text, read_text
+from fracas.files import EncounterFile, load, parse_text, play_file, read_text
 from fracas.odds import Odds, action_odds
 from fracas.play.view import status_table
 from fracas.render import (
@@ -70,19 +70,6 @@ def main() -> None:
       fracas odds examples/dice-combat.yaml       exact odds of the file's last action
       fracas rules dice-combat                    sheet fields, actions, dice, options
     """
-
-
-def _play(
-    ef: EncounterFile, actions: int
-) -> tuple[Engine, list[Record], tuple[int, FracasError] | None]:
-    engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
-    records = [engine.begin(ef.dice, ef.order)]
-    for number, action in enumerate(ef.actions[:actions], 1):
-        try:
-            records.append(engine.act(action))
-        except FracasError as exc:
-            return engine, records, (number, exc)
-    return engine, records, None
 
 
 def _start(ef: EncounterFile, engine: Engine) -> Any:
@@ -136,7 +123,8 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
             ef2 = dataclasses.replace(ef, seed=seed)
         else:
             ef2 = ef
-        engine, records, error = _play(ef2, len(ef2.actions))
+        played = play_file(ef2)
+        engine, records, error = played.engine, played.records, played.refused
         entries = log_entries(_start(ef2, engine), records)
         lines = [line.text for line in entries]
         stored = _store_run(db, text, ef2, engine) if db is not None and error is None else None
@@ -252,7 +240,8 @@ def odds(file: str, as_json: bool, depth: int | None, seconds: float) -> None:
                 "no_actions",
                 f"{file!r} has no actions: odds are computed for the file's last action",
             )
-        engine, _records, error = _play(ef, len(ef.actions) - 1)
+        played = play_file(ef, len(ef.actions) - 1)
+        engine, error = played.engine, played.refused
         if error is not None:
             number, exc = error
             _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")

@@ -184,10 +184,8 @@ def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
 
 def spec_of(ruleset: Ruleset, name: str) -> ActionSpec | None:
     """The core or ruleset action called ``name``."""
-    for spec in core_actions(ruleset):
-        if spec.name == name:
-            return spec
-    return ruleset.action_spec(name)
+    found = next((spec for spec in core_actions(ruleset) if spec.name == name), None)
+    return found if found is not None else ruleset.action_spec(name)
 
 
 def dice_specs(ruleset: Ruleset) -> tuple[DieSpec, ...]:
@@ -197,10 +195,7 @@ def dice_specs(ruleset: Ruleset) -> tuple[DieSpec, ...]:
 
 def die_spec(ruleset: Ruleset, label: str) -> DieSpec | None:
     """The dice label ``label`` of ``ruleset`` or of the core actions (``roll``)."""
-    for spec in dice_specs(ruleset):
-        if spec.label == label:
-            return spec
-    return None
+    return next((spec for spec in dice_specs(ruleset) if spec.label == label), None)
 
 
 def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -318,6 +313,19 @@ class Engine:
         self.state = state
         return self._commit(None, dice, events, "start")
 
+    def check(self, action: Action) -> Action:
+        """``action`` checked in the current state as a file's actions are
+        (``fracas.actions.check_action``): the validated action, or a :class:`Refusal`
+        (a :class:`DiceError` for its dice) whose message names the field."""
+        from fracas.actions import check_action  # the validator sits above the engine
+
+        try:
+            return check_action(self.ruleset, self.state, action, bounds=self.bounds)
+        except FileError as exc:
+            where = f"{exc.where}: " if exc.where else ""
+            kind = DiceError if exc.where.startswith("dice.") else Refusal
+            raise kind(exc.code, f"{where}{exc.message}") from None
+
     def act(self, action: Action, dice: Dice | None = None, *, by: str | None = None) -> Record:
         """Play one action; on a refusal nothing is kept (not even a random die) and the
         error is raised.
@@ -328,14 +336,7 @@ class Engine:
             dice: where the other dice come from (default: the seeded generator); a
                 terminal passes one that asks the player for each die.
         """
-        from fracas.actions import check_action  # the validator sits above the engine
-
-        try:
-            action = check_action(self.ruleset, self.state, action, bounds=self.bounds)
-        except FileError as exc:
-            where = f"{exc.where}: " if exc.where else ""
-            kind = DiceError if exc.where.startswith("dice.") else Refusal
-            raise kind(exc.code, f"{where}{exc.message}") from None
+        action = self.check(action)
         table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:

@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field
 
 from fracas.actions import Bounds, check_action, check_dice, dotted
 from fracas.combatants import read_combatant, read_table
-from fracas.engine import Record, dice_from_rolls
+from fracas.engine import Engine, Record, dice_from_rolls
 from fracas.errors import FileError, FracasError, brief
 from fracas.gm import added_ids
 from fracas.model import Action, Combatant, Encounter, Turn
@@ -33,10 +33,12 @@ from fracas.validation import Locator, validate
 __all__ = [
     "EncounterFile",
     "MapSize",
+    "Played",
     "action_json",
     "export",
     "load",
     "parse_text",
+    "play_file",
     "read_action",
     "read_text",
 ]
@@ -91,6 +93,36 @@ class EncounterFile:
     def bounds(self) -> Bounds | None:
         """The map's (width, height), for :class:`~fracas.engine.Engine`; None: no map."""
         return None if self.map is None else (self.map.width, self.map.height)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A file played up to its end or its first refused action."""
+
+    engine: Engine
+    records: list[Record]
+    """The start's record, then one per action played."""
+    before: list[Encounter]
+    """The state before each record (the first: before the start)."""
+    refused: tuple[int, FracasError] | None
+    """The first refused action's number (from 1) and its refusal; None: all played."""
+
+
+def play_file(ef: EncounterFile, actions: int | None = None) -> Played:
+    """Start ``ef``'s encounter and play its first ``actions`` actions (None: all), its
+    dice as the file gives them, the rest from its seed; a refusal stops there (the
+    engine keeps nothing of it)."""
+    engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
+    before = [engine.state]
+    records = [engine.begin(ef.dice, ef.order)]
+    for number, action in enumerate(ef.actions[:actions], 1):
+        state = engine.state
+        try:
+            records.append(engine.act(action))
+        except FracasError as exc:
+            return Played(engine, records, before, (number, exc))
+        before.append(state)
+    return Played(engine, records, before, None)
 
 
 def load(path: str | Path) -> EncounterFile:

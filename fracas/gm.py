@@ -21,7 +21,7 @@ from fracas.combatants import CORE_FIELDS, read_combatant
 from fracas.dice import notation
 from fracas.dice.source import Dice
 from fracas.errors import FileError, FracasError, Refusal
-from fracas.frozen import freeze
+from fracas.frozen import freeze, thaw
 from fracas.model import (
     Action,
     CombatantAdded,
@@ -207,23 +207,19 @@ def set_fields(
     c = state.get(actor)
     core = {k: v for k, v in fields.items() if k in CORE_FIELDS or k in SET_ONLY_FIELDS}
     sheet_raw = {k: v for k, v in fields.items() if k not in core}
-
-    def where(path: Sequence[str | int]) -> str:
-        return ".".join(str(p) for p in path)
-
     try:
         merged = {**{k: plain(v) for k, v in ruleset.sheet_json_raw(c).items()}, **sheet_raw}
         sheet = freeze(
             validate(
                 ruleset.sheet_type,
                 merged,
-                where,
+                _where,
                 valid_fields=ruleset.sheet_fields(),
                 context=ruleset.options,
             )
         )
         if "statuses" in core:
-            statuses = validate(_STATUSES, core["statuses"], where, ("statuses",))
+            statuses = validate(_STATUSES, core["statuses"], _where, ("statuses",))
     except FileError as exc:
         raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
     if "statuses" in core:  # the details the rules read, checked (a status's own schema)
@@ -260,6 +256,11 @@ def set_fields(
     if order is None or order == state.order:
         return edit
     return dataclasses.replace(edit, order=tuple(order))
+
+
+def _where(path: Sequence[str | int]) -> str:
+    """A field's path in a table action's message: ``combatant.weapons.0``."""
+    return ".".join(str(p) for p in path)
 
 
 # --- statuses ----------------------------------------------------------------------
@@ -326,31 +327,23 @@ def delayed(state: Encounter, actor: str, after: str) -> tuple[str, ...]:
         raise Refusal(
             "bad_value", f"delay after {after!r}: give another combatant than the one delayed"
         )
-    rest = [cid for cid in state.order if cid != actor]
-    i = rest.index(after) + 1
-    return (*rest[:i], actor, *rest[i:])
+    return _placed(tuple(cid for cid in state.order if cid != actor), actor, after)
 
 
-def _thawed(value: Any) -> Any:
-    """Frozen action data as a file gives it (mappings to dicts, tuples to lists)."""
-    if isinstance(value, Mapping):
-        return {k: _thawed(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [_thawed(v) for v in value]
-    return value
+def _placed(order: tuple[str, ...], cid: str, after: str) -> tuple[str, ...]:
+    """``order`` with ``cid`` placed just after ``after``."""
+    i = order.index(after) + 1
+    return (*order[:i], cid, *order[i:])
 
 
 def _add(
     ruleset: Ruleset, state: Encounter, raw: Mapping[str, Any], after: str | None
 ) -> CombatantAdded:
-    def where(path: Sequence[str | int]) -> str:
-        return ".".join(str(p) for p in path)
-
     try:
         c = read_combatant(
             ruleset,
-            _thawed(raw),
-            where,
+            thaw(raw),  # frozen action data as a file gives it
+            _where,
             ("combatant",),
             taken=state.combatants,
             map_size=state.table.map_size,
@@ -360,8 +353,7 @@ def _add(
     if after is None:
         return CombatantAdded(c, (*state.order, c.id))
     _known(state, after, "add after")
-    i = state.order.index(after) + 1
-    return CombatantAdded(c, (*state.order[:i], c.id, *state.order[i:]))
+    return CombatantAdded(c, _placed(state.order, c.id, after))
 
 
 # --- a free roll -------------------------------------------------------------------

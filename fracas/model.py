@@ -166,6 +166,10 @@ class Encounter:
     def with_turn(self, **changes: Any) -> Encounter:
         return dataclasses.replace(self, turn=dataclasses.replace(self.turn, **changes))
 
+    def with_value(self, name: str, value: int) -> Encounter:
+        """The state with encounter-wide value ``name`` set to ``value``."""
+        return dataclasses.replace(self, values={**self.values, name: value})
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -353,10 +357,15 @@ class Damaged(Event):
         return state.with_combatant(dataclasses.replace(c, hp=self.after(c)))
 
     def describe(self, state: Encounter) -> str | None:
+        return self.line(state, "damage")
+
+    def line(self, state: Encounter, what: str) -> str:
+        """The log line of this damage, called ``what`` (``damage``, ``superficial
+        damage``), with the HP before and after it."""
         c = state.get(self.target)
-        after = self.after(c)
+        after = self.apply(state).get(self.target).hp
         cause = f" ({self.cause})" if self.cause else ""
-        return f"  {c.name} takes {self.amount} damage{cause}: HP {c.hp} -> {after}"
+        return f"  {c.name} takes {self.amount} {what}{cause}: HP {c.hp} -> {after}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,7 +406,7 @@ class ValueSet(Event):
     value: int
 
     def apply(self, state: Encounter) -> Encounter:
-        return dataclasses.replace(state, values={**state.values, self.name: self.value})
+        return state.with_value(self.name, self.value)
 
     def describe(self, state: Encounter) -> str | None:
         return f"{self.name}: {state.values.get(self.name, 0)} -> {self.value}"

@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from fracas.cli import main
 from fracas.engine import Engine, Record
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text
+from fracas.files import EncounterFile, parse_text, play_file
 from fracas.model import Encounter
 
 __all__ = ["Played", "cli", "load_text", "play"]
@@ -43,14 +43,8 @@ class Played:
 def play(text: str, *, name: str = "test.yaml") -> Played:
     """Load and play every action; stops at the first refusal and records it."""
     ef = load_text(text, name)
-    engine = Engine(ef.ruleset, ef.start, ef.seed)
-    records = [engine.begin(ef.dice, ef.order)]
-    for number, action in enumerate(ef.actions, 1):
-        try:
-            records.append(engine.act(action))
-        except FracasError as exc:
-            return Played(ef, engine, records, (number, exc))
-    return Played(ef, engine, records, None)
+    played = play_file(ef)
+    return Played(ef, played.engine, played.records, played.refused)
 
 
 def cli(*args: str) -> Result:

@@ -20,7 +20,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
@@ -266,8 +266,9 @@ class Ruleset(ABC):
         return out
 
     def max_hp_default(self) -> int:
-        """The ``max_hp`` of a combatant whose file gives none (an option may set it)."""
-        return self.default_max_hp
+        """The ``max_hp`` of a combatant whose file gives none: the option ``max_hp`` where
+        the ruleset has one, else :attr:`default_max_hp`."""
+        return int(getattr(self.options, "max_hp", self.default_max_hp))
 
     def is_down(self, c: Combatant) -> bool:
         """Out of the fight (knocked out, dying, dead)."""
@@ -278,8 +279,20 @@ class Ruleset(ABC):
         return {f.name: plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}
 
     def sheet_json(self, c: Combatant) -> dict[str, Any]:
-        """The sheet fields of ``c`` for ``--json`` output (derived values included)."""
-        return self.sheet_json_raw(c)
+        """The sheet fields of ``c`` for ``--json`` output (derived values included): by
+        default the raw fields, a ``hand`` and ``inventory`` item by item (:meth:`item_json`)."""
+        out = self.sheet_json_raw(c)
+        hand = getattr(c.sheet, "hand", None)
+        if "hand" in out:
+            out["hand"] = self.item_json(hand) if hand is not None else None
+        if "inventory" in out:
+            out["inventory"] = [self.item_json(i) for i in c.sheet.inventory]
+        return out
+
+    def item_json(self, item: Any) -> dict[str, Any]:
+        """One item of a sheet's ``hand`` or ``inventory`` for ``--json`` output: every field
+        (a ruleset adds what its options derive of it)."""
+        return {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
 
     def combatant_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
         """``c``'s ruleset fields for ``--json`` output where they depend on the encounter
@@ -311,17 +324,11 @@ class Ruleset(ABC):
 
     @classmethod
     def action_spec(cls, name: str) -> ActionSpec | None:
-        for spec in cls.actions:
-            if spec.name == name:
-                return spec
-        return None
+        return next((spec for spec in cls.actions if spec.name == name), None)
 
     @classmethod
     def status_spec(cls, name: str) -> StatusSpec | None:
-        for spec in cls.statuses:
-            if spec.name == name:
-                return spec
-        return None
+        return next((spec for spec in cls.statuses if spec.name == name), None)
 
     @classmethod
     def check_status(cls, name: str, details: Mapping[str, Any]) -> dict[str, int | str]:
@@ -371,10 +378,7 @@ class Ruleset(ABC):
 
     def die_spec(self, label: str) -> DieSpec | None:
         """The dice label ``label`` as the options make it (:meth:`dice_specs`)."""
-        for spec in self.dice_specs():
-            if spec.label == label:
-                return spec
-        return None
+        return next((spec for spec in self.dice_specs() if spec.label == label), None)
 
     @classmethod
     def option_defaults(cls) -> Mapping[str, Any]:
@@ -391,9 +395,17 @@ class Ruleset(ABC):
 
 class TypedRuleset(Ruleset, Generic[SheetT, OptionsT]):
     """A ruleset typed by its sheet and options: ``self.options`` and :meth:`sheet` give
-    them with their own types (no per-ruleset accessor)."""
+    them with their own types (no per-ruleset accessor), and the two type arguments are
+    its :attr:`~Ruleset.sheet_type` and :attr:`~Ruleset.options_type`
+    (``class Soak(TypedRuleset[Sheet, Options])``)."""
 
     options: OptionsT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if get_origin(base) is TypedRuleset:
+                cls.sheet_type, cls.options_type = get_args(base)
 
     def sheet(self, c: Combatant) -> SheetT:
         """``c``'s sheet, as this ruleset's sheet type."""

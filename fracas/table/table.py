@@ -28,7 +28,7 @@ import yaml
 from fracas.dice.source import Dice
 from fracas.engine import Engine, Record
 from fracas.errors import FileError, FracasError
-from fracas.files import EncounterFile, export, parse_text
+from fracas.files import EncounterFile, export, parse_text, play_file
 from fracas.frozen import thaw
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
@@ -119,9 +119,11 @@ class Table:
 
     def odds(self, action: Action, **limits: Any) -> Odds:
         """The exact odds of ``action`` taken now, without taking it (``limits``: what
-        :func:`~fracas.odds.action_odds` takes to bound the work)."""
+        :func:`~fracas.odds.action_odds` takes to bound the work). The action is checked
+        first as :meth:`act` checks it."""
         with self._lock:
             state, seed = self.state, self.engine.seed
+            action = self.engine.check(action)
         return action_odds(self.ruleset, state, action, seed=seed, **limits)
 
     # --- changes ------------------------------------------------------------------
@@ -290,23 +292,19 @@ class TableService:
         ef = parse_text(text, source)
         if seed is not None:
             ef = dataclasses.replace(ef, seed=seed)
-        engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
-        befores = [engine.state]
-        engine.begin(ef.dice, ef.order)
-        for number, action in enumerate(ef.actions, 1):
-            befores.append(engine.state)
-            try:
-                engine.act(action)
-            except FracasError as exc:
-                raise FileError(
-                    exc.code, f"action {number}: {exc.message}", ef.action_where[number - 1]
-                ) from None
+        played = play_file(ef)
+        if played.refused is not None:
+            number, exc = played.refused
+            raise FileError(
+                exc.code, f"action {number}: {exc.message}", ef.action_where[number - 1]
+            )
+        engine = played.engine
         if live and seed is None:  # what is rolled from now on: not the file's dice again
             engine.reseed(fresh_seed())
         new = NewEncounter(ef.path, text, ef.ruleset.name, engine.seed)
         stored = self.store.create(new, [record_json(r) for r in engine.log], name)
         table = Table(self.store, stored, text, ef, engine, self.rules)
-        table.before = befores
+        table.before = played.before
         with self._lock:
             self._tables[stored] = table
         return table

@@ -271,3 +271,27 @@ def test_may_do_now_agrees_with_the_rules(ruleset: type[Ruleset]) -> None:
         if action is not None:
             engine.act(action)
     assert checked > 0
+
+
+@pytest.mark.parametrize(
+    ("params", "code", "message"),
+    [
+        ({"distance": -1}, "bad_value", "distance: -1: input should be greater than or equal to 0"),
+        ({"modifier": "2"}, "bad_value", "modifier: '2': input should be a valid integer"),
+        ({"edge": "advantage"}, "unknown_field", "edge: 'edge' is not a field of this action"),
+    ],
+)
+def test_odds_check_a_programs_action_as_act_does(
+    tmp_path: Path, params: dict[str, Any], code: str, message: str
+) -> None:
+    # A soak attack with parameters of the wrong type: the odds refuse it as `act` does
+    # (check_action), they do not compute odds of an attack no file could give.
+    _, session = new(tmp_path, (EXAMPLES / "soak.yaml").read_text())
+    actor = session.state.turn.actor
+    target = next(cid for cid in session.state.combatants if cid != actor)
+    action = Action(actor, "attack", target, params=params)
+    for take in (session.odds, session.act):
+        with pytest.raises(Refusal) as exc:
+            take(action)
+        assert exc.value.code == code
+        assert exc.value.message.startswith(message)

@@ -13,6 +13,8 @@ from fracas.rulesets.base import sheet_as
 from fracas.rulesets.dice_combat.items import Item
 from fracas.rulesets.dice_combat.sheet import Sheet
 from fracas.rulesets.dice_combat.tables import BEGAN_UNARMED
+from fracas.rulesets.hands import equipped, held, with_hand
+from fracas.rulesets.words import attached_terms as _terms
 
 __all__ = [
     "AmmoFired",
@@ -30,13 +32,8 @@ __all__ = [
 
 
 def _hand(c: Combatant) -> Item:
-    hand = sheet_as(c, Sheet).hand
-    assert hand is not None, "the event log says this hand holds an item"
+    hand: Item = held(c)
     return hand
-
-
-def _terms(parts: tuple[tuple[str, int], ...]) -> str:
-    return "".join(f" {'+' if v >= 0 else '-'}{abs(v)} {name}" for name, v in parts)
 
 
 def _dice(naturals: tuple[int, ...], natural: int) -> str:
@@ -101,9 +98,7 @@ class AmmoFired(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        hand = _hand(c)
-        loaded = (hand.loaded or 0) - self.fired
-        return state.with_sheet(c, hand=dataclasses.replace(hand, loaded=loaded))
+        return with_hand(state, c, loaded=(_hand(c).loaded or 0) - self.fired)
 
     def describe(self, state: Encounter) -> str | None:
         hand = _hand(state.get(self.actor))
@@ -120,8 +115,7 @@ class Reloaded(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        hand = _hand(c)
-        return state.with_sheet(c, hand=dataclasses.replace(hand, loaded=hand.capacity))
+        return with_hand(state, c, loaded=_hand(c).capacity)
 
     def describe(self, state: Encounter) -> str | None:
         hand = _hand(state.get(self.actor))
@@ -140,12 +134,7 @@ class Equipped(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        sheet = sheet_as(c, Sheet)
-        inventory = list(sheet.inventory)
-        item = inventory.pop(self.index)
-        if sheet.hand is not None:
-            inventory.append(sheet.hand)
-        new = dataclasses.replace(sheet, hand=item, inventory=tuple(inventory))
+        new = dataclasses.replace(c.sheet, **equipped(c.sheet, self.index))
         return state.with_combatant(
             dataclasses.replace(c, sheet=new, marks=c.marks - {BEGAN_UNARMED})
         )

@@ -55,8 +55,6 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
         "opposed d20 attack vs Defend, fixed weapon damage, 12 HP, tile ranges, ammo, "
         "explosives, burning"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Item
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = 12  # DC-1
@@ -144,16 +142,9 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
             events.append(StatusCleared(actor, "burning"))
         return events
 
-    def sheet_json(self, c: Combatant) -> dict[str, Any]:
-        out = super().sheet_json(c)
-        sheet = self.sheet(c)
-        out["hand"] = self.item_json(sheet.hand) if sheet.hand is not None else None
-        out["inventory"] = [self.item_json(i) for i in sheet.inventory]
-        return out
-
     def item_json(self, item: Item) -> dict[str, Any]:
         """2.6: every item field plus the derived class and group."""
-        out: dict[str, Any] = {f: getattr(item, f) for f in item.__dataclass_fields__}
+        out = super().item_json(item)
         out["class"] = weapon_class(item, self.options.machine_pistol).name
         out["group"] = gun_group(item, self.options.revision, self.options.machine_pistol)
         return out

@@ -6,22 +6,16 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
-from pydantic_core import PydanticCustomError
 
 from fracas.rulesets.dice_combat.items import Item, check_item, expand_item
 from fracas.rulesets.dice_combat.tables import TRAITS
+from fracas.rulesets.names import one_of
 
 __all__ = ["Options", "Sheet"]
 
 
 def _check_trait(name: str) -> str:
-    if name not in TRAITS:
-        raise PydanticCustomError(
-            "unknown_trait",
-            "{given} is not a trait; valid: {valid}",
-            {"given": repr(name), "valid": ", ".join(TRAITS)},
-        )
-    return name
+    return one_of(name, TRAITS, "unknown_trait", "trait")
 
 
 Trait = Annotated[str, AfterValidator(_check_trait)]

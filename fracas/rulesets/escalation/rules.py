@@ -55,8 +55,6 @@ class Escalation(TypedRuleset[Sheet, Options]):
         "damage = Escalation + combat rating - defense; a d12 trigger die per target for "
         "failure, crits and conditions; sides take turns, Escalation rises each round"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Weapon
     item_shorthands: ClassVar[tuple[str, ...]] = SHORTHANDS
     default_max_hp: ClassVar[int] = 20  # ES-G3 (PROPOSED; option max_hp)
@@ -126,9 +124,6 @@ class Escalation(TypedRuleset[Sheet, Options]):
     def initial_values(self) -> dict[str, int]:
         """ES-5: "At the beginning of every conflict, Escalation is 1" (option)."""
         return {ESCALATION: self.options.escalation_start}
-
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # ES-G3
 
     def initiative(self, state: Encounter, dice: Dice) -> tuple[str, ...]:
         """P-ES-2: the players' side in file order, then the rest in file order."""

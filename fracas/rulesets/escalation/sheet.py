@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator
-from pydantic_core import PydanticCustomError
 
 from fracas.rulesets.escalation.options import options_of
-from fracas.rulesets.escalation.weapons import Weapon, WeaponField, check_condition_names
+from fracas.rulesets.escalation.weapons import WeaponField, check_condition_names
+from fracas.rulesets.names import one_of, unique_names
 
 __all__ = ["Level", "Sheet"]
 
@@ -18,14 +18,7 @@ Level = Literal["none", "partial", "total"]
 
 
 def _size(name: str, info: ValidationInfo) -> str:
-    valid = options_of(info).size_categories
-    if name not in valid:
-        raise PydanticCustomError(
-            "bad_value",
-            "{given} is not a size category; valid: {valid}",
-            {"given": repr(name), "valid": ", ".join(valid)},
-        )
-    return name
+    return one_of(name, options_of(info).size_categories, "bad_value", "size category")
 
 
 def _condition_set(names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
@@ -33,16 +26,7 @@ def _condition_set(names: tuple[str, ...], info: ValidationInfo) -> tuple[str, .
     return check_condition_names(tuple(dict.fromkeys(names)), info)
 
 
-def _weapon_names(weapons: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
-    names = [w.name for w in weapons]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise PydanticCustomError(
-                "duplicate_weapon",
-                "two weapons are called {given}: give each a `name`",
-                {"given": repr(name)},
-            )
-    return weapons
+_unique_weapons = unique_names("two weapons are called {name}: give each a `name`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +55,7 @@ class Sheet:
     """Obstruction in front of this combatant: partial 6, total: no attack (ES-17)."""
     underwater: bool = False
     """No weapon attacks by or against it (ES-18)."""
-    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_weapon_names)] = ()
+    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_unique_weapons)] = ()
     """Its weapons; the first is the default of `attack` (2.2)."""
 
     @model_validator(mode="before")

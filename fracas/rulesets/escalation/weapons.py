@@ -17,6 +17,7 @@ from pydantic_core import PydanticCustomError
 
 from fracas.rulesets.escalation.options import options_of
 from fracas.rulesets.escalation.tables import ARCHETYPES, CONDITION_BELOW_TOP, WEAPON_DEFAULTS
+from fracas.rulesets.names import one_of
 
 __all__ = ["SHORTHANDS", "Weapon", "WeaponField", "check_condition_names"]
 
@@ -28,12 +29,7 @@ def check_condition_names(names: tuple[str, ...], info: ValidationInfo) -> tuple
     """Every name is one of the options' standard conditions (ES-G1)."""
     valid = options_of(info).standard_conditions
     for name in names:
-        if name not in valid:
-            raise PydanticCustomError(
-                "unknown_condition",
-                "{given} is not a standard condition; valid: {valid}",
-                {"given": repr(name), "valid": ", ".join(valid)},
-            )
+        one_of(name, valid, "unknown_condition", "standard condition")
     return names
 
 

@@ -43,14 +43,9 @@ from fracas.rulesets.soak.weapons import Weapon, die_sizes, dv_band, unarmed_wea
 
 __all__ = ["PARAMS", "Attack", "Extra", "decide_attack", "roll_attack"]
 
-PARAMS: Mapping[str, tuple[type, ...]] = {
-    "weapon": (str,),
-    "advantage": (bool,),
-    "disadvantage": (bool,),
-    "modifier": (int,),
-    "distance": (int,),
-}
-"""The parameters of ``attack`` and the types a program's action must give them."""
+PARAMS: tuple[str, ...] = ("weapon", "advantage", "disadvantage", "modifier", "distance")
+"""The parameters of ``attack`` (their types: the action's spec, checked by
+:func:`fracas.actions.check_action` for a file's and a program's action alike)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +92,7 @@ class Attack:
 def decide_attack(state: Encounter, action: Action, o: Options) -> Attack:
     """P-SK-1 up to the first die: the refusals of 2.3 in the table's order, the weapon,
     the number to reach, the bonuses and the damage dice."""
-    params = _params(action)
+    params = action.params
     actor = state.get(action.actor)
     assert action.target is not None  # the file reader requires a target
     target = state.get(action.target)
@@ -146,27 +141,6 @@ def decide_attack(state: Encounter, action: Action, o: Options) -> Attack:
         target_sheet.av,
         extra,
     )
-
-
-def _params(action: Action) -> dict[str, Any]:
-    """A program's action (a file's is checked as it is read): known parameters of the
-    declared types."""
-    out: dict[str, Any] = {}
-    for key, value in action.params.items():
-        kinds = PARAMS.get(key)
-        if kinds is None:
-            raise Refusal(
-                "bad_value",
-                f"{key!r} is not a parameter of attack; valid: {', '.join(PARAMS)}",
-            )
-        ok = isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
-        if not ok or (key == "distance" and value < 0):
-            want = {"weapon": "a weapon name", "distance": "a number of tiles >= 0"}.get(
-                key, "true or false" if bool in kinds else "an integer"
-            )
-            raise Refusal("bad_value", f"{key} {value!r}: give {want}")
-        out[key] = value
-    return out
 
 
 def _ap(sheet: Sheet, o: Options) -> int:

@@ -251,10 +251,7 @@ class Harmed(Damaged):
         return state.with_combatant(dataclasses.replace(c, sheet=new, hp=hp))
 
     def describe(self, state: Encounter) -> str | None:
-        c = state.get(self.target)
-        after = self.apply(state).get(self.target).hp
-        cause = f" ({self.cause})" if self.cause else ""
-        return f"  {c.name} takes {self.amount} {self.kind} damage{cause}: HP {c.hp} -> {after}"
+        return self.line(state, f"{self.kind} damage")
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,8 +39,6 @@ class Soak(TypedRuleset[Sheet, Options]):
     summary: ClassVar[str] = (
         "d20+Agility+skill vs EV/DV, exploding damage dice, armor soak that erodes, wounds"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Weapon
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = DEFAULT_MAX_HP  # SK-G4
@@ -51,7 +49,7 @@ class Soak(TypedRuleset[Sheet, Options]):
             "attack the target with `weapon` (default: the first, else unarmed); "
             "`advantage`/`disadvantage: true`, a signed `modifier` (terrain, weapon "
             "bonuses, others' actions), `distance` in tiles where a combatant has no `at`",
-            tuple(PARAMS),
+            PARAMS,
             types={
                 "weapon": StrictStr,
                 "advantage": StrictBool,
@@ -83,9 +81,6 @@ class Soak(TypedRuleset[Sheet, Options]):
     presenter_type = SoakPresenter  # 2.6: AV, AP, wounds, the health track
 
     # --- hooks ------------------------------------------------------------
-
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # SK-G4
 
     def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
         """2.1: ``hp`` is derived from the health track; a given ``hp`` sets ``superficial``.

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
+from fracas.rulesets.names import check_listed, unique_names
 from fracas.rulesets.soak.tables import (
     DEFAULT_ATTACK_AP,
     DEFAULT_DV_TABLE,
@@ -18,24 +19,11 @@ from fracas.rulesets.soak.tables import (
     DEFAULT_MELEE_REACH,
     UNARMED,
 )
-from fracas.rulesets.soak.weapons import DVTable, Kind, Weapon, WeaponField
+from fracas.rulesets.soak.weapons import DVTable, Kind, WeaponField
 
 __all__ = ["Options", "Sheet"]
 
 NonNegative = Annotated[int, Field(ge=0)]
-
-
-def _check_weapons(weapons: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
-    seen: set[str] = set()
-    for w in weapons:
-        if w.name in seen:
-            raise PydanticCustomError(
-                "duplicate_weapon",
-                "two weapons are named {name}: attacks name weapons, give each its own name",
-                {"name": repr(w.name)},
-            )
-        seen.add(w.name)
-    return weapons
 
 
 WEAPON_TYPES: tuple[str, ...] = (
@@ -58,6 +46,11 @@ WEAPON_TYPES: tuple[str, ...] = (
 )
 """2.1, PROPOSED: weapon types a sheet may be proficient with besides its own weapons'
 (soak.md names sword and axe; the rest are the usual families)."""
+
+
+_unique_weapons = unique_names(
+    "two weapons are named {name}: attacks name weapons, give each its own name"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +93,7 @@ class Sheet:
     """AP at the start of each turn; default: the `max_ap` option (SK-1, SK-G1)."""
     ap: NonNegative | None = None
     """AP left this turn; default: max_ap (SK-G1)."""
-    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_check_weapons)] = ()
+    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_unique_weapons)] = ()
     """The first is the default weapon; `unarmed` is always available (2.2)."""
 
     @model_validator(mode="after")
@@ -110,16 +103,9 @@ class Sheet:
         never match without a word."""
         own = [n for w in self.weapons for n in (w.weapon_type, w.name)]
         valid = tuple(dict.fromkeys((*own, UNARMED, *WEAPON_TYPES)))
-        for i, name in enumerate(self.proficiencies):
-            if name not in valid:
-                error = PydanticCustomError(
-                    "unknown_proficiency",
-                    "{given} is not a weapon type; valid: {valid}",
-                    {"given": repr(name), "valid": ", ".join(valid)},
-                )
-                raise ValidationError.from_exception_data(
-                    "Sheet", [InitErrorDetails(type=error, loc=("proficiencies", i), input=name)]
-                )
+        named = enumerate(self.proficiencies)
+        code = "unknown_proficiency"
+        check_listed("Sheet", "proficiencies", named, valid, code, "weapon type")
         return self
 
 

@@ -4,14 +4,15 @@ crossbow and firearm loads, equipping, spells and the stealth attacker revealed.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.hands import equipped, held, with_hand
 from fracas.rulesets.tier_duel.items import Item
 from fracas.rulesets.tier_duel.sheet import Sheet
+from fracas.rulesets.words import attached_terms
 
 __all__ = [
     "AutomaticHit",
@@ -42,8 +43,7 @@ def tiles(n: int) -> str:
 
 
 def _hand(c: Combatant) -> Item:
-    hand = _sheet(c).hand
-    assert hand is not None, "the event log says this hand holds an item"
+    hand: Item = held(c)
     return hand
 
 
@@ -62,7 +62,7 @@ class Rolled(Event):
 
     def describe(self, state: Encounter) -> str | None:
         lead = "  " if self.label in _FOLLOW else ""
-        terms = "".join(f" {'+' if v >= 0 else '-'}{abs(v)} {n}" for n, v in self.parts)
+        terms = attached_terms(self.parts)
         return (
             f"{lead}{state.name(self.actor)} {self.how}: d20 {self.natural}{terms} = {self.total}"
         )
@@ -96,9 +96,7 @@ class Loaded(Event):
     loaded: bool
 
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.actor)
-        hand = dataclasses.replace(_hand(c), loaded=self.loaded)
-        return state.with_sheet(c, hand=hand)
+        return with_hand(state, state.get(self.actor), loaded=self.loaded)
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.actor)
@@ -117,12 +115,7 @@ class Equipped(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        sheet = _sheet(c)
-        inventory = list(sheet.inventory)
-        item = inventory.pop(self.index)
-        if sheet.hand is not None:
-            inventory.append(sheet.hand)
-        return state.with_sheet(c, hand=item, inventory=tuple(inventory))
+        return state.with_sheet(c, **equipped(_sheet(c), self.index))
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.actor)

@@ -43,8 +43,6 @@ class TierDuel(TypedRuleset[Sheet, Options]):
         "both sides roll 1d20+reflex+skill; the winner's margin becomes damage; Tier-rated "
         "weapons and armor; crossbows, firearms and magic skip the contest; stealth strikes"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Item
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = 20  # TD-G1, option max_hp
@@ -91,19 +89,9 @@ class TierDuel(TypedRuleset[Sheet, Options]):
 
     # --- hooks ------------------------------------------------------------
 
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # TD-G1
-
-    def sheet_json(self, c: Combatant) -> dict[str, Any]:
-        out = super().sheet_json(c)
-        s = self.sheet(c)
-        out["hand"] = self.item_json(s.hand) if s.hand is not None else None
-        out["inventory"] = [self.item_json(i) for i in s.inventory]
-        return out
-
     def item_json(self, item: Item) -> dict[str, Any]:
         """Every item field, the reach resolved by the options (TD-G5)."""
-        out: dict[str, Any] = {f: getattr(item, f) for f in item.__dataclass_fields__}
+        out = super().item_json(item)
         out["reach"] = reach_of(item, self.options.reach_1h, self.options.reach_2h)
         return out
 

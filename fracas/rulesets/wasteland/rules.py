@@ -124,8 +124,6 @@ class Wasteland(TypedRuleset[Sheet, Options]):
         "AP turns, d20 must exceed Evasion, limbs with DT and Cripple Thresholds, DR, "
         "crits, burst fire, cover, overwatch"
     )
-    options_type = Options
-    sheet_type = Sheet
     item_type = Weapon
     item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
     default_max_hp: ClassVar[int] = 20  # WL-G5
@@ -173,9 +171,6 @@ class Wasteland(TypedRuleset[Sheet, Options]):
         if "called" in spec.params:
             out["called"] = tuple(LIMBS)
         return out
-
-    def max_hp_default(self) -> int:
-        return self.options.max_hp  # WL-G5
 
     def initial_values(self) -> dict[str, int]:
         """WL-33: the encounter opens; its first own-turn action ends the opening (not

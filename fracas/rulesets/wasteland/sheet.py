@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
+from fracas.rulesets.names import check_listed, one_of, unique_names
 from fracas.rulesets.wasteland.tables import (
     D20,
     DEFAULT_BURST_PENALTY,
@@ -35,7 +36,7 @@ from fracas.rulesets.wasteland.tables import (
     LimbGroup,
     LimbName,
 )
-from fracas.rulesets.wasteland.weapons import Weapon, WeaponField
+from fracas.rulesets.wasteland.weapons import WeaponField
 
 __all__ = ["Cover", "Limb", "Options", "Sheet"]
 
@@ -46,13 +47,7 @@ SaveAbility = Literal["deal_with_the_reaper", "too_stubborn_to_die"]
 
 
 def _check_perk(name: str) -> str:
-    if name not in PERKS:
-        raise PydanticCustomError(
-            "unknown_perk",
-            "{given} is not a perk; valid: {valid}",
-            {"given": repr(name), "valid": ", ".join(PERKS)},
-        )
-    return name
+    return one_of(name, PERKS, "unknown_perk", "perk")
 
 
 Perk = Annotated[str, AfterValidator(_check_perk)]
@@ -66,17 +61,9 @@ SKILLS: tuple[str, ...] = tuple(
 (WL-21) and those of the milestones (2.1); a weapon's `skill` names one more."""
 
 
-def _check_weapons(weapons: tuple[Weapon, ...]) -> tuple[Weapon, ...]:
-    seen: set[str] = set()
-    for w in weapons:
-        if w.name in seen:
-            raise PydanticCustomError(
-                "duplicate_weapon",
-                "two weapons are named {name}: actions name weapons, give each its own name",
-                {"name": repr(w.name)},
-            )
-        seen.add(w.name)
-    return weapons
+_unique_weapons = unique_names(
+    "two weapons are named {name}: actions name weapons, give each its own name"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +165,7 @@ class Sheet:
     """Unaware of its attackers: open to Sneak Attacks (WL-17)."""
     surprised: bool = False
     """Surprised: no actions until its round ends (WL-33)."""
-    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_check_weapons)] = ()
+    weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_unique_weapons)] = ()
     """Equipped weapons; the first is the default; unarmed is always available (2.3)."""
     rest_uses: tuple[SaveAbility, ...] = ()
     """Once-per-Long-Rest abilities already used (WL-19)."""
@@ -190,16 +177,9 @@ class Sheet:
         """2.1: every skill named is one the rules read or a weapon of the sheet names:
         a misspelt skill would count as 0 without a word."""
         valid = tuple(dict.fromkeys((*SKILLS, *(w.skill_name for w in self.weapons))))
-        for name in self.skills:
-            if name not in valid:
-                error = PydanticCustomError(
-                    "unknown_skill",
-                    "{given} is not a skill; valid: {valid} (or a skill a weapon names)",
-                    {"given": repr(name), "valid": ", ".join(valid)},
-                )
-                raise ValidationError.from_exception_data(
-                    "Sheet", [InitErrorDetails(type=error, loc=("skills", name), input=name)]
-                )
+        named = ((name, name) for name in self.skills)
+        more = " (or a skill a weapon names)"
+        check_listed("Sheet", "skills", named, valid, "unknown_skill", "skill", more)
         return self
 
 

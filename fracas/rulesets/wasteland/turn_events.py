@@ -147,7 +147,7 @@ class OpeningPassed(Event):
     are not at the opening of combat."""
 
     def apply(self, state: Encounter) -> Encounter:
-        return dataclasses.replace(state, values={**state.values, OPENING: 0})
+        return state.with_value(OPENING, 0)
 
 
 @dataclass(frozen=True, slots=True)
