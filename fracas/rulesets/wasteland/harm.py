@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fracas.dice.source import Dice
 from fracas.frozen import FrozenDict
@@ -186,7 +187,23 @@ def harm(
     """WL-14, WL-15, WL-19 to WL-23: ``victim``'s hits of one attack.
 
     ``extras``: per hit index, what is added after DT (CRIT dice, Sneak, Bonus Melee
-    Damage after DT). Sum, DR once, HP, death saves, CT per hit, injuries, effects."""
+    Damage after DT). Sum, DR once, HP, death saves, CT per hit, injuries, effects.
+    A pure function of values: exact odds meet the same hits on many dice paths, so
+    it is kept per arguments."""
+    key = tuple(sorted(extras.items()))
+    return list(_harm(victim, weapon, tuple(hits), key, options, effects))
+
+
+@lru_cache(maxsize=4096)
+def _harm(
+    victim: Victim,
+    weapon: Weapon,
+    hits: tuple[Hit, ...],
+    extra: tuple[tuple[int, tuple[tuple[str, int], ...]], ...],
+    options: Options,
+    effects: bool,
+) -> tuple[Event, ...]:
+    extras = dict(extra)
     dr = victim.dr
     pre: list[int] = []
     for i, hit in enumerate(hits):
@@ -203,7 +220,7 @@ def harm(
     events += _cripple(victim, hits, [apply_dr(p, dr, options) for p in pre], options)
     if effects and weapon.effects and (final > 0 or not options.effects_need_damage):
         events += _effects(victim, weapon.effects, options)
-    return events
+    return tuple(events)
 
 
 def _death(victim: Victim, final: int) -> list[Event]:
