@@ -27,7 +27,7 @@ from fracas.errors import FileError, FracasError, brief
 from fracas.frozen import freeze
 from fracas.gm import added_ids
 from fracas.model import Action, Combatant, Encounter, Turn
-from fracas.rulesets import RULESETS, Ruleset, find_ruleset
+from fracas.rulesets import Ruleset, find_ruleset
 from fracas.rulesets.base import plain
 from fracas.validation import Locator, validate
 
@@ -490,11 +490,6 @@ def _order(order: list[str] | None, ids: list[str], locate: Locator) -> list[str
             locate(("order",)),
         )
     return order
-
-
-def rulesets_available() -> list[str]:
-    """Names of every registered ruleset."""
-    return [r.name for r in RULESETS]
 
 
 def read_action(

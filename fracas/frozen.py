@@ -13,7 +13,7 @@ True
 FrozenDict({'turns': 1, 'damage': 1})
 >>> a["turns"] = 1
 Traceback (most recent call last):
-TypeError: a FrozenDict cannot change; build a new one (set, without)
+TypeError: a FrozenDict cannot change; build a new one (set, merged)
 >>> freeze({"limbs": {"head": [1, 2]}})
 FrozenDict({'limbs': FrozenDict({'head': (1, 2)})})
 >>> thaw(freeze({"limbs": {"head": [1, 2]}, "marks": {"b", "a"}}))
@@ -46,7 +46,7 @@ class FrozenDict(dict[K, V]):
             return h
 
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a FrozenDict cannot change; build a new one (set, without)")
+        raise TypeError("a FrozenDict cannot change; build a new one (set, merged)")
 
     __setitem__ = __delitem__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
@@ -73,12 +73,6 @@ class FrozenDict(dict[K, V]):
     def merged(self, other: Mapping[K, V]) -> FrozenDict[K, V]:
         """A copy with every item of ``other`` set."""
         return FrozenDict({**self, **other})
-
-    def without(self, *keys: K) -> FrozenDict[K, V]:
-        """A copy without ``keys`` (absent keys are ignored)."""
-        if not any(k in self for k in keys):
-            return self
-        return FrozenDict({k: v for k, v in self.items() if k not in keys})
 
 
 EMPTY: FrozenDict[Any, Any] = FrozenDict()

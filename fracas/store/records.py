@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from fracas.dice.source import Roll
@@ -126,11 +125,6 @@ def check_replayed(body: JSON, replayed: Record, name: str) -> None:
                 f"{_short(body.get(key))}, the rules now give {_short(value)} "
                 f"(fracas or the ruleset changed since it was played)",
             )
-
-
-def records_json(records: Sequence[Record]) -> list[JSON]:
-    """Several records in their stored form."""
-    return [record_json(r) for r in records]
 
 
 def _short(value: Any) -> str:
