@@ -1,0 +1,141 @@
+"""What the lab reads of a fight: who is still standing, who won, and the exact
+distribution of the states one action leads to (the engine's own planning, replayed
+over every face by :func:`~fracas.dice.exact.enumerate_exact`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from fracas.dice.exact import enumerate_exact
+from fracas.dice.source import Dice
+from fracas.engine import TABLE_ACTIONS, Engine, plan
+from fracas.errors import FracasError
+from fracas.files import EncounterFile
+from fracas.model import Action, Encounter, Event, fold
+from fracas.rulesets.base import Ruleset
+
+__all__ = [
+    "DRAW",
+    "ROUND_FOLD",
+    "Outcomes",
+    "canonical",
+    "file_start",
+    "next_states",
+    "outcome",
+    "sides_of",
+    "standing",
+]
+
+DRAW = "draw"
+"""The outcome where no side is left standing (every side down at once, a stalemate, or
+the simulation's round cap)."""
+
+ROUND_FOLD = 2
+"""Rounds from this one on are one state of the chain (:func:`canonical`): the rules
+read the round only to tell the first round from the rest (dice-combat's DC-28)."""
+
+
+def sides_of(state: Encounter) -> list[str]:
+    """Every side of the encounter, in the order they first appear."""
+    out: list[str] = []
+    for c in state.combatants.values():
+        if c.side not in out:
+            out.append(c.side)
+    return out
+
+
+def standing(ruleset: Ruleset, state: Encounter) -> list[str]:
+    """The sides with at least one combatant that is not down."""
+    out: list[str] = []
+    for c in state.combatants.values():
+        if c.side not in out and not ruleset.is_down(c):
+            out.append(c.side)
+    return out
+
+
+def outcome(ruleset: Ruleset, state: Encounter) -> str | None:
+    """The side that won, :data:`DRAW` (none left), or None while two or more stand."""
+    up = standing(ruleset, state)
+    if len(up) >= 2:
+        return None
+    return up[0] if up else DRAW
+
+
+def canonical(state: Encounter) -> Encounter:
+    """The chain's key of ``state``: the state with its round folded at
+    :data:`ROUND_FOLD` (every other field as it is: equal states hash equal)."""
+    if state.round <= ROUND_FOLD:
+        return state
+    return dataclasses.replace(state, round=ROUND_FOLD)
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """The exact distribution of the states one action leads to."""
+
+    states: dict[Encounter, Fraction]
+    paths: int
+    truncated: Fraction
+
+
+def next_states(
+    ruleset: Ruleset, state: Encounter, action: Action, *, max_paths: int, pin: bool = True
+) -> Outcomes:
+    """Every state ``action`` taken in ``state`` can lead to, with its exact probability.
+
+    A ruleset action is decided once (its refusal raised here) and only its rolling
+    step replayed on every dice path, as :func:`fracas.odds.action_odds` does; the state
+    is folded once per distinct run of state-changing events. ``pin``: dice the ruleset
+    declares irrelevant to the odds (``DieSpec.odds_relevant``) take face 1.
+
+    Raises:
+        FracasError: the action's refusal, or ``too_many_paths`` past ``max_paths``.
+    """
+    core = action.do in ("end_turn", "move") or action.do in TABLE_ACTIONS
+    own = state.turn.actor == action.actor
+    decision = None if core or not own else ruleset.decided(state, action)
+
+    def events_of(dice: Dice) -> Hashable:
+        if decision is None:
+            events = plan(ruleset, state, action, dice)
+        else:
+            events = ruleset.roll(state, decision, dice)
+        changing = tuple(e for e in events if type(e).apply is not Event.apply)
+        try:
+            hash(changing)
+        except TypeError:  # an event with a mapping inside: fold it here
+            return fold(state, changing)
+        return changing
+
+    skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if pin else frozenset()
+    dist = enumerate_exact(
+        events_of,
+        given=action.dice,
+        max_rolls=ruleset.odds_max_rolls,
+        max_paths=max_paths,
+        irrelevant=skip,
+    )
+    out: dict[Encounter, Fraction] = {}
+    for key, p in dist.outcomes.items():
+        after = key if isinstance(key, Encounter) else fold(state, key)  # type: ignore[arg-type]
+        out[after] = out.get(after, Fraction(0)) + p
+    return Outcomes(out, dist.paths, dist.truncated)
+
+
+def file_start(ef: EncounterFile) -> Encounter:
+    """The state after the file's actions (its start, then every action, dice not given
+    from its seed): where the lab's fights begin."""
+    engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
+    engine.begin(ef.dice, ef.order)
+    for i, action in enumerate(ef.actions):
+        where = ef.action_where[i] if i < len(ef.action_where) else ""
+        try:
+            engine.act(action)
+        except FracasError as exc:
+            raise FracasError(
+                exc.code, f"{where}: {exc.message}" if where else exc.message
+            ) from None
+    return engine.state
