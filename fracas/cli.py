@@ -514,7 +514,10 @@ def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def lab_sim(file: str, fights: int, workers: int, seed: int, as_json: bool) -> None:
+@click.option("--plot", type=click.Path(), default=None, help="Write a chart (.png or .svg).")
+def lab_sim(
+    file: str, fights: int, workers: int, seed: int, as_json: bool, plot: str | None
+) -> None:
     """Monte Carlo of N whole fights of FILE through the real rules and the lab's
     tactics: win rates with 95% intervals, rounds, damage, survival, HP left. The same
     seed gives the same result whatever the number of workers."""
@@ -539,6 +542,10 @@ def lab_sim(file: str, fights: int, workers: int, seed: int, as_json: bool) -> N
                     progress=lambda k: bar.advance(task, k),
                 )
         data = result.to_json()
+        if plot is not None:
+            from fracas.lab.plots import sim_plot
+
+            sim_plot(data, plot)
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
@@ -567,5 +574,82 @@ def lab_sim(file: str, fights: int, workers: int, seed: int, as_json: bool) -> N
                 f"{c['hp_left']:.2f}",
             )
         _out.print(table)
+
+    _guard(go)
+
+
+@lab.command("compare")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="OPTION=VALUE[,...]",
+    help="A variant: FILE with these options (repeat for each variant; one --set is "
+    "compared with FILE as it is).",
+)
+@click.option(
+    "-n",
+    "fights",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="Fights per variant where the exact chain is too large.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--plot", type=click.Path(), default=None, help="Write a chart (.png or .svg).")
+def lab_compare(
+    files: tuple[str, ...],
+    sets: tuple[str, ...],
+    fights: int,
+    seed: int,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    """The same fight under rule variants side by side: FILE with --set options, or
+    several FILES. Each side's win chance per variant (exact where `win` applies,
+    else sampled), the difference to the first and whether it is significant."""
+    from fracas.lab.compare import Variant, compare, with_options
+
+    def go() -> None:
+        from pathlib import Path
+
+        texts = [(f, read_text(f)) for f in files]
+        variants = [Variant(Path(f).name, t, f) for f, t in texts]
+        if sets:
+            first, text = texts[0]
+            made = [with_options(text, first, s) for s in sets]
+            variants = (made if len(made) > 1 else [variants[0], *made]) + variants[1:]
+        if len(variants) < 2:
+            raise FracasError(
+                "nothing_to_compare",
+                "give two FILES, or FILE with --set OPTION=VALUE (e.g. --set revision=A "
+                "--set revision=B)",
+            )
+        for v in variants:
+            parse_text(v.text, v.name)
+        result = compare(variants, n=fights, seed=seed)
+        if plot is not None:
+            from fracas.lab.plots import compare_plot
+
+            compare_plot(result, plot)
+        if as_json:
+            click.echo(json.dumps(result, indent=2))
+            return
+        for v in result["variants"]:
+            _out.print(f"[bold]{escape(v['label'])}[/bold] [dim]({v['method']})[/dim]")
+            for side, s in v["sides"].items():
+                lo, hi = s["ci95"]
+                ci = "" if "exact" in s else f"  (95%: {lo * 100:.2f}-{hi * 100:.2f}%)"
+                _out.print(f"  {escape(side)} wins {s['win'] * 100:6.2f}%{ci}")
+        for d in result["differences"]:
+            _out.print(f"[bold]{escape(d['label'])} - {escape(d['against'])}[/bold]")
+            for side, s in d["sides"].items():
+                how = f"exact {s['exact']}" if "exact" in s else f"z test p = {s['p_value']:.3g}"
+                mark = "significant" if s["significant"] else "not significant"
+                _out.print(
+                    f"  {escape(side)} {s['diff'] * 100:+.2f} points  [dim]{how}; {mark}[/dim]"
+                )
 
     _guard(go)
