@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.errors import FracasError
-from fracas.lab.fight import DRAW, canonical, next_states, outcome, sides_of
+from fracas.lab.fight import DRAW, canonical, outcome, sides_of
 from fracas.lab.policy import Policy
 from fracas.model import Encounter
 from fracas.rulesets.base import Ruleset
@@ -117,7 +117,7 @@ def win_odds(
         else:
             action = policy.choose(state)
             try:
-                after = next_states(ruleset, state, action, max_paths=MAX_PATHS)
+                after = policy.transitions.next_states(state, action, max_paths=MAX_PATHS)
             except FracasError as exc:
                 if exc.code != "too_many_paths":
                     raise

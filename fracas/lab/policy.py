@@ -25,7 +25,7 @@ from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import Tactic
 from fracas.grid import chebyshev
-from fracas.lab.fight import next_states
+from fracas.lab.fight import Transitions
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.rulesets.base import Ruleset
 from fracas.table.choices import Option, options_now
@@ -50,6 +50,8 @@ class Policy:
         self.ruleset = ruleset
         self.tactics: Mapping[str, Tactic] = tactics or {}
         self._scores: dict[tuple[Encounter, Action], Score] = {}
+        self.transitions = Transitions(ruleset)
+        """The exact next states of actions, shared with the chain (``win``)."""
         self.sampled = 0
         """How many actions were ranked by the seeded sample (too many dice paths)."""
 
@@ -134,7 +136,7 @@ class Policy:
             tries.sort(key=lambda a: tactic.weapon not in a.params.values())
         for action in tries:
             try:
-                after = next_states(self.ruleset, state, action, max_paths=SCORE_PATHS)
+                after = self.transitions.next_states(state, action, max_paths=SCORE_PATHS)
             except FracasError:
                 continue
             likely = max(after.states.items(), key=lambda kv: kv[1])[0]
@@ -185,7 +187,7 @@ class Policy:
         if found is not None:
             return found
         try:
-            dist = next_states(self.ruleset, state, action, max_paths=SCORE_PATHS).states
+            dist = self.transitions.next_states(state, action, max_paths=SCORE_PATHS).states
         except FracasError as exc:
             if exc.code != "too_many_paths":
                 raise
