@@ -1,7 +1,9 @@
 """Tactics: what a combatant does on its turn (docs/lab.md, "Tactics").
 
-The default, for every ruleset: of the actions the rules allow now (each target,
-each value of a required parameter, from :func:`fracas.table.choices.options_now`),
+The default, for every ruleset: of the actions the rules allow now (each enemy as
+target, each value of a required parameter from
+:func:`fracas.table.choices.param_choices`, allowed where the ruleset's deciding step
+takes it, as :func:`~fracas.table.choices.options_now` asks),
 the one with the best chance to take an enemy down this action, else the highest
 expected damage to enemies, from the exact distribution of the states it leads to
 (cached per state and action); reload, equip or any other untargeted action only
@@ -27,8 +29,8 @@ from fracas.files import Tactic
 from fracas.grid import chebyshev
 from fracas.lab.fight import Transitions
 from fracas.model import Action, Encounter, Turn, fold
-from fracas.rulesets.base import Ruleset
-from fracas.table.choices import Option, options_now
+from fracas.rulesets.base import ActionSpec, Ruleset
+from fracas.table.choices import param_choices
 
 __all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy"]
 
@@ -50,13 +52,23 @@ class Policy:
         self.ruleset = ruleset
         self.tactics: Mapping[str, Tactic] = tactics or {}
         self._scores: dict[tuple[Encounter, Action], Score] = {}
+        self._choices: dict[Encounter, Action] = {}
         self.transitions = Transitions(ruleset)
         """The exact next states of actions, shared with the chain (``win``)."""
         self.sampled = 0
         """How many actions were ranked by the seeded sample (too many dice paths)."""
 
     def choose(self, state: Encounter) -> Action:
-        """The action of the combatant whose turn it is."""
+        """The action of the combatant whose turn it is (cached per state)."""
+        found = self._choices.get(state)
+        if found is None:
+            found = self._choose(state)
+            if len(self._choices) >= _CACHE:
+                self._choices.clear()
+            self._choices[state] = found
+        return found
+
+    def _choose(self, state: Encounter) -> Action:
         rs = self.ruleset
         actor = state.turn.actor
         me = state.get(actor)
@@ -68,8 +80,7 @@ class Policy:
         ]
         if not enemies:
             return Action(actor, "end_turn")
-        allowed = _allowed(rs, state)
-        attacks = self._attacks(state, allowed, enemies, tactic)
+        attacks = self._attacks(state, enemies, tactic)
         if len(attacks) == 1:
             return attacks[0]
         if attacks:
@@ -77,7 +88,7 @@ class Policy:
             best, i = max(scored, key=lambda s: (s[0], -s[1]))
             if best > (Fraction(0), Fraction(0)):
                 return attacks[i]
-        enabler = self._enabler(state, allowed, enemies, tactic)
+        enabler = self._enabler(state, enemies, tactic)
         if enabler is not None:
             return enabler
         if tactic.approach and not attacks:
@@ -88,25 +99,28 @@ class Policy:
 
     # --- candidates ---------------------------------------------------------
 
-    def _attacks(
-        self, state: Encounter, allowed: list[Option], enemies: list[str], tactic: Tactic
-    ) -> list[Action]:
-        """Every allowed action at an enemy (several enemies at once where the action
-        takes ``targets``), narrowed by the tactic's focus, action and weapon."""
+    def _attacks(self, state: Encounter, enemies: list[str], tactic: Tactic) -> list[Action]:
+        """Every action the rules allow now at an enemy (several enemies at once where
+        the action takes ``targets``), narrowed by the tactic's focus, action and weapon.
+        Allowed: the ruleset's deciding step takes it (as ``options_now`` asks)."""
+        rs = self.ruleset
+        actor = state.turn.actor
         out: list[Action] = []
-        for o in allowed:
-            if o.spec.targets == "none":
+        for spec in rs.actions:
+            if spec.targets == "none":
                 continue
-            for params in _combos(o, tactic):
-                for t in o.targets:
-                    if t in enemies:
-                        out.append(Action(o.actor, o.spec.name, t, params=params))
-                if o.spec.targets == "combatants":
-                    many = [t for t in o.targets if t in enemies]
-                    if len(many) > 1:
-                        group = Action(o.actor, o.spec.name, params={**params, "targets": many})
-                        if self._decides(state, group):
-                            out.append(group)
+            for params in _combos(spec, param_choices(rs, state, actor, spec), tactic):
+                ok = [
+                    a
+                    for t in enemies
+                    if self._decides(state, a := Action(actor, spec.name, t, params=params))
+                ]
+                out += ok
+                if spec.targets == "combatants" and len(ok) > 1:
+                    many = tuple(a.target for a in ok)
+                    group = Action(actor, spec.name, params={**params, "targets": many})
+                    if self._decides(state, group):
+                        out.append(group)
         return _narrow(state, out, tactic)
 
     def _decides(self, state: Encounter, action: Action) -> bool:
@@ -116,21 +130,21 @@ class Policy:
             return False
         return True
 
-    def _enabler(
-        self, state: Encounter, allowed: list[Option], enemies: list[str], tactic: Tactic
-    ) -> Action | None:
+    def _enabler(self, state: Encounter, enemies: list[str], tactic: Tactic) -> Action | None:
         """An untargeted action (reload, equip, ...) after which an attack is possible
         (in this turn or the actor's next), when none scores now; the tactic's weapon
         first."""
+        rs = self.ruleset
         actor = state.turn.actor
         fresh = replace(state, turn=Turn(actor))
-        if fresh != state and self._attacks(fresh, _allowed(self.ruleset, fresh), enemies, tactic):
+        if fresh != state and self._attacks(fresh, enemies, tactic):
             return None  # its next turn can attack without it
         tries = [
-            Action(actor, o.spec.name, params=params)
-            for o in allowed
-            if o.spec.targets == "none"
-            for params in _combos(o, tactic)
+            action
+            for spec in rs.actions
+            if spec.targets == "none"
+            for params in _combos(spec, param_choices(rs, state, actor, spec), tactic)
+            if self._decides(state, action := Action(actor, spec.name, params=params))
         ]
         if tactic.weapon is not None:
             tries.sort(key=lambda a: tactic.weapon not in a.params.values())
@@ -143,7 +157,7 @@ class Policy:
             if likely == state:
                 continue
             then = replace(likely, turn=Turn(actor))
-            if self._attacks(then, _allowed(self.ruleset, then), enemies, tactic):
+            if self._attacks(then, enemies, tactic):
                 return action
         return None
 
@@ -228,18 +242,16 @@ class Policy:
         return out
 
 
-def _allowed(ruleset: Ruleset, state: Encounter) -> list[Option]:
-    return [o for o in options_now(ruleset, state, state.turn.actor) if o.allowed]
-
-
-def _combos(o: Option, tactic: Tactic) -> list[dict[str, Any]]:
-    """The parameter values to try: each value of every required parameter, and the
-    tactic's weapon where an optional parameter offers it."""
+def _combos(
+    spec: ActionSpec, choices: Mapping[str, tuple[str, ...]], tactic: Tactic
+) -> list[dict[str, Any]]:
+    """The parameter values to try: each value of every required parameter (none: no
+    try), and the tactic's weapon where an optional parameter offers it."""
     combos: list[dict[str, Any]] = [{}]
-    for p, values in o.choices.items():
-        if p in o.spec.required:
-            combos = [{**c, p: v} for c in combos for v in values]
-        elif tactic.weapon is not None and tactic.weapon in values:
+    for p in spec.required:
+        combos = [{**c, p: v} for c in combos for v in choices.get(p, ())]
+    for p, values in choices.items():
+        if p not in spec.required and tactic.weapon is not None and tactic.weapon in values:
             combos = [{**c, p: tactic.weapon} for c in combos]
     return combos
 
