@@ -35,6 +35,7 @@ __all__ = [
     "EncounterFile",
     "MapSize",
     "Played",
+    "Tactic",
     "action_json",
     "export",
     "load",
@@ -58,6 +59,22 @@ class MapSize:
 
 
 @dataclass(frozen=True, slots=True)
+class Tactic:
+    """One combatant's tactics for the balance lab (``tactics:``; docs/lab.md)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    focus: str | None = None
+    """``weakest``, ``nearest`` or a combatant id: whom it attacks first."""
+    action: str | None = None
+    """A ruleset action it prefers when that action is allowed."""
+    weapon: str | None = None
+    """A weapon or item it prefers (a parameter value: ``weapon``, ``item``)."""
+    approach: bool = False
+    """Close to reach (a table move next to its focus) when it can attack nobody."""
+
+
+@dataclass(frozen=True, slots=True)
 class _TopLevel:
     __pydantic_config__ = ConfigDict(extra="forbid")
 
@@ -71,6 +88,7 @@ class _TopLevel:
     map: MapSize | None = None
     table: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    tactics: dict[str, Tactic] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,6 +107,8 @@ class EncounterFile:
     """``FILE:LINE`` of each action, for messages."""
     setup: Mapping[str, Any] = field(default_factory=dict)
     """The file's data without its actions: what an export writes back."""
+    tactics: Mapping[str, Tactic] = field(default_factory=dict)
+    """The lab's per-combatant tactics (``tactics:``), by combatant id."""
 
     @property
     def bounds(self) -> Bounds | None:
@@ -202,6 +222,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         top.map,
         where,
         {k: v for k, v in raw.items() if k != "actions"},
+        _tactics(ruleset, top.tactics, ids, locate),
     )
 
 
@@ -490,6 +511,35 @@ def _order(order: list[str] | None, ids: list[str], locate: Locator) -> list[str
             locate(("order",)),
         )
     return order
+
+
+def _tactics(
+    ruleset: Ruleset, tactics: Mapping[str, Tactic], ids: list[str], locate: Locator
+) -> dict[str, Tactic]:
+    names = [spec.name for spec in ruleset.actions]
+    for cid, t in tactics.items():
+        where = ("tactics", cid)
+        if cid not in ids:
+            raise FileError(
+                "unknown_combatant",
+                f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
+                locate(where),
+            )
+        if t.focus is not None and t.focus not in ("weakest", "nearest", *ids):
+            raise FileError(
+                "bad_value",
+                f"focus {t.focus!r} is not weakest, nearest or a combatant; "
+                f"combatants: {', '.join(ids)}",
+                locate((*where, "focus")),
+            )
+        if t.action is not None and t.action not in names:
+            raise FileError(
+                "unknown_action",
+                f"action {t.action!r} is not an action of {ruleset.name}; valid: "
+                f"{', '.join(names)}",
+                locate((*where, "action")),
+            )
+    return dict(tactics)
 
 
 def read_action(

@@ -1,0 +1,277 @@
+"""Exact win odds: the absorbing Markov chain of a fight under the policy.
+
+Every state the fight can reach from its start under :class:`~fracas.lab.policy.Policy`
+is a node (keyed by :func:`~fracas.lab.fight.canonical`: the state itself, its round
+folded past the first); its edges are the exact distribution of the states the
+policy's action leads to (:func:`~fracas.lab.fight.next_states`). A state where at
+most one side stands absorbs. The chain is solved exactly in Fractions, one strongly
+connected component at a time from the last (Tarjan's order), by Gaussian elimination
+inside each. A closed component no side wins from (nobody can hurt anybody any more)
+is a stalemate, counted as a draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from fracas.errors import FracasError
+from fracas.lab.fight import DRAW, canonical, outcome, sides_of
+from fracas.lab.policy import Policy
+from fracas.model import Encounter
+from fracas.rulesets.base import Ruleset
+
+__all__ = ["MAX_PATHS", "MAX_STATES", "WinOdds", "win_odds"]
+
+MAX_STATES = 20_000
+"""States past which ``win`` refuses (and suggests ``sim``)."""
+MAX_PATHS = 200_000
+"""Dice paths one transition may take before ``win`` refuses."""
+
+
+@dataclass(frozen=True)
+class WinOdds:
+    """Each side's exact chance to be the last standing."""
+
+    sides: dict[str, Fraction]
+    draw: Fraction
+    """No side left standing: every side down at once, or a stalemate."""
+    stalemate: Fraction
+    """The part of ``draw`` where the fight can no longer end (nobody can hurt anybody)."""
+    states: int
+    rounds_mean: Fraction
+    """The mean number of rounds the fight lasts (the start's round counted as one)."""
+    truncated: Fraction = Fraction(0)
+    """Mass lost where exploding dice were cut (the ruleset's ``odds_max_rolls``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``fracas lab win --json`` (docs/lab.md)."""
+        out: dict[str, Any] = {
+            "sides": {s: {"win": float(p), "exact": _frac(p)} for s, p in self.sides.items()},
+            "draw": float(self.draw),
+            "draw_exact": _frac(self.draw),
+            "stalemate": float(self.stalemate),
+            "states": self.states,
+            "rounds_mean": float(self.rounds_mean),
+        }
+        if self.truncated:
+            out["truncated"] = _frac(self.truncated)
+        return out
+
+
+def _frac(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+_CUT = "\0cut"
+_STUCK = "\0stalemate"
+
+
+def win_odds(
+    ruleset: Ruleset,
+    start: Encounter,
+    policy: Policy | None = None,
+    *,
+    max_states: int = MAX_STATES,
+) -> WinOdds:
+    """The exact win odds of the fight from ``start`` under ``policy`` (default: the
+    default tactics).
+
+    Raises:
+        FracasError: ``too_many_states`` past ``max_states`` states, ``too_many_paths``
+            where one action has too many dice paths (both suggest ``fracas lab sim``).
+    """
+    policy = policy or Policy(ruleset)
+    sides = sides_of(start)
+    labels = [*sides, DRAW, _CUT, _STUCK]
+    index: dict[Encounter, int] = {}
+    states: list[Encounter] = []
+    edges: list[list[tuple[int, Fraction, int]]] = []
+    ends: dict[int, str] = {}
+
+    def node(state: Encounter) -> int:
+        key = canonical(state)
+        found = index.get(key)
+        if found is None:
+            if len(states) >= max_states:
+                raise FracasError(
+                    "too_many_states",
+                    f"the fight reaches more than {max_states:,} states: too many for the "
+                    "exact chain; `fracas lab sim FILE -n 20000` samples it instead",
+                )
+            found = index[key] = len(states)
+            states.append(key)
+            edges.append([])
+        return found
+
+    node(start)
+    cut_sink = -1
+    i = 0
+    while i < len(states):
+        state = states[i]
+        won = outcome(ruleset, state)
+        if won is not None:
+            ends[i] = won
+        else:
+            action = policy.choose(state)
+            try:
+                after = policy.transitions.next_states(state, action, max_paths=MAX_PATHS)
+            except FracasError as exc:
+                if exc.code != "too_many_paths":
+                    raise
+                raise FracasError(
+                    "too_many_paths",
+                    f"{exc.message} (in the exact chain); `fracas lab sim FILE -n 20000` "
+                    "samples the fight instead",
+                ) from None
+            out = edges[i]
+            for n, p in after.states.items():
+                out.append((node(n), p, n.round - state.round))
+            if after.truncated:
+                if cut_sink < 0:
+                    cut_sink = len(states)
+                    states.append(state)  # a placeholder node for the cut mass
+                    edges.append([])
+                    ends[cut_sink] = _CUT
+                out.append((cut_sink, after.truncated, 0))
+        i += 1
+    values, rounds = _solve(edges, ends, labels)
+    v0 = values[0]
+    stalemate = v0[labels.index(_STUCK)]
+    return WinOdds(
+        {s: v0[labels.index(s)] for s in sides},
+        v0[labels.index(DRAW)] + stalemate,
+        stalemate,
+        len(states) - (1 if cut_sink >= 0 else 0),
+        rounds[0] + 1,
+        v0[labels.index(_CUT)],
+    )
+
+
+Vector = list[Fraction]
+
+
+def _solve(
+    edges: Sequence[Sequence[tuple[int, Fraction, int]]],
+    ends: dict[int, str],
+    labels: list[str],
+) -> tuple[list[Vector], list[Fraction]]:
+    """Absorption probabilities per label and the expected round increments, per state."""
+    n = len(edges)
+    width = len(labels)
+    values: list[Vector | None] = [None] * n
+    rounds: list[Fraction] = [Fraction(0)] * n
+    comp_of = [-1] * n
+    for c, comp in enumerate(_sccs(edges)):
+        for v in comp:
+            comp_of[v] = c
+        if len(comp) == 1 and comp[0] in ends:
+            vec = [Fraction(0)] * width
+            vec[labels.index(ends[comp[0]])] = Fraction(1)
+            values[comp[0]] = vec
+            continue
+        closed = all(comp_of[j] == c for v in comp for j, _, _ in edges[v])
+        if closed:  # a stalemate: the fight never ends from here
+            for v in comp:
+                vec = [Fraction(0)] * width
+                vec[labels.index(_STUCK)] = Fraction(1)
+                values[v] = vec
+            continue
+        _solve_component(comp, c, comp_of, edges, values, rounds, width)
+    return [v if v is not None else [] for v in values], rounds
+
+
+def _solve_component(
+    comp: list[int],
+    c: int,
+    comp_of: list[int],
+    edges: Sequence[Sequence[tuple[int, Fraction, int]]],
+    values: list[Vector | None],
+    rounds: list[Fraction],
+    width: int,
+) -> None:
+    """Gaussian elimination on (I - Q) x = b over one component (b: what leaves it)."""
+    pos = {v: k for k, v in enumerate(comp)}
+    m = len(comp)
+    rows: list[list[Fraction]] = []
+    for v in comp:
+        row = [Fraction(0)] * (m + width + 1)
+        row[pos[v]] += 1
+        for j, p, inc in edges[v]:
+            row[m + width] += p * inc
+            if comp_of[j] == c:
+                row[pos[j]] -= p
+            else:
+                vj = values[j]
+                assert vj is not None
+                for k in range(width):
+                    row[m + k] += p * vj[k]
+                row[m + width] += p * rounds[j]
+        rows.append(row)
+    for col in range(m):
+        pivot = next(r for r in range(col, m) if rows[r][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        prow = rows[col]
+        inv = 1 / prow[col]
+        for k in range(col, len(prow)):
+            prow[k] *= inv
+        for r in range(m):
+            if r != col and rows[r][col] != 0:
+                f = rows[r][col]
+                row = rows[r]
+                for k in range(col, len(row)):
+                    if prow[k]:
+                        row[k] -= f * prow[k]
+    for v in comp:
+        row = rows[pos[v]]
+        values[v] = row[m : m + width]
+        rounds[v] = row[m + width]
+
+
+def _sccs(edges: Sequence[Sequence[tuple[int, Fraction, int]]]) -> list[list[int]]:
+    """Tarjan's strongly connected components, iteratively; sinks first."""
+    n = len(edges)
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, k = work.pop()
+            if k == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on[v] = True
+            succ = edges[v]
+            while k < len(succ):
+                w = succ[k][0]
+                k += 1
+                if index[w] < 0:
+                    work.append((v, k))
+                    work.append((w, 0))
+                    break
+                if on[w]:
+                    low[v] = min(low[v], index[w])
+            else:
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on[w] = False
+                        comp.append(w)
+                        if w == v:
+                            break
+                    out.append(comp)
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+                continue
+    return out

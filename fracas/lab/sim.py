@@ -1,0 +1,222 @@
+"""Monte Carlo of whole fights: the real engine, random dice, the policy.
+
+Fights run in chunks of :data:`CHUNK`; chunk ``i`` is seeded from ``(seed, i)`` alone,
+so the result is the same whatever the number of workers (chunks are merged in
+order). Every setting travels in the task (:class:`Chunk`): the encounter file's text,
+the seed, the caps; nothing is read from the environment.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.engine import Engine
+from fracas.files import EncounterFile, parse_text
+from fracas.lab.fight import DRAW, file_start, outcome, sides_of
+from fracas.lab.policy import Policy
+from fracas.model import Encounter
+
+__all__ = ["CHUNK", "MAX_ROUNDS", "Chunk", "Sim", "run_chunk", "simulate", "wilson"]
+
+CHUNK = 250
+"""Fights per task."""
+MAX_ROUNDS = 100
+"""A fight still on after this many rounds is stopped and counted as a draw."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One task: ``fights`` fights of the file ``text``, seeded from (seed, index)."""
+
+    text: str
+    name: str
+    seed: int
+    index: int
+    fights: int
+    max_rounds: int = MAX_ROUNDS
+
+
+@dataclass
+class Tally:
+    """What a chunk (or the whole run) counted."""
+
+    fights: int = 0
+    wins: dict[str, int] = field(default_factory=dict)
+    capped: int = 0
+    rounds: dict[int, int] = field(default_factory=dict)
+    dealt: dict[str, int] = field(default_factory=dict)
+    taken: dict[str, int] = field(default_factory=dict)
+    survived: dict[str, int] = field(default_factory=dict)
+    hp_left: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: Tally) -> None:
+        self.fights += other.fights
+        self.capped += other.capped
+        for r, k in other.rounds.items():
+            self.rounds[r] = self.rounds.get(r, 0) + k
+        for mine, theirs in (
+            (self.wins, other.wins),
+            (self.dealt, other.dealt),
+            (self.taken, other.taken),
+            (self.survived, other.survived),
+            (self.hp_left, other.hp_left),
+        ):
+            for key, v in theirs.items():
+                mine[key] = mine.get(key, 0) + v
+
+
+_PARSED: dict[tuple[str, str], tuple[EncounterFile, Encounter, Policy]] = {}
+
+
+def _setup(text: str, name: str) -> tuple[EncounterFile, Encounter, Policy]:
+    """The file, its start and a policy, once per process (the policy's cache lives on)."""
+    found = _PARSED.get((text, name))
+    if found is None:
+        ef = parse_text(text, name)
+        found = _PARSED[(text, name)] = (ef, file_start(ef), Policy(ef.ruleset, ef.tactics))
+    return found
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """The seed of chunk ``index``: a function of (seed, index) only."""
+    return random.Random(f"fracas-lab/{seed}/{index}").getrandbits(63)
+
+
+def run_chunk(task: Chunk) -> Tally:
+    """Play the chunk's fights (a top-level function: it runs in a worker process)."""
+    ef, start, policy = _setup(task.text, task.name)
+    rs = ef.ruleset
+    rng = random.Random(chunk_seed(task.seed, task.index))
+    out = Tally()
+    ids = list(start.combatants)
+    for _ in range(task.fights):
+        engine = Engine(rs, start, rng.getrandbits(63), ef.bounds)
+        state = start
+        dealt = dict.fromkeys(ids, 0)
+        taken = dict.fromkeys(ids, 0)
+        won = outcome(rs, state)
+        actions = 0
+        while won is None and state.round - start.round < task.max_rounds:
+            action = policy.choose(state)
+            engine.act(action)
+            after = engine.state
+            for cid, c in state.combatants.items():
+                now = after.combatants.get(cid)
+                lost = 0 if now is None else max(0, c.hp - now.hp)
+                if lost:
+                    taken[cid] += lost
+                    if cid != action.actor:
+                        dealt[action.actor] = dealt.get(action.actor, 0) + lost
+            state = after
+            won = outcome(rs, state)
+            actions += 1
+        out.fights += 1
+        if won is None:
+            out.capped += 1
+            won = DRAW
+        out.wins[won] = out.wins.get(won, 0) + 1
+        played = state.round - start.round + 1
+        out.rounds[played] = out.rounds.get(played, 0) + 1
+        for cid in ids:
+            last = state.combatants.get(cid)
+            out.dealt[cid] = out.dealt.get(cid, 0) + dealt.get(cid, 0)
+            out.taken[cid] = out.taken.get(cid, 0) + taken[cid]
+            up = last is not None and not rs.is_down(last)
+            out.survived[cid] = out.survived.get(cid, 0) + up
+            out.hp_left[cid] = out.hp_left.get(cid, 0) + (last.hp if last is not None else 0)
+    return out
+
+
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+@dataclass(frozen=True)
+class Sim:
+    """The result of ``fracas lab sim``."""
+
+    tally: Tally
+    sides: list[str]
+    names: dict[str, str]
+    max_rounds: int
+
+    @property
+    def n(self) -> int:
+        return self.tally.fights
+
+    def win(self, side: str) -> float:
+        return self.tally.wins.get(side, 0) / self.n
+
+    def ci95(self, side: str) -> tuple[float, float]:
+        return wilson(self.tally.wins.get(side, 0), self.n)
+
+    def to_json(self) -> dict[str, Any]:
+        t, n = self.tally, self.n
+        rounds_mean = sum(r * k for r, k in t.rounds.items()) / n
+        return {
+            "n": n,
+            "sides": {s: {"win": self.win(s), "ci95": list(self.ci95(s))} for s in self.sides},
+            "draw": t.wins.get(DRAW, 0) / n,
+            "round_cap": {"rounds": self.max_rounds, "fights": t.capped},
+            "rounds": {
+                "mean": rounds_mean,
+                "histogram": {str(r): k for r, k in sorted(t.rounds.items())},
+            },
+            "combatants": {
+                cid: {
+                    "name": self.names[cid],
+                    "damage_dealt": t.dealt.get(cid, 0) / n,
+                    "damage_taken": t.taken.get(cid, 0) / n,
+                    "survival": t.survived.get(cid, 0) / n,
+                    "hp_left": t.hp_left.get(cid, 0) / n,
+                }
+                for cid in self.names
+            },
+        }
+
+
+def simulate(
+    text: str,
+    name: str,
+    n: int,
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    max_rounds: int = MAX_ROUNDS,
+    progress: Callable[[int], None] | None = None,
+) -> Sim:
+    """``n`` fights of the encounter file ``text`` (named ``name`` in messages), on
+    ``workers`` processes (1: this one); ``progress`` hears each chunk's fights."""
+    ef, start, _ = _setup(text, name)
+    tasks = [
+        Chunk(text, name, seed, i, min(CHUNK, n - i * CHUNK), max_rounds)
+        for i in range(math.ceil(n / CHUNK))
+    ]
+    total = Tally()
+    if workers <= 1:
+        for task in tasks:
+            part = run_chunk(task)
+            total.add(part)
+            if progress is not None:
+                progress(part.fights)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for part in pool.map(run_chunk, tasks):
+                total.add(part)
+                if progress is not None:
+                    progress(part.fights)
+    names = {cid: c.name for cid, c in start.combatants.items()}
+    del ef
+    return Sim(total, sides_of(start), names, max_rounds)

@@ -1,0 +1,173 @@
+"""``fracas lab win``: the chain's exact odds against Markov chains written here, from
+the single-attack distributions of ``fracas.odds`` (plain Fractions over (HP, HP, whose
+turn)), and against icepool's absorbing chain."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache
+
+import icepool
+import pytest
+
+from fracas.errors import FracasError
+from fracas.files import parse_text
+from fracas.lab.chain import win_odds
+from fracas.lab.fight import file_start
+from fracas.model import Action, Encounter
+from fracas.odds import action_odds
+from fracas.rulesets.base import Ruleset
+from tests.lab.duels import DC_MELEE, DC_PISTOL, ESCALATION, TIER, duel
+
+Joint = dict[tuple[int, int], Fraction]
+"""One attack's HP losses (ana's, bo's) with their probabilities."""
+
+
+def attack_dist(ruleset: Ruleset, state: Encounter, actor: str) -> Joint:
+    """The single attack's joint loss distribution, from the exact per-combatant odds
+    (only one side can lose HP in one attack: the target, or in a tier-duel contest
+    whoever loses it; the test checks they exclude each other)."""
+    target = "bo" if actor == "ana" else "ana"
+    odds = action_odds(ruleset, state.with_turn(actor=actor), Action(actor, "attack", target))
+    a = odds.combatants.get("ana")
+    b = odds.combatants.get("bo")
+    out: Joint = {}
+    hurt = Fraction(0)
+    for who, o in (("ana", a), ("bo", b)):
+        if o is None:
+            continue
+        for d, p in o.damage.items():
+            if d > 0:
+                key = (d, 0) if who == "ana" else (0, d)
+                out[key] = out.get(key, Fraction(0)) + p
+                hurt += p
+    assert hurt <= 1
+    out[(0, 0)] = out.get((0, 0), Fraction(0)) + 1 - hurt
+    return {k: p for k, p in out.items() if p}
+
+
+def duel_dp(
+    hp: tuple[int, int],
+    attacks: int,
+    dist: Callable[[str, int], Joint],
+    escalates: bool,
+) -> tuple[Fraction, Fraction]:
+    """P(ana wins), P(bo wins): a plain DP over (HP, HP, whose turn[, level])."""
+
+    def turn(actor: str, a: int, b: int, level: int) -> Joint:
+        now: Joint = {(a, b): Fraction(1)}
+        for _ in range(attacks):
+            nxt: Joint = {}
+            for (x, y), p in now.items():
+                if x <= 0 or y <= 0:
+                    nxt[(x, y)] = nxt.get((x, y), Fraction(0)) + p
+                    continue
+                for (la, lb), q in dist(actor, level).items():
+                    key = (max(0, x - la), max(0, y - lb))
+                    nxt[key] = nxt.get(key, Fraction(0)) + p * q
+            now = nxt
+        return now
+
+    @cache
+    def value(a: int, b: int, actor: str, level: int) -> Fraction:
+        if b == 0:
+            return Fraction(1)
+        if a == 0:
+            return Fraction(0)
+        other = "bo" if actor == "ana" else "ana"
+        up = level + 1 if escalates and actor == "bo" else level
+        if escalates:
+            return sum(
+                (p * value(x, y, other, up) for (x, y), p in turn(actor, a, b, level).items()),
+                Fraction(0),
+            )
+        # no level: a turn that changes nothing hands the same HPs to the other side
+        ta, tb = turn("ana", a, b, level), turn("bo", a, b, level)
+        sa, sb = ta.get((a, b), Fraction(0)), tb.get((a, b), Fraction(0))
+        ra = sum(
+            (p * value(x, y, "bo", 0) for (x, y), p in ta.items() if (x, y) != (a, b)), Fraction(0)
+        )
+        rb = sum(
+            (p * value(x, y, "ana", 0) for (x, y), p in tb.items() if (x, y) != (a, b)), Fraction(0)
+        )
+        x = (ra + sa * rb) / (1 - sa * sb)
+        return x if actor == "ana" else rb + sb * x
+
+    win = value(hp[0], hp[1], "ana", 1 if escalates else 0)
+    return win, 1 - win
+
+
+def _chain(text: str) -> tuple[Ruleset, Encounter, Fraction, Fraction]:
+    ef = parse_text(text)
+    start = file_start(ef)
+    w = win_odds(ef.ruleset, start)
+    sides = list(w.sides)
+    assert w.draw == 0
+    return ef.ruleset, start, w.sides[sides[0]], w.sides[sides[1]]
+
+
+def test_dc_melee_duel_equals_dp_crits_and_fumbles() -> None:
+    """DC-29 melee (club vs knife) with DC-13 crits and fumbles: the chain equals the DP."""
+    rs, start, a, b = _chain(duel(DC_MELEE, 7, 6))
+    dists = {who: attack_dist(rs, start, who) for who in ("ana", "bo")}
+    assert max(d for (_, d) in dists["ana"]) > 3  # a crit adds damage: crits are in it
+    assert (a, b) == duel_dp((7, 6), 1, lambda who, _: dists[who], escalates=False)
+
+
+def test_tier_duel_contest_either_side_damages_equals_dp() -> None:
+    """TD-6 melee contest: either side may deal damage, whoever attacks."""
+    rs, start, a, b = _chain(duel(TIER, 14, 12))
+    dists = {who: attack_dist(rs, start, who) for who in ("ana", "bo")}
+    assert any(la > 0 for (la, _) in dists["ana"]) and any(lb > 0 for (_, lb) in dists["ana"])
+    assert (a, b) == duel_dp((14, 12), 1, lambda who, _: dists[who], escalates=False)
+
+
+def test_escalation_duel_damage_grows_equals_dp() -> None:
+    """ES-3: damage = Escalation + rating - rating, Escalation +1 after the enemies' turn;
+    two attacks a turn (ES-2)."""
+    ef = parse_text(duel(ESCALATION, 9, 10))
+    start = file_start(ef)
+    w = win_odds(ef.ruleset, start)
+
+    @cache
+    def dist(who: str, level: int) -> Joint:
+        at = start.with_turn(actor=who)
+        leveled = dataclasses.replace(at, values={"escalation": level})
+        return attack_dist(ef.ruleset, leveled, who)
+
+    assert w.draw == 0
+    assert (w.sides["players"], w.sides["enemies"]) == duel_dp((9, 10), 2, dist, escalates=True)
+
+
+def test_pistol_duel_equals_icepool_absorbing_chain() -> None:
+    """DC-9 pistols: the chain equals icepool's absorbing Markov chain (ammo: a free
+    reload, DC-10, never changes the fight)."""
+    rs, start, a, b = _chain(duel(DC_PISTOL, 4, 5))
+    dists = {who: attack_dist(rs, start, who) for who in ("ana", "bo")}
+    dies = {
+        who: icepool.Die({k: int(v * 10**12) for k, v in d.items()}) for who, d in dists.items()
+    }
+    den = {who: sum(int(v * 10**12) for v in d.values()) for who, d in dists.items()}
+    assert all(v == 10**12 for v in den.values())  # the weights are exact
+
+    def step(a_hp: int, b_hp: int, turn: int) -> object:
+        if a_hp == 0 or b_hp == 0:
+            return (a_hp, b_hp, turn)
+        who = "ana" if turn == 0 else "bo"
+        return dies[who].map(
+            lambda la, lb: (max(0, a_hp - la), max(0, b_hp - lb), 1 - turn), star=True
+        )
+
+    end = icepool.Die([(4, 5, 0)]).map(step, star=True, repeat="inf")
+    ana = sum((Fraction(q, end.denominator()) for o, q in end.items() if o[1] == 0), Fraction(0))
+    assert a == ana and b == 1 - ana
+
+
+def test_too_many_states_refused_suggests_sim() -> None:
+    ef = parse_text(duel(DC_PISTOL, 12, 12))
+    with pytest.raises(FracasError) as err:
+        win_odds(ef.ruleset, file_start(ef), max_states=50)
+    assert err.value.code == "too_many_states"
+    assert "fracas lab sim" in err.value.message
