@@ -54,6 +54,10 @@ def _odds(ruleset: Ruleset, state: Encounter, action: Action, seed: int) -> Odds
     return action_odds(ruleset, state, action, seed=seed)
 
 
+POLL = 1.0
+"""Seconds between two looks at the store for other processes' records."""
+
+
 class Refused(FracasError):
     """A page's message refused by the protocol itself (bad JSON, too big, too fast, ...)."""
 
@@ -237,6 +241,7 @@ class Hub:
         self.pages: dict[str, set[Page]] = {}
         self._stops: dict[str, Callable[[], None]] = {}
         self._tasks: set[asyncio.Future[None]] = set()
+        self._pollers: dict[str, asyncio.Future[None]] = {}
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` on the loop, holding it until it ends."""
@@ -247,6 +252,10 @@ class Hub:
     def join(self, page: Page) -> None:
         pages = self.pages.setdefault(page.encounter, set())
         pages.add(page)
+        poller = self._pollers.get(page.encounter)
+        if poller is None or poller.done():
+            task = asyncio.ensure_future(self._poll(page.encounter))
+            self._pollers[page.encounter] = task
         if page.encounter not in self._stops:
             table = self.tables.open(page.encounter)
             self._stops[page.encounter] = table.subscribe(self._heard)
@@ -259,6 +268,18 @@ class Hub:
         if not pages and page.encounter in self._stops:
             self._stops.pop(page.encounter)()
             self.pages.pop(page.encounter, None)
+
+    async def _poll(self, encounter: str) -> None:
+        """While a table has pages, catch up every :data:`POLL` seconds with what other
+        processes (a `fracas play` prompt, another server) wrote to its store; the
+        table's feed then pushes it like any change."""
+        while self.pages.get(encounter):
+            await asyncio.sleep(POLL)
+            if self.pages.get(encounter):
+                try:
+                    await anyio.to_thread.run_sync(self.tables.open(encounter).refresh)
+                except FracasError:
+                    continue  # the store is busy or gone: the next message says so
 
     def _heard(self, change: Change) -> None:
         """The table's feed (in the writer's thread): push to each page on its loop."""

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from fracas.model import Action
-from fracas.table import TableRules
+from fracas.table import TableRules, TableService
 from fracas.web.live import MAX_MESSAGE
 from tests.web.support import Served, served
 
@@ -255,3 +255,16 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
                 assert not HP_LINE.search(line["text"]), line
             if message["type"] == "odds":
                 assert "down" not in message["odds"]["combatants"]["bo"]
+
+
+def test_a_page_hears_what_another_process_wrote(s: Served) -> None:
+    """An encounter is shared with `fracas play`: a write through another table service
+    on the same store (another process) reaches the page within a poll."""
+    other = TableService(s.table.store)
+    client = TestClient(s.app)
+    with client.websocket_connect(f"/ws?token={s.gm}") as gm:
+        seq = hello(gm)["seq"]
+        other.open("fight").act(Action("ana", "attack", "bo"))
+        pushed = until(gm, "sync")
+        assert pushed["seq"] == seq + 1
+        assert pushed["lines"][0]["text"] == "#1 ana: attack bo"
