@@ -11,11 +11,12 @@ for it, and the odds' chance that it goes down, are left out likewise.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from fracas.model import Combatant, Damaged, Encounter, Event, FieldsSet
+from fracas.model import Action, Combatant, Damaged, Encounter, Event, FieldsSet
 from fracas.odds import Odds
-from fracas.render import record_entries
+from fracas.render import action_title, record_entries
 from fracas.rulesets.base import Ruleset, Shown
 from fracas.table.choices import Option
 from fracas.table.identity import Identity, Role
@@ -146,9 +147,28 @@ class View:
             log, before = list(table.log), list(table.before)
         out: list[dict[str, Any]] = []
         for i in range(max(0, since), len(log)):
-            for line in record_entries(log, before[i], log[i], self._redact):
-                out.append({"seq": i, "text": line.text, "tone": line.tone})
+            record = log[i]
+            done = log[record.target] if record.target is not None else record
+            hidden = done.action is not None and self._hp_edit(done.action, before[i])
+            for line in record_entries(log, before[i], record, self._redact):
+                text = line.text
+                if hidden and line.tone == "title":
+                    assert done.action is not None
+                    shown = dataclasses.replace(done.action, params={})
+                    text = text.replace(
+                        action_title(done.seq, done.action), action_title(done.seq, shown)
+                    )
+                out.append({"seq": i, "text": text, "tone": line.tone})
         return out
+
+    def _hp_edit(self, action: Action, state: Encounter) -> bool:
+        """A game master's edit of the HP of a combatant whose HP this identity does not
+        see (its amount or value would tell it)."""
+        if action.actor not in state.combatants or self.hp_shown(state, action.actor) == "exact":
+            return False
+        return action.do in ("heal", "damage") or (
+            action.do == "set" and bool({"hp", "max_hp"} & set(action.params))
+        )
 
     # --- what may be done, and its odds -----------------------------------------------
 

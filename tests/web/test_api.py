@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from fracas.model import Action
-from fracas.table import TableRules, TableService
+from fracas.table import Identity, TableRules, TableService, View
 from fracas.web.live import MAX_MESSAGE
 from tests.web.support import Served, served
 
@@ -242,9 +242,21 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
                     end = {"actor": actor, "do": "end_turn"}
                     gm.send_json({"type": "act", "id": i, "seq": seq, "action": end})
                 hear("sync", seq + 1)
-            gm_log = [line["text"] for line in hello(gm)["lines"]]
+            for i, edit in enumerate(
+                [{"do": "damage", "amount": 1}, {"do": "set", "hp": 2}, {"do": "heal", "amount": 1}]
+            ):
+                seq = s.table.seq
+                gm.send_json(
+                    {"type": "act", "id": i, "seq": seq, "action": {"actor": "bo", **edit}}
+                )
+                hear("sync", seq + 1)
+            seq = s.table.seq
+            gm.send_json({"type": "undo", "id": 9, "seq": seq})
+            hear("sync", seq + 1)
+        gm_log = [line["text"] for line in View(s.table, Identity.gm()).lines()]
         assert s.table.state.get("bo").hp < 12  # Bo was hurt
         assert any(HP_LINE.search(t) for t in gm_log)
+        assert any(t.endswith("bo: set (hp=2)") for t in gm_log) and s.table.state.get("bo").hp == 2
         for text in heard:
             message = json.loads(text)
             for c in message.get("state", {}).get("combatants", []):
@@ -253,6 +265,8 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
                     assert ("hp_label" in c) == (shown == "label")
             for line in message.get("lines", []):
                 assert not HP_LINE.search(line["text"]), line
+                assert "amount=" not in line["text"] and "hp=" not in line["text"], line
+                assert "HP 2 ->" not in line["text"] and "-> 2" not in line["text"], line
             if message["type"] == "odds":
                 assert "down" not in message["odds"]["combatants"]["bo"]
 

@@ -137,6 +137,21 @@ def test_a_player_attacks_and_both_pages_show_the_new_hp(server: Server, browser
     assert "hurt" in bo_hp(pat)  # the player's page shows Bo's new HP as its label
     assert f"{hp}/12" not in pat.content()  # the number never reaches the player's page
 
+    # the game master's panel: damage Bo by 5 (8 -> 3, bloodied for the player), move Cy
+    gm.select_option("#gm-who", "bo")
+    gm.fill("#gm-amount", "5")
+    gm.click("#gm-damage")
+    gm.wait_for_function(shows % "HP 3/12")
+    pat.wait_for_function(shows % "bloodied")
+    assert server.table.state.get("bo").hp == 3
+    gm.select_option("#gm-who", "cy")
+    gm.click("#gm-move")
+    box = gm.locator("#map").bounding_box()
+    tile = box["width"] / (8 * 40 + 48) * 40  # the map's viewBox: 8 tiles and a margin
+    gm.mouse.click(box["x"] + (24 + 3.5 * 40) / 40 * tile, box["y"] + (4 + 4.5 * 40) / 40 * tile)
+    pat.wait_for_selector('.token[data-id="cy"][aria-label$="at 3, 4"]')
+    assert server.table.state.get("cy").at == (3, 4)
+
     # the phone: no sideways scroll
     width = pat.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"

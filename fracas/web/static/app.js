@@ -13,6 +13,7 @@ let state = null;
 let seq = 0;
 let options = {};
 let chosen = null; // {actor, do, option, params}
+let moving = false; // the game master's move: the next tile clicked
 let ws = null;
 let nextId = 1;
 let asked = null; // the odds question in flight: {id, key}
@@ -121,6 +122,26 @@ function render() {
   renderMap();
   renderOrder();
   renderActions();
+  renderGm();
+}
+
+function renderGm() {
+  const box = $("gm-box");
+  box.hidden = state.you.role !== "gm";
+  if (box.hidden) return;
+  const sel = $("gm-who");
+  const was = sel.value || state.turn;
+  sel.replaceChildren(...state.combatants.map((c) => el("option", { value: c.id, selected: c.id === was }, c.name)));
+}
+
+function gmAct(what, params = {}) {
+  send({ type: "act", action: { actor: $("gm-who").value, do: what, ...params } });
+}
+
+function tileAt(e) {
+  const svg = $("map");
+  const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  return [Math.floor(p.x / TILE), Math.floor(p.y / TILE)];
 }
 
 function renderMap() {
@@ -384,6 +405,24 @@ async function loadLinks() {
 
 function setup() {
   $("end-turn").addEventListener("click", endTurn);
+  const amount = () => ({ amount: Number($("gm-amount").value) });
+  $("gm-heal").addEventListener("click", () => gmAct("heal", amount()));
+  $("gm-damage").addEventListener("click", () => gmAct("damage", amount()));
+  $("gm-status-add").addEventListener("click", () => gmAct("status", { add: $("gm-status").value }));
+  $("gm-status-remove").addEventListener("click", () => gmAct("status", { remove: $("gm-status").value }));
+  $("gm-remove").addEventListener("click", () => gmAct("remove"));
+  $("gm-move").addEventListener("click", () => {
+    moving = !moving;
+    $("gm-move").setAttribute("aria-pressed", String(moving));
+  });
+  $("map").addEventListener("click", (e) => {
+    if (!moving || e.target.closest(".token")) return;
+    const [x, y] = tileAt(e);
+    if (x < 0 || y < 0) return;
+    moving = false;
+    $("gm-move").setAttribute("aria-pressed", "false");
+    gmAct("move", { to: [x, y] });
+  });
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("redo").addEventListener("click", () => send({ type: "redo" }));
   $("new-link").addEventListener("submit", async (e) => {
