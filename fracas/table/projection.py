@@ -14,7 +14,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from fracas.model import Action, Combatant, Damaged, Encounter, Event, FieldsSet
+from fracas.model import (
+    Action,
+    Combatant,
+    CombatantAdded,
+    Damaged,
+    Encounter,
+    Event,
+    FieldsSet,
+)
 from fracas.odds import Odds
 from fracas.render import action_title, record_entries
 from fracas.rulesets.base import Ruleset, Shown
@@ -134,6 +142,13 @@ class View:
                 return f"  {c.name} takes damage"
             after = event.apply(state).get(event.target)
             return f"  {c.name} takes damage: {hp_label(self.table.ruleset, after)}"
+        if isinstance(event, CombatantAdded):
+            c = event.combatant
+            sides = self._sides(state)
+            if self.identity.sees_hp(self.table.rules, sides, c.side) != "exact":
+                names = ", ".join(c.name if i == c.id else state.name(i) for i in event.order)
+                return f"GM adds {c.name} ({c.side}): order {names}"
+            return None
         if isinstance(event, FieldsSet) and event.actor in state.combatants:
             touched = {"hp", "max_hp"} & set(event.core)
             if touched and self.hp_shown(state, event.actor) != "exact":
@@ -163,7 +178,10 @@ class View:
 
     def _hp_edit(self, action: Action, state: Encounter) -> bool:
         """A game master's edit of the HP of a combatant whose HP this identity does not
-        see (its amount or value would tell it)."""
+        see (its amount or value would tell it), or a new combatant's sheet (a player
+        sees the new combatant as the state shows it)."""
+        if action.do == "add":
+            return self.identity.role is not Role.GM
         if action.actor not in state.combatants or self.hp_shown(state, action.actor) == "exact":
             return False
         return action.do in ("heal", "damage") or (

@@ -250,13 +250,19 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
                     {"type": "act", "id": i, "seq": seq, "action": {"actor": "bo", **edit}}
                 )
                 hear("sync", seq + 1)
+            zed = {"id": "zed", "name": "Zed", "side": "raiders", "hp": 7, "at": [5, 5]}
+            add = {"actor": "ana", "do": "add", "combatant": zed}
+            seq = s.table.seq
+            gm.send_json({"type": "act", "id": 8, "seq": seq, "action": add})
+            hear("sync", seq + 1)
             seq = s.table.seq
             gm.send_json({"type": "undo", "id": 9, "seq": seq})
             hear("sync", seq + 1)
         gm_log = [line["text"] for line in View(s.table, Identity.gm()).lines()]
         assert s.table.state.get("bo").hp < 12  # Bo was hurt
         assert any(HP_LINE.search(t) for t in gm_log)
-        assert any(t.endswith("bo: set (hp=2)") for t in gm_log) and s.table.state.get("bo").hp == 2
+        assert any(t.startswith("GM adds Zed (raiders, HP 7/12)") for t in gm_log)
+        assert any(t.endswith("bo: set (hp=2)") for t in gm_log) and s.table.state.get("bo").hp == 3
         for text in heard:
             message = json.loads(text)
             for c in message.get("state", {}).get("combatants", []):
@@ -266,6 +272,7 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
             for line in message.get("lines", []):
                 assert not HP_LINE.search(line["text"]), line
                 assert "amount=" not in line["text"] and "hp=" not in line["text"], line
+                assert "'hp'" not in line["text"] and "HP 7" not in line["text"], line
                 assert "HP 2 ->" not in line["text"] and "-> 2" not in line["text"], line
             if message["type"] == "odds":
                 assert "down" not in message["odds"]["combatants"]["bo"]
