@@ -113,8 +113,10 @@ def test_a_player_attacks_and_both_pages_show_the_new_hp(server: Server, browser
 
     pat.get_by_role("button", name="Attack", exact=True).click()
     target = pat.get_by_role("button", name="Attack Bo")
+    asked = time.monotonic()
     target.hover()
     pat.wait_for_selector("#odds .odds-line")
+    odds_time = time.monotonic() - asked
     odds_text = pat.locator("#odds").inner_text()
     expected = server.table.odds(_attack()).to_json()["combatants"]["bo"]
     assert f"hit {100 * expected['hit']:.1f}%" in odds_text
@@ -158,7 +160,8 @@ def test_a_player_attacks_and_both_pages_show_the_new_hp(server: Server, browser
     gm.screenshot(path=str(SHOTS / "gm.png"), full_page=True)
     pat.screenshot(path=str(SHOTS / "player-390.png"), full_page=True)
     print(
-        f"first page load {1000 * loaded:.0f} ms; click to the GM's page {1000 * round_trip:.0f} ms"
+        f"first page load {1000 * loaded:.0f} ms; odds tooltip {1000 * odds_time:.0f} ms; "
+        f"click to the GM's page {1000 * round_trip:.0f} ms"
     )
 
 
@@ -184,3 +187,32 @@ def test_a_player_cannot_act_for_an_enemy_from_the_page(server: Server, browser:
     pat.wait_for_selector("#notice:not([hidden])")
     assert pat.locator("#notice").inner_text().startswith("forbidden:")
     assert server.table.seq == seq
+
+
+def test_keys_undo_redo_and_a_page_that_reconnects_catches_up(server: Server, browser: Any) -> None:
+    gm = browser.new_context().new_page()
+    pat = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    pat.goto(f"{server.base}/t/{server.ana}")
+    gm.wait_for_selector("#order li")
+    pat.wait_for_selector("#order li")
+    gm.locator("body").press("n")  # ends Ana's turn
+    pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Bo's turn\")")
+    gm.locator("body").press("Control+z")
+    pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Ana's turn\")")
+    gm.locator("body").press("Control+Shift+z")
+    pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Bo's turn\")")
+    assert [r.kind for r in server.table.log[1:]] == ["action", "undo", "redo"]
+    log = pat.locator("#log").inner_text()
+    assert "#2 undo: takes back #1 ana: end_turn" in log
+    assert "#3 redo: puts back #1 ana: end_turn" in log
+
+    # Pat's socket drops; the game master goes on; Pat's page comes back and catches up
+    pat.evaluate("ws.onclose = (e) => { setTimeout(connect, 300); }; ws.close()")
+    seq = server.table.seq
+    gm.locator("body").press("n")  # ends Bo's turn
+    gm.wait_for_function("document.getElementById('turn').innerText.includes(\"Cy's turn\")")
+    assert server.table.seq == seq + 1
+    pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Cy's turn\")")
+    titles = pat.locator("#log li.title").all_inner_texts()
+    assert len(titles) == len(set(titles)) == server.table.seq - 1  # each record once
