@@ -474,7 +474,16 @@ def play(
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the game master's page.")
-def serve(target: str | None, db: str, host: str, port: int, open_browser: bool) -> None:
+@click.option(
+    "--enemy-hp",
+    type=click.Choice(["exact", "label", "hidden"]),
+    default="label",
+    show_default=True,
+    help="What players see of the HP of combatants on no side of theirs.",
+)
+def serve(
+    target: str | None, db: str, host: str, port: int, open_browser: bool, enemy_hp: str
+) -> None:
     """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER
     resumes one (no argument: the latest stored). Prints the game master's link and one
     link per player; every page shows every change live. `fracas play` on the same
@@ -483,6 +492,6 @@ def serve(target: str | None, db: str, host: str, port: int, open_browser: bool)
     def go() -> None:
         from fracas.web.serve import serve as run_server
 
-        run_server(db, target, host, port, open_browser, click.echo)
+        run_server(db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp)
 
     _guard(go)

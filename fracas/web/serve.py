@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from fracas.errors import FracasError
 from fracas.play.loop import open_session
 from fracas.store import EncounterStore, open_store
-from fracas.table import Table, TableService
+from fracas.table import Table, TableRules, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links, links_path
 
@@ -80,13 +80,15 @@ def serve(
     port: int,
     open_browser: bool,
     say: Callable[[str], None],
+    *,
+    enemy_hp: str = "label",
 ) -> None:
     """Serve ``target`` (a file: a new encounter; a stored name; None: the latest one)."""
     import uvicorn
 
     store = open_store(db)
     try:
-        service = TableService(store)
+        service = TableService(store, TableRules(enemy_hp=enemy_hp))
         table, new = _table(store, service, target)
         links = Links(links_path(db))
         gm, players = start_links(links, table)
@@ -101,7 +103,7 @@ def serve(
         say(
             f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
             "new ones (the game master's page makes more, assigns and revokes them). "
-            "Ctrl-C stops."
+            f"Players see enemy HP: {enemy_hp}. Ctrl-C stops."
         )
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         try:

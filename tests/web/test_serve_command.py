@@ -85,13 +85,15 @@ def test_serve_prints_links_that_open_the_table_and_resumes(tmp_path: Path) -> N
     assert (tmp_path / "e.sqlite3.links.json").exists()
     assert ana_token not in (tmp_path / "e.sqlite3.links.json").read_text()
 
-    proc, lines = start(db, "dice-combat")
+    proc, lines = start(db, "dice-combat", "--enemy-hp", "hidden")
     try:
         assert lines[0].startswith("resumed 'dice-combat' (dice-combat, 14 records)")
         new_ana = link(lines, "Ana (ana)")
         assert new_ana != ana
         base, new_token = new_ana.rsplit("/t/", 1)
-        assert get(f"{base}/api/state", new_token)[0] == 200
+        status, body = get(f"{base}/api/state", new_token)
+        bo = next(c for c in json.loads(body)["combatants"] if c["id"] == "bo")
+        assert status == 200 and bo["hp_shown"] == "hidden" and "hp_label" not in bo
         assert get(f"{base}/api/state", ana_token)[0] == 403  # the old link is gone
     finally:
         stop(proc)
