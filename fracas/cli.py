@@ -1,4 +1,5 @@
-"""The command line: ``fracas run``, ``fracas odds``, ``fracas rules``, ``fracas play``.
+"""The command line: ``fracas run``, ``fracas odds``, ``fracas rules``, ``fracas play``,
+``fracas serve``.
 
 Thin: it reads files, hands actions to the engine and prints what comes back.
 Every error fracas raises on purpose ends the command with exit status 1 and
@@ -651,5 +652,40 @@ def lab_compare(
                 _out.print(
                     f"  {escape(side)} {s['diff'] * 100:+.2f} points  [dim]{how}; {mark}[/dim]"
                 )
+
+
+@main.command()
+@click.argument("target", metavar="[FILE|ENCOUNTER]", required=False)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=_DEFAULT_DB,
+    show_default=True,
+    envvar="FRACAS_DB",
+    show_envvar=True,
+    help="The encounter store (the same as `fracas play`'s).",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the game master's page.")
+@click.option(
+    "--enemy-hp",
+    type=click.Choice(["exact", "label", "hidden"]),
+    default="label",
+    show_default=True,
+    help="What players see of the HP of combatants on no side of theirs.",
+)
+def serve(
+    target: str | None, db: str, host: str, port: int, open_browser: bool, enemy_hp: str
+) -> None:
+    """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER
+    resumes one (no argument: the latest stored). Prints the game master's link and one
+    link per player; every page shows every change live. `fracas play` on the same
+    store goes on with the same encounter."""
+
+    def go() -> None:
+        from fracas.web.serve import serve as run_server
+
+        run_server(db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp)
 
     _guard(go)

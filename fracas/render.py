@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -57,10 +57,18 @@ def _shown(value: Any) -> Any:
     return plain(value)
 
 
-def _event_lines(state: Encounter, events: Iterable[Event]) -> list[Line]:
+Redact = Callable[[Event, Encounter], str | None]
+"""A face's own sentence for an event (given the state before it), or None: the event's
+(a projection that keeps hidden HP out of a player's log)."""
+
+
+def _event_lines(
+    state: Encounter, events: Iterable[Event], redact: Redact | None = None
+) -> list[Line]:
     lines: list[Line] = []
     for event in events:
-        text = event.describe(state)
+        own = redact(event, state) if redact is not None else None
+        text = event.describe(state) if own is None else own
         state = event.apply(state)
         if text:
             lines.append(Line(text, event.tone))
@@ -72,18 +80,21 @@ def _title(record: Record) -> Line:
     return Line(action_title(record.seq, record.action), "title")
 
 
-def record_entries(log: Sequence[Record], before: Encounter, record: Record) -> list[Line]:
+def record_entries(
+    log: Sequence[Record], before: Encounter, record: Record, redact: Redact | None = None
+) -> list[Line]:
     """The log lines of one record of ``log``, given the state before it (an undo names
-    the action it takes back; a redo shows that action's lines again)."""
+    the action it takes back; a redo shows that action's lines again); ``redact`` puts
+    a face's own sentence for some events."""
     if record.kind in ("undo", "redo"):
         assert record.target is not None
         target = log[record.target]
         if record.kind == "undo":
             return [Line(f"#{record.seq} undo: takes back {_title(target).text}", "title")]
         head = Line(f"#{record.seq} redo: puts back {_title(target).text}", "title")
-        return [head, *_event_lines(before, target.events)]
+        return [head, *_event_lines(before, target.events, redact)]
     lines = [_title(record)] if record.action is not None else []
-    return lines + _event_lines(before, record.events)
+    return lines + _event_lines(before, record.events, redact)
 
 
 def log_entries(start: Encounter, records: Sequence[Record]) -> list[Line]:

@@ -6,6 +6,7 @@ change feed. It imports no terminal or web library and prints nothing."""
 from fracas.table.choices import Option, options_now, param_choices
 from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity, Role, TableRules
+from fracas.table.projection import View, hp_label
 from fracas.table.table import StoreLost, Table, TableService, fresh_seed, live_seed
 
 __all__ = [
@@ -19,7 +20,9 @@ __all__ = [
     "Table",
     "TableRules",
     "TableService",
+    "View",
     "fresh_seed",
+    "hp_label",
     "live_seed",
     "options_now",
     "param_choices",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fracas.errors import FracasError
 from fracas.model import Action
 
-__all__ = ["GM_ONLY", "Forbidden", "Identity", "Role", "TableRules"]
+__all__ = ["GM_ONLY", "HP_SHOWN", "Forbidden", "Identity", "Role", "TableRules"]
 
 
 class Role(enum.Enum):
@@ -39,6 +39,20 @@ class TableRules:
 
     player_undo: bool = True
     """A player may undo its own latest action (when it is the latest of the log)."""
+    enemy_hp: str = "label"
+    """What a player (or a viewer) sees of the HP of a combatant on no side of its own:
+    ``exact``, a ``label`` (healthy, hurt, bloodied, down) or ``hidden``."""
+
+    def __post_init__(self) -> None:
+        if self.enemy_hp not in HP_SHOWN:
+            raise FracasError(
+                "bad_option",
+                f"enemy HP shown as {self.enemy_hp!r}; valid: {', '.join(HP_SHOWN)}",
+            )
+
+
+HP_SHOWN = ("exact", "label", "hidden")
+"""The ways a table may show an enemy's HP to players (:attr:`TableRules.enemy_hp`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +96,24 @@ class Identity:
                 "forbidden",
                 f"{self.name!r} does not play {action.actor!r}; its combatants: {mine}",
             )
+
+    def check_gm(self, what: str) -> None:
+        """Refuse ``what`` (managing links, downloading the encounter) unless this is the
+        game master.
+
+        Raises:
+            Forbidden: ``forbidden``.
+        """
+        if self.role is not Role.GM:
+            raise Forbidden("forbidden", f"only the game master may {what}; {self.name!r} may not")
+
+    def sees_hp(self, rules: TableRules, sides: frozenset[str], side: str) -> str:
+        """How this identity sees the HP of a combatant of ``side`` (``sides``: the sides
+        of the combatants it owns): ``exact`` for the game master and for its own sides,
+        else the table's :attr:`TableRules.enemy_hp`."""
+        if self.role is Role.GM or side in sides:
+            return "exact"
+        return rules.enemy_hp
 
     def check_undo(self, rules: TableRules, latest_by: str | None, redo: bool = False) -> None:
         """Refuse an undo (or redo) unless this identity may take back the latest action,

@@ -1,0 +1,172 @@
+"""The HTTP side of ``fracas serve``: the page, its static files, the links API and
+the socket. Thin: who a request is comes from its token (:class:`Links`); what it may
+do is decided by :class:`fracas.table.Identity`; what it sees, by
+:class:`fracas.table.View`.
+
+``GET /t/TOKEN``                    the page (``index.html``)
+``GET /static/...``                  its script and style
+``GET /api/state``                   the state as this token sees it
+``GET /api/links`` ``POST /api/links`` ``POST /api/links/ID`` ``DELETE /api/links/ID``
+                                     the game master's player links (list, create,
+                                     assign combatants, revoke)
+``GET /api/export``                  the game master's download: an encounter file
+``WS  /ws?token=TOKEN``              the live protocol (:mod:`fracas.web.live`)
+
+Every ``/api`` request carries ``Authorization: Bearer TOKEN``; a refusal is
+``{"code", "message"}`` with status 400 (bad input), 403 (not allowed) or 404.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import Any
+
+import yaml
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from fracas.errors import FracasError
+from fracas.frozen import thaw
+from fracas.table import Forbidden, Identity, TableService, View
+from fracas.web.links import Link, LinkError, Links
+from fracas.web.live import MAX_MESSAGE, Hub
+
+__all__ = ["STATIC", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _refusal(exc: FracasError) -> JSONResponse:
+    status = (
+        403
+        if isinstance(exc, Forbidden | LinkError) and exc.code in ("forbidden", "bad_token")
+        else 400
+    )
+    if exc.code in ("unknown_link", "unknown_encounter"):
+        status = 404
+    return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+
+def create_app(tables: TableService, links: Links, executor: Executor) -> Starlette:
+    """The server's app over ``tables`` (its store), ``links`` and an odds executor."""
+    hub = Hub(tables, links, executor)
+
+    def who(request: Request) -> tuple[str, Link]:
+        auth = request.headers.get("authorization", "")
+        token = auth[7:] if auth.lower().startswith("bearer ") else ""
+        return links.identify(token)
+
+    def guarded(fn: Callable[[Request], Awaitable[Any]]) -> Handler:
+        async def run(request: Request) -> Response:
+            try:
+                out = await fn(request)
+            except FracasError as exc:
+                return _refusal(exc)
+            return out if isinstance(out, Response) else JSONResponse(out)
+
+        return run
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > MAX_MESSAGE:
+            raise LinkError("too_big", f"a body of {len(raw)} bytes; at most {MAX_MESSAGE}")
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError as exc:
+            raise LinkError("bad_json", f"not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise LinkError("bad_json", "the body is a JSON object")
+        return data
+
+    def owns(data: dict[str, Any], encounter: str) -> list[str]:
+        ids = data.get("owns", [])
+        known = tables.open(encounter).state.combatants
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise LinkError("bad_owns", "'owns' is a list of combatant ids")
+        for cid in ids:
+            if cid not in known:
+                raise LinkError(
+                    "unknown_combatant", f"no combatant {cid!r}; valid: {', '.join(known)}"
+                )
+        return list(ids)
+
+    async def page(request: Request) -> Response:
+        try:
+            links.identify(request.path_params["token"])
+        except LinkError as exc:
+            return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def state(request: Request) -> dict[str, Any]:
+        encounter, link = who(request)
+        return View(tables.open(encounter), link.identity).state()
+
+    def gm(request: Request, what: str) -> tuple[str, Identity]:
+        encounter, link = who(request)
+        identity = link.identity
+        identity.check_gm(what)
+        return encounter, identity
+
+    async def list_links(request: Request) -> list[dict[str, Any]]:
+        encounter, _ = gm(request, "see the player links")
+        return [link.public() for link in links.of(encounter)]
+
+    async def add_link(request: Request) -> dict[str, Any]:
+        encounter, _ = gm(request, "make player links")
+        data = await body(request)
+        name = data.get("name")
+        if not isinstance(name, str):
+            raise LinkError("bad_name", "a new link needs a 'name'")
+        link, token = links.add(encounter, name, owns(data, encounter))
+        return {**link.public(), "token": token, "path": f"/t/{token}"}
+
+    async def assign(request: Request) -> dict[str, Any]:
+        encounter, _ = gm(request, "assign combatants")
+        data = await body(request)
+        link = links.assign(encounter, request.path_params["id"], owns(data, encounter))
+        await hub.changed(encounter, link.id)
+        return link.public()
+
+    async def revoke(request: Request) -> dict[str, Any]:
+        encounter, _ = gm(request, "revoke links")
+        link = links.revoke(encounter, request.path_params["id"])
+        await hub.revoked(encounter, link.id)
+        return link.public()
+
+    async def download(request: Request) -> Response:
+        encounter, _ = gm(request, "download the encounter")
+        data = thaw(tables.open(encounter).export())
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        return Response(
+            text,
+            media_type="application/yaml",
+            headers={"Content-Disposition": f'attachment; filename="{encounter}.yaml"'},
+        )
+
+    async def socket(ws: WebSocket) -> None:
+        await hub.serve(ws)
+
+    app = Starlette(
+        routes=[
+            Route("/t/{token}", page),
+            Route("/api/state", guarded(state)),
+            Route("/api/links", guarded(list_links), methods=["GET"]),
+            Route("/api/links", guarded(add_link), methods=["POST"]),
+            Route("/api/links/{id}", guarded(assign), methods=["POST"]),
+            Route("/api/links/{id}", guarded(revoke), methods=["DELETE"]),
+            Route("/api/export", guarded(download)),
+            WebSocketRoute("/ws", socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+    )
+    app.state.hub = hub
+    return app

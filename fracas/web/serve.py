@@ -1,0 +1,120 @@
+"""``fracas serve``: open (or start) an encounter of the store, print its links and
+run the server (uvicorn) until Ctrl-C."""
+
+from __future__ import annotations
+
+import multiprocessing
+import socket
+import threading
+import webbrowser
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+
+from fracas.errors import FracasError
+from fracas.play.loop import open_session
+from fracas.store import EncounterStore, open_store
+from fracas.table import Table, TableRules, TableService
+from fracas.web.app import create_app
+from fracas.web.links import Links, links_path
+
+__all__ = ["free_port", "print_links", "serve", "start_links"]
+
+
+def free_port(host: str) -> int:
+    """A port free on ``host`` now (for ``--port 0``)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_links(links: Links, table: Table) -> tuple[str, list[tuple[str, str, str]]]:
+    """A new game master's token, and every player link with a new token: (name, the
+    combatants it plays, token). An encounter with no player link yet gets one per
+    combatant of the side of its file's first combatant (the players' side, as files
+    are written), named after the combatant."""
+    gm = links.gm(table.name)
+    renewed = links.renew(table.name)
+    players = [
+        (link.name, ", ".join(link.owns), renewed[link.id])
+        for link in links.of(table.name)
+        if link.id in renewed
+    ]
+    if not links.of(table.name):
+        state = table.state
+        first = next(iter(state.combatants.values()))
+        for c in state.combatants.values():
+            if c.side == first.side:
+                link, token = links.add(table.name, c.name, [c.id])
+                players.append((link.name, c.id, token))
+    return gm, players
+
+
+def print_links(
+    say: Callable[[str], None], base: str, gm: str, players: list[tuple[str, str, str]]
+) -> None:
+    say(f"  game master: {base}/t/{gm}")
+    labels = [f"{name} ({owns or 'nobody'})" for name, owns, _ in players]
+    width = max(map(len, labels), default=0)
+    for label, (_, _, token) in zip(labels, players, strict=True):
+        say(f"  {label:<{width}}: {base}/t/{token}")
+
+
+def _table(store: EncounterStore, service: TableService, target: str | None) -> tuple[Table, bool]:
+    if target is None:
+        stored = store.list()
+        if not stored:
+            raise FracasError(
+                "missing_argument",
+                f"no encounter stored in {store.location} yet; give FILE (a new encounter)",
+            )
+        return service.open(stored[0].name), False
+    table, new = open_session(store, target)
+    return service.open(table.name), new
+
+
+def serve(
+    db: str,
+    target: str | None,
+    host: str,
+    port: int,
+    open_browser: bool,
+    say: Callable[[str], None],
+    *,
+    enemy_hp: str = "label",
+) -> None:
+    """Serve ``target`` (a file: a new encounter; a stored name; None: the latest one)."""
+    import uvicorn
+
+    store = open_store(db)
+    try:
+        service = TableService(store, TableRules(enemy_hp=enemy_hp))
+        table, new = _table(store, service, target)
+        links = Links(links_path(db))
+        gm, players = start_links(links, table)
+        port = port or free_port(host)
+        base = f"http://{host}:{port}"
+        what = "new encounter" if new else "resumed"
+        say(
+            f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
+            f"{store.location}; `fracas play {table.name}` goes on with it too"
+        )
+        print_links(say, base, gm, players)
+        say(
+            f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
+            "new ones (the game master's page makes more, assigns and revokes them). "
+            f"Players see enemy HP: {enemy_hp}. Ctrl-C stops."
+        )
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            app = create_app(service, links, pool)
+            if open_browser:
+                threading.Timer(0.8, webbrowser.open, [f"{base}/t/{gm}"]).start()
+            config = uvicorn.Config(
+                app, host=host, port=port, log_level="warning", ws="websockets-sansio"
+            )
+            uvicorn.Server(config).run()
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+    finally:
+        store.close()

@@ -1,0 +1,462 @@
+// fracas serve: the page. Everything it shows comes projected from the server for
+// this page's link; everything it does goes back as a message the server checks.
+// No rule and no permission is decided here: the options say what may be done.
+"use strict";
+
+const TILE = 40;
+const SIDE_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
+const token = location.pathname.split("/").pop();
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+let state = null;
+let seq = 0;
+let options = {};
+let chosen = null; // {actor, do, option, params}
+let moving = false; // the game master's move: the next tile clicked
+let ws = null;
+let nextId = 1;
+let asked = null; // the odds question in flight: {id, key}
+const oddsCache = new Map();
+const sides = [];
+
+function el(tag, attrs = {}, text = "") {
+  const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  if (text) node.textContent = text;
+  return node;
+}
+
+function sideColour(side) {
+  if (!sides.includes(side)) sides.push(side);
+  return SIDE_COLOURS[sides.indexOf(side) % SIDE_COLOURS.length];
+}
+
+function name(cid) {
+  const c = state && state.combatants.find((x) => x.id === cid);
+  return c ? c.name : cid;
+}
+
+function hpText(c) {
+  if (c.hp_shown === "exact") return `${c.hp}/${c.max_hp}`;
+  if (c.hp_shown === "label") return c.hp_label;
+  return "HP hidden";
+}
+
+function hpColour(c) {
+  // blue: above half; yellow: a quarter to half; vermillion: below a quarter
+  const f = c.max_hp ? c.hp / c.max_hp : 0;
+  return f > 0.5 ? "#0072b2" : f > 0.25 ? "#f0e442" : "#d55e00";
+}
+
+function notice(text) {
+  const n = $("notice");
+  n.textContent = text;
+  n.hidden = !text;
+}
+
+// --- the socket -------------------------------------------------------------------
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+  ws.onopen = () => {
+    $("conn").textContent = "live";
+    ws.send(JSON.stringify({ type: "hello", seq }));
+  };
+  ws.onmessage = (e) => handle(JSON.parse(e.data));
+  ws.onclose = (e) => {
+    if (e.code === 4403) {
+      $("conn").textContent = "this link no longer opens the table";
+      return;
+    }
+    $("conn").textContent = "reconnecting…";
+    setTimeout(connect, 1000);
+  };
+}
+
+function send(message) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) {
+    notice("not connected; reconnecting");
+    return null;
+  }
+  const id = nextId++;
+  ws.send(JSON.stringify({ ...message, id, seq }));
+  return id;
+}
+
+function handle(m) {
+  if (m.type === "sync") {
+    const first = state === null;
+    state = m.state;
+    seq = m.seq;
+    options = m.options;
+    appendLog(m.lines);
+    if (chosen && !findOption(chosen.actor, chosen.do)) chosen = null;
+    render();
+    if (first && state.you.role === "gm") loadLinks();
+  } else if (m.type === "refused") {
+    notice(`${m.code}: ${m.message}`);
+    if (asked && m.id === asked.id) hideOdds();
+  } else if (m.type === "done") {
+    notice("");
+    chosen = null;
+    hideOdds();
+    render();
+  } else if (m.type === "odds") {
+    oddsCache.set(`${m.seq}|${asked && asked.key}`, m.odds);
+    if (asked && m.id === asked.id) showOdds(m.odds, asked.target);
+  }
+}
+
+// --- drawing ----------------------------------------------------------------------
+
+function render() {
+  if (!state) return;
+  $("title").textContent = `${state.encounter} · ${state.title}`;
+  document.title = `fracas · ${state.encounter}`;
+  const you = state.you.role === "gm" ? "game master" : state.you.name;
+  $("turn").textContent = `Round ${state.round}: ${name(state.turn)}'s turn; next ${name(state.next)} (you: ${you})`;
+  renderMap();
+  renderOrder();
+  renderActions();
+  renderGm();
+}
+
+function renderGm() {
+  const box = $("gm-box");
+  box.hidden = state.you.role !== "gm";
+  if (box.hidden) return;
+  const sel = $("gm-who");
+  const was = sel.value || state.turn;
+  sel.replaceChildren(...state.combatants.map((c) => el("option", { value: c.id, selected: c.id === was }, c.name)));
+}
+
+function gmAct(what, params = {}) {
+  send({ type: "act", action: { actor: $("gm-who").value, do: what, ...params } });
+}
+
+function tileAt(e) {
+  const svg = $("map");
+  const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  return [Math.floor(p.x / TILE), Math.floor(p.y / TILE)];
+}
+
+function renderMap() {
+  const placed = state.combatants.filter((c) => c.at);
+  let w = 8, h = 6;
+  if (state.bounds) [w, h] = state.bounds;
+  for (const c of placed) { w = Math.max(w, c.at[0] + 2); h = Math.max(h, c.at[1] + 2); }
+  const svg = $("map");
+  svg.setAttribute("viewBox", `-24 -4 ${w * TILE + 48} ${h * TILE + 8}`); // room for edge labels
+  const grid = $("grid-rect");
+  grid.setAttribute("width", w * TILE);
+  grid.setAttribute("height", h * TILE);
+  const g = $("tokens");
+  g.replaceChildren();
+  for (const c of placed) g.append(tokenOf(c));
+}
+
+function tokenOf(c) {
+  const [x, y] = [c.at[0] * TILE + TILE / 2, c.at[1] * TILE + TILE / 2];
+  const statuses = c.statuses.map((s) => s.label + (s.value ? ` (${s.value})` : "")).join(", ");
+  const label = `${c.name}, ${c.side}, HP ${hpText(c)}${c.down ? ", down" : ""}${c.acting ? ", acting now" : ""}` +
+    (statuses ? `, ${statuses}` : "") + ` at ${c.at[0]}, ${c.at[1]}`;
+  const t = el("svg:g", {
+    class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}`,
+    tabindex: "0", role: "button", "aria-label": label, "data-id": c.id,
+  });
+  t.append(el("svg:title", {}, label));
+  if (c.acting) t.append(el("svg:circle", { class: "ring", cx: x, cy: y, r: 18 }));
+  t.append(el("svg:circle", { class: "disc", cx: x, cy: y, r: 14, fill: sideColour(c.side) }));
+  t.append(el("svg:text", { x, y: y + 4, fill: "#fff", class: "name" }, c.name.slice(0, 2)));
+  // HP bar and its number or label, under the token
+  const bw = 34, bx = x - bw / 2, by = y + 12;
+  t.append(el("svg:rect", { x: bx, y: by, width: bw, height: 5, fill: "#eee", stroke: "#555", "stroke-width": 0.5 }));
+  if (c.hp_shown === "exact" && c.max_hp) {
+    t.append(el("svg:rect", { x: bx, y: by, width: Math.max(0, bw * c.hp / c.max_hp), height: 5, fill: hpColour(c) }));
+  }
+  t.append(el("svg:text", { x, y: by + 13 }, `${c.name} ${hpText(c)}`));
+  c.statuses.forEach((s, i) => {
+    t.append(el("svg:text", { x: x + 16, y: y - 10 + i * 9, class: "badge", "text-anchor": "start" },
+      s.label.slice(0, 6) + (s.value.match(/turns=(\d+)/) ? ` ${s.value.match(/turns=(\d+)/)[1]}` : "")));
+  });
+  t.addEventListener("click", () => target(c.id));
+  t.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); target(c.id); } });
+  t.addEventListener("mouseenter", () => askOdds(c.id));
+  t.addEventListener("focus", () => askOdds(c.id));
+  return t;
+}
+
+function renderOrder() {
+  const ol = $("order");
+  ol.replaceChildren();
+  for (const c of state.combatants) {
+    const li = el("li", { class: `${c.acting ? "acting" : ""} ${c.down ? "down" : ""}`, "aria-current": c.acting ? "true" : null });
+    const card = el("div", { class: "card" });
+    card.append(el("strong", {}, c.name));
+    card.append(el("span", { class: "small" }, c.side + (c.mine ? " (yours)" : "")));
+    if (c.hp_shown === "exact") {
+      const m = el("meter", { min: 0, max: c.max_hp, value: c.hp, low: Math.ceil(c.max_hp / 4) + 0.5, high: c.max_hp / 2 + 0.5, optimum: c.max_hp, "aria-label": `${c.name}'s HP` });
+      card.append(m);
+    }
+    card.append(el("span", {}, `HP ${hpText(c)}`));
+    if (c.down) card.append(el("span", {}, "down"));
+    if (c.gear) card.append(el("span", { class: "small" }, c.gear));
+    for (const s of c.statuses) card.append(el("span", { class: "small" }, `${s.label}${s.value ? " " + s.value : ""}`));
+    for (const f of c.fields || []) card.append(el("span", { class: "small", title: f.detail || null }, `${f.label} ${f.value}`));
+    li.append(card);
+    ol.append(li);
+  }
+  const dl = $("values");
+  dl.replaceChildren();
+  for (const v of state.values) { dl.append(el("dt", {}, v.label)); dl.append(el("dd", { title: v.detail || null }, v.value)); }
+}
+
+function findOption(actor, what) {
+  return (options[actor] || []).find((o) => o.do === what && o.allowed);
+}
+
+function title(text) { return text.replace(/_/g, " ").replace(/^./, (x) => x.toUpperCase()); }
+
+function renderActions() {
+  const box = $("actions");
+  box.replaceChildren();
+  const actors = Object.keys(options);
+  if (!actors.length) box.append(el("p", { class: "why" }, "You watch this table."));
+  for (const actor of actors) {
+    box.append(el("h3", { class: "small" }, `${name(actor)}'s actions`));
+    const row = el("div", { class: "row", role: "group", "aria-label": `${name(actor)}'s actions` });
+    for (const o of options[actor]) {
+      const pressed = chosen && chosen.actor === actor && chosen.do === o.do;
+      const b = el("button", { type: "button", "aria-pressed": String(Boolean(pressed)), disabled: !o.allowed,
+        title: o.allowed ? o.summary : o.refusal.message }, title(o.do));
+      b.addEventListener("click", () => choose(actor, o));
+      row.append(b);
+    }
+    box.append(row);
+    for (const o of options[actor]) {
+      if (!o.allowed) box.append(el("p", { class: "why" }, `${title(o.do)}: ${o.refusal.message}`));
+    }
+  }
+  if (chosen) box.append(chosenPanel());
+  const acting = state.turn;
+  const mayEnd = state.you.role === "gm" || state.you.owns.includes(acting);
+  $("end-turn").disabled = !mayEnd;
+  $("undo").disabled = $("redo").disabled = state.you.role === "viewer";
+}
+
+function chosenPanel() {
+  const o = chosen.option;
+  const panel = el("div", { role: "group", "aria-label": `${title(o.do)}: choose` });
+  for (const [p, values] of Object.entries(o.choices)) {
+    const sel = el("select", { "aria-label": p });
+    if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${p}: none`));
+    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${p}: ${v}`));
+    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; });
+    if (!o.required.includes(p) || values.length) {
+      if (o.required.includes(p) && !chosen.params[p]) chosen.params[p] = values[0];
+      panel.append(sel);
+    }
+  }
+  const row = el("div", { class: "row targets" });
+  if (o.targets === null) {
+    const b = el("button", { type: "button" }, `${title(o.do)}: roll`);
+    b.addEventListener("click", () => act(null));
+    row.append(b);
+  } else {
+    for (const t of o.targets) {
+      const b = el("button", { type: "button", "data-target": t }, `${title(o.do)} ${name(t)}`);
+      b.addEventListener("click", () => act(t));
+      b.addEventListener("mouseenter", () => askOdds(t));
+      b.addEventListener("focus", () => askOdds(t));
+      b.addEventListener("mouseleave", hideOdds);
+      row.append(b);
+    }
+    if (!o.targets.length) row.append(el("p", { class: "why" }, "no target now"));
+  }
+  panel.append(el("p", { class: "small" }, o.targets === null ? "" : "Pick a target (or its token on the map); hover or focus it for the exact odds."));
+  panel.append(row);
+  return panel;
+}
+
+function choose(actor, o) {
+  chosen = chosen && chosen.actor === actor && chosen.do === o.do ? null : { actor, do: o.do, option: o, params: {} };
+  hideOdds();
+  renderActions();
+}
+
+function actionFor(t) {
+  const a = { actor: chosen.actor, do: chosen.do, ...chosen.params };
+  if (t !== null) a.target = t;
+  return a;
+}
+
+function target(cid) {
+  if (chosen && chosen.option.targets && chosen.option.targets.includes(cid)) act(cid);
+}
+
+function act(t) {
+  if (!chosen) return;
+  send({ type: "act", action: actionFor(t) });
+}
+
+// --- odds ---------------------------------------------------------------------------
+
+function askOdds(t) {
+  if (!chosen || !chosen.option.targets || !chosen.option.targets.includes(t)) return;
+  const action = actionFor(t);
+  const key = JSON.stringify(action);
+  const cached = oddsCache.get(`${seq}|${key}`);
+  if (cached) { asked = { id: null, key, target: t }; showOdds(cached, t); return; }
+  const box = $("odds");
+  box.hidden = false;
+  box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${title(chosen.do)} ${name(t)}…`));
+  asked = { id: send({ type: "odds", action }), key, target: t };
+}
+
+function pct(p) { return `${(100 * p).toFixed(1)}%`; }
+
+function showOdds(odds, t) {
+  const box = $("odds");
+  box.hidden = false;
+  box.replaceChildren();
+  const o = odds.combatants[t];
+  box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: exact odds`));
+  if (!o) { box.append(el("p", {}, "it cannot affect them")); return; }
+  const parts = [];
+  if (o.hit !== null) parts.push(`hit ${pct(o.hit)}`);
+  parts.push(`mean damage ${o.mean.toFixed(2)}`);
+  if (o.down !== undefined) parts.push(`down ${pct(o.down)}`);
+  box.append(el("p", { class: "odds-line" }, parts.join(" · ")));
+  const dmg = Object.entries(o.damage).map(([d, p]) => [Number(d), p]).sort((a, b) => a[0] - b[0]).slice(0, 16);
+  const top = Math.max(...dmg.map(([, p]) => p));
+  const bars = el("div", { class: "bars", role: "img", "aria-label": "damage: " + dmg.map(([d, p]) => `${d} ${pct(p)}`).join(", ") });
+  const labels = el("div", { class: "bars-labels", "aria-hidden": "true" });
+  for (const [d, p] of dmg) {
+    bars.append(el("span", { style: `height:${Math.max(1, Math.round(40 * p / top))}px`, title: `${d} damage: ${pct(p)}` }));
+    labels.append(el("span", {}, String(d)));
+  }
+  box.append(bars, labels, el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
+}
+
+function hideOdds() {
+  asked = null;
+  $("odds").hidden = true;
+}
+
+// --- the log ------------------------------------------------------------------------
+
+function appendLog(lines) {
+  const ol = $("log");
+  for (const line of lines) ol.append(el("li", { class: line.tone || null }, line.text));
+  ol.scrollTop = ol.scrollHeight;
+}
+
+// --- the game master's links ------------------------------------------------------
+
+async function api(path, method = "GET", body = undefined) {
+  const r = await fetch(path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
+  const data = await r.json();
+  if (!r.ok) throw new Error(`${data.code}: ${data.message}`);
+  return data;
+}
+
+function ownsBoxes(box, owns, onChange) {
+  for (const c of state.combatants) {
+    const input = el("input", { type: "checkbox", value: c.id, checked: owns.includes(c.id) });
+    if (onChange) input.addEventListener("change", onChange);
+    const label = el("label", {});
+    label.append(input, document.createTextNode(` ${c.name}`));
+    box.append(label);
+  }
+}
+
+function checked(box) { return [...box.querySelectorAll("input:checked")].map((i) => i.value); }
+
+async function loadLinks() {
+  $("links-box").hidden = false;
+  const ul = $("links");
+  ul.replaceChildren();
+  let links;
+  try { links = await api("/api/links"); } catch (e) { notice(e.message); return; }
+  for (const link of links) {
+    const li = el("li", {});
+    li.append(el("strong", {}, link.name), document.createTextNode(link.revoked ? " (revoked)" : ""));
+    if (!link.revoked) {
+      const box = el("span", { role: "group", "aria-label": `${link.name} plays` });
+      ownsBoxes(box, link.owns, async () => {
+        try { await api(`/api/links/${link.id}`, "POST", { owns: checked(box) }); } catch (e) { notice(e.message); }
+      });
+      const revoke = el("button", { type: "button" }, `Revoke ${link.name}'s link`);
+      revoke.addEventListener("click", async () => {
+        try { await api(`/api/links/${link.id}`, "DELETE"); loadLinks(); } catch (e) { notice(e.message); }
+      });
+      li.append(" ", box, " ", revoke);
+    }
+    ul.append(li);
+  }
+  const owns = $("link-owns");
+  owns.replaceChildren(el("legend", {}, "Plays"));
+  ownsBoxes(owns, [], null);
+}
+
+function setup() {
+  $("end-turn").addEventListener("click", endTurn);
+  const amount = () => ({ amount: Number($("gm-amount").value) });
+  $("gm-heal").addEventListener("click", () => gmAct("heal", amount()));
+  $("gm-damage").addEventListener("click", () => gmAct("damage", amount()));
+  $("gm-status-add").addEventListener("click", () => gmAct("status", { add: $("gm-status").value }));
+  $("gm-status-remove").addEventListener("click", () => gmAct("status", { remove: $("gm-status").value }));
+  $("gm-remove").addEventListener("click", () => gmAct("remove"));
+  $("gm-move").addEventListener("click", () => {
+    moving = !moving;
+    $("gm-move").setAttribute("aria-pressed", String(moving));
+  });
+  $("map").addEventListener("click", (e) => {
+    if (!moving || e.target.closest(".token")) return;
+    const [x, y] = tileAt(e);
+    if (x < 0 || y < 0) return;
+    moving = false;
+    $("gm-move").setAttribute("aria-pressed", "false");
+    gmAct("move", { to: [x, y] });
+  });
+  $("undo").addEventListener("click", () => send({ type: "undo" }));
+  $("redo").addEventListener("click", () => send({ type: "redo" }));
+  $("new-link").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const made = await api("/api/links", "POST", { name: $("link-name").value, owns: checked($("link-owns")) });
+      await loadLinks();
+      const li = el("li", {}, `${made.name}'s link: `);
+      li.append(el("input", { readonly: true, value: `${location.origin}${made.path}`, "aria-label": `${made.name}'s link` }));
+      $("links").append(li);
+      $("link-name").value = "";
+    } catch (err) { notice(err.message); }
+  });
+  $("export").addEventListener("click", async (e) => {
+    e.preventDefault();
+    const r = await fetch("/api/export", { headers: { Authorization: `Bearer ${token}` } });
+    const a = el("a", { href: URL.createObjectURL(await r.blob()), download: `${state.encounter}.yaml` });
+    a.click();
+  });
+  document.addEventListener("keydown", (e) => {
+    const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
+    if (typing) return;
+    if (e.key === "n" && !e.ctrlKey && !e.metaKey) endTurn();
+    else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); send({ type: e.shiftKey ? "redo" : "undo" }); }
+    else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); }
+  });
+  connect();
+}
+
+function endTurn() {
+  if (!state) return;
+  const actor = state.turn;
+  if (state.you.role !== "gm" && !state.you.owns.includes(actor)) return;
+  send({ type: "act", action: { actor, do: "end_turn" } });
+}
+
+setup();

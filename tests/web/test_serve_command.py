@@ -1,0 +1,107 @@
+"""``fracas serve`` as a command: it prints the game master's link and one per player,
+the links open the page with the right identity, a restart resumes the encounter with
+new links (the old ones refused), and ``fracas play`` sees the same encounter."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from fracas.web.serve import free_port
+
+ROOT = Path(__file__).parents[2]
+
+
+def start(db: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
+    port = free_port("127.0.0.1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fracas", "serve", *args, "--db", str(db), "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    while not lines or "Ctrl-C stops" not in lines[-1]:
+        line = proc.stdout.readline()
+        assert line, f"fracas serve ended: {lines}"
+        lines.append(line.rstrip("\n"))
+    return proc, lines
+
+
+def link(lines: list[str], who: str) -> str:
+    found = next(line for line in lines if line.strip().startswith(who))
+    return found.split(": ", 1)[1].strip()
+
+
+def get(url: str, token: str | None = None) -> tuple[int, str]:
+    for _ in range(100):
+        request = urllib.request.Request(url)
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+        except urllib.error.URLError:
+            time.sleep(0.05)  # not listening yet
+    raise AssertionError(f"no answer from {url}")
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def test_serve_prints_links_that_open_the_table_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "e.sqlite3"
+    proc, lines = start(db, "examples/dice-combat.yaml")
+    try:
+        assert lines[0].startswith("new encounter 'dice-combat' (dice-combat, 14 records)")
+        gm, ana = link(lines, "game master"), link(lines, "Ana (ana)")
+        assert link(lines, "Dee (dee)")
+        assert get(gm)[0] == 200
+        base, ana_token = ana.rsplit("/t/", 1)
+        status, body = get(f"{base}/api/state", ana_token)
+        assert status == 200 and json.loads(body)["you"]["owns"] == ["ana"]
+    finally:
+        stop(proc)
+    assert (tmp_path / "e.sqlite3.links.json").exists()
+    assert ana_token not in (tmp_path / "e.sqlite3.links.json").read_text()
+
+    proc, lines = start(db, "dice-combat", "--enemy-hp", "hidden")
+    try:
+        assert lines[0].startswith("resumed 'dice-combat' (dice-combat, 14 records)")
+        new_ana = link(lines, "Ana (ana)")
+        assert new_ana != ana
+        base, new_token = new_ana.rsplit("/t/", 1)
+        status, body = get(f"{base}/api/state", new_token)
+        bo = next(c for c in json.loads(body)["combatants"] if c["id"] == "bo")
+        assert status == 200 and bo["hp_shown"] == "hidden" and "hp_label" not in bo
+        assert get(f"{base}/api/state", ana_token)[0] == 403  # the old link is gone
+    finally:
+        stop(proc)
+    listed = subprocess.run(
+        [sys.executable, "-m", "fracas", "play", "--list", "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "dice-combat" in listed.stdout
