@@ -12,6 +12,7 @@ Run by hand from the repository root (it is not a test)::
     ``--skip-icepool-above`` leaves it out above that HP.
 (b) ``fracas lab sim`` fights per second on a 2 v 2 dice-combat fight (pistol and club
     against knife and pistol), on 1 and on 2 workers, and the speed-up.
+(c) ``fracas lab sim`` fights per second on ``examples/wasteland.yaml``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import time
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import icepool
@@ -88,10 +90,12 @@ def main() -> None:
     parser.add_argument("--hp", type=int, nargs="+", default=[12, 40])
     parser.add_argument("--fights", type=int, default=2000)
     parser.add_argument("--skip-icepool-above", type=int, default=None)
+    parser.add_argument("--wasteland-fights", type=int, default=20)
+    parser.add_argument("--sim-only", action="store_true", help="Only part (b).")
     args = parser.parse_args()
 
     print("(a) exact pistol duel win odds: fracas lab win vs icepool's absorbing chain")
-    for hp in args.hp:
+    for hp in [] if args.sim_only else args.hp:
         text = PISTOLS.replace("HP", str(hp))
         ef = parse_text(text)
         t0 = time.perf_counter()
@@ -124,6 +128,15 @@ def main() -> None:
             f"(players win {sim.win('players') * 100:.1f}%)"
         )
     print(f"  speed-up on 2 workers: {rates[2] / rates[1]:.2f}x")
+    text = Path("examples/wasteland.yaml").read_text()
+    lab_sim._PARSED.clear()
+    t0 = time.perf_counter()
+    simulate(text, "wasteland", args.wasteland_fights, seed=1)
+    dt = time.perf_counter() - t0
+    print(
+        f"(c) fracas lab sim on examples/wasteland.yaml: {args.wasteland_fights / dt:.2f} "
+        f"fights/s on 1 worker ({args.wasteland_fights} fights in {dt:.1f} s)"
+    )
 
 
 if __name__ == "__main__":
