@@ -13,6 +13,8 @@ Run by hand from the repository root (it is not a test)::
 (b) ``fracas lab sim`` fights per second on a 2 v 2 dice-combat fight (pistol and club
     against knife and pistol), on 1 and on 2 workers, and the speed-up.
 (c) ``fracas lab sim`` fights per second on ``examples/wasteland.yaml``.
+(d) Dask's overhead per chunk (a one-worker ``LocalCluster`` against this process),
+    where the extra ``fracas[dask]`` is installed.
 """
 
 from __future__ import annotations
@@ -91,7 +93,8 @@ def main() -> None:
     parser.add_argument("--fights", type=int, default=2000)
     parser.add_argument("--skip-icepool-above", type=int, default=None)
     parser.add_argument("--wasteland-fights", type=int, default=20)
-    parser.add_argument("--sim-only", action="store_true", help="Only part (b).")
+    parser.add_argument("--sim-only", action="store_true", help="Only parts (b) to (d).")
+    parser.add_argument("--dask-chunks", type=int, default=20)
     args = parser.parse_args()
 
     print("(a) exact pistol duel win odds: fracas lab win vs icepool's absorbing chain")
@@ -136,6 +139,38 @@ def main() -> None:
     print(
         f"(c) fracas lab sim on examples/wasteland.yaml: {args.wasteland_fights / dt:.2f} "
         f"fights/s on 1 worker ({args.wasteland_fights} fights in {dt:.1f} s)"
+    )
+    dask_overhead(args.dask_chunks)
+
+
+def dask_overhead(chunks: int) -> None:
+    """(d) Dask's overhead per chunk: the same chunks on a one-worker LocalCluster and in
+    this process (a short duel, so the chunks' own work is small)."""
+    try:
+        import distributed
+    except ImportError:
+        print("(d) Dask: not installed (pip install 'fracas[dask]'); skipped")
+        return
+    from fracas.lab.sim import CHUNK
+
+    text = PISTOLS.replace("HP", "2")
+    n = chunks * CHUNK
+    simulate(text, "duel", CHUNK, seed=2)  # warm this process's caches
+    t0 = time.perf_counter()
+    simulate(text, "duel", n, seed=2)
+    local = time.perf_counter() - t0
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        simulate(text, "duel", CHUNK, seed=2, executor=f"dask://{address}")  # warm the worker
+        t0 = time.perf_counter()
+        simulate(text, "duel", n, seed=2, executor=f"dask://{address}")
+        remote = time.perf_counter() - t0
+    print(
+        f"(d) Dask, {chunks} chunks of {CHUNK} fights on a 1-worker LocalCluster: "
+        f"{remote:.2f} s against {local:.2f} s in-process: "
+        f"{(remote - local) / chunks * 1000:.1f} ms overhead per chunk"
     )
 
 

@@ -513,10 +513,22 @@ def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
 @click.option("-n", "fights", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--executor",
+    metavar="dask://HOST:PORT",
+    default=None,
+    help="Run the chunks on this Dask cluster (the extra fracas[dask]) instead of --workers.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--plot", type=click.Path(), default=None, help="Write a chart (.png or .svg).")
 def lab_sim(
-    file: str, fights: int, workers: int, seed: int, as_json: bool, plot: str | None
+    file: str,
+    fights: int,
+    workers: int,
+    seed: int,
+    executor: str | None,
+    as_json: bool,
+    plot: str | None,
 ) -> None:
     """Monte Carlo of N whole fights of FILE through the real rules and the lab's
     tactics: win rates with 95% intervals, rounds, damage, survival, HP left. The same
@@ -527,7 +539,7 @@ def lab_sim(
         text = read_text(file)
         parse_text(text, file)  # a bad file fails here, before any worker starts
         if as_json or not _out.is_terminal:
-            result = simulate(text, file, fights, seed=seed, workers=workers)
+            result = simulate(text, file, fights, seed=seed, workers=workers, executor=executor)
         else:
             from rich.progress import Progress
 
@@ -540,6 +552,7 @@ def lab_sim(
                     seed=seed,
                     workers=workers,
                     progress=lambda k: bar.advance(task, k),
+                    executor=executor,
                 )
         data = result.to_json()
         if plot is not None:
