@@ -159,7 +159,8 @@ def dask_overhead(chunks: int) -> None:
     t0 = time.perf_counter()
     simulate(text, "duel", n, seed=2)
     local = time.perf_counter() - t0
-    with distributed.LocalCluster(
+    local_cluster: Any = distributed.LocalCluster  # untyped
+    with local_cluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         address = cluster.scheduler_address.removeprefix("tcp://")

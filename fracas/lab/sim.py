@@ -246,8 +246,9 @@ def _on_dask(executor: str, tasks: list[Chunk]) -> Iterator[Tally]:
             "missing_dependency",
             "--executor dask:// needs Dask: pip install 'fracas[dask]'",
         ) from None
+    connect: Any = Client  # distributed's own signatures are untyped
     try:
-        client = Client(f"tcp://{address}", timeout=10)
+        client = connect(f"tcp://{address}", timeout=10)
     except OSError as exc:
         raise FracasError(
             "executor_unreachable", f"cannot reach the Dask scheduler at {address!r}: {exc}"
