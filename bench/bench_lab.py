@@ -12,6 +12,9 @@ Run by hand from the repository root (it is not a test)::
     ``--skip-icepool-above`` leaves it out above that HP.
 (b) ``fracas lab sim`` fights per second on a 2 v 2 dice-combat fight (pistol and club
     against knife and pistol), on 1 and on 2 workers, and the speed-up.
+(c) ``fracas lab sim`` fights per second on ``examples/wasteland.yaml``.
+(d) Dask's overhead per chunk (a one-worker ``LocalCluster`` against this process),
+    where the extra ``fracas[dask]`` is installed.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import time
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import icepool
@@ -88,10 +92,13 @@ def main() -> None:
     parser.add_argument("--hp", type=int, nargs="+", default=[12, 40])
     parser.add_argument("--fights", type=int, default=2000)
     parser.add_argument("--skip-icepool-above", type=int, default=None)
+    parser.add_argument("--wasteland-fights", type=int, default=20)
+    parser.add_argument("--sim-only", action="store_true", help="Only parts (b) to (d).")
+    parser.add_argument("--dask-chunks", type=int, default=20)
     args = parser.parse_args()
 
     print("(a) exact pistol duel win odds: fracas lab win vs icepool's absorbing chain")
-    for hp in args.hp:
+    for hp in [] if args.sim_only else args.hp:
         text = PISTOLS.replace("HP", str(hp))
         ef = parse_text(text)
         t0 = time.perf_counter()
@@ -124,6 +131,48 @@ def main() -> None:
             f"(players win {sim.win('players') * 100:.1f}%)"
         )
     print(f"  speed-up on 2 workers: {rates[2] / rates[1]:.2f}x")
+    text = Path("examples/wasteland.yaml").read_text()
+    lab_sim._PARSED.clear()
+    t0 = time.perf_counter()
+    simulate(text, "wasteland", args.wasteland_fights, seed=1)
+    dt = time.perf_counter() - t0
+    print(
+        f"(c) fracas lab sim on examples/wasteland.yaml: {args.wasteland_fights / dt:.2f} "
+        f"fights/s on 1 worker ({args.wasteland_fights} fights in {dt:.1f} s)"
+    )
+    dask_overhead(args.dask_chunks)
+
+
+def dask_overhead(chunks: int) -> None:
+    """(d) Dask's overhead per chunk: the same chunks on a one-worker LocalCluster and in
+    this process (a short duel, so the chunks' own work is small)."""
+    try:
+        import distributed
+    except ImportError:
+        print("(d) Dask: not installed (pip install 'fracas[dask]'); skipped")
+        return
+    from fracas.lab.sim import CHUNK
+
+    text = PISTOLS.replace("HP", "2")
+    n = chunks * CHUNK
+    simulate(text, "duel", CHUNK, seed=2)  # warm this process's caches
+    t0 = time.perf_counter()
+    simulate(text, "duel", n, seed=2)
+    local = time.perf_counter() - t0
+    local_cluster: Any = distributed.LocalCluster  # untyped
+    with local_cluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        simulate(text, "duel", CHUNK, seed=2, executor=f"dask://{address}")  # warm the worker
+        t0 = time.perf_counter()
+        simulate(text, "duel", n, seed=2, executor=f"dask://{address}")
+        remote = time.perf_counter() - t0
+    print(
+        f"(d) Dask, {chunks} chunks of {CHUNK} fights on a 1-worker LocalCluster: "
+        f"{remote:.2f} s against {local:.2f} s in-process: "
+        f"{(remote - local) / chunks * 1000:.1f} ms overhead per chunk"
+    )
 
 
 if __name__ == "__main__":

@@ -514,10 +514,22 @@ def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
 @click.option("-n", "fights", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--executor",
+    metavar="dask://HOST:PORT",
+    default=None,
+    help="Run the chunks on this Dask cluster (the extra fracas[dask]) instead of --workers.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--plot", type=click.Path(), default=None, help="Write a chart (.png or .svg).")
 def lab_sim(
-    file: str, fights: int, workers: int, seed: int, as_json: bool, plot: str | None
+    file: str,
+    fights: int,
+    workers: int,
+    seed: int,
+    executor: str | None,
+    as_json: bool,
+    plot: str | None,
 ) -> None:
     """Monte Carlo of N whole fights of FILE through the real rules and the lab's
     tactics: win rates with 95% intervals, rounds, damage, survival, HP left. The same
@@ -528,7 +540,7 @@ def lab_sim(
         text = read_text(file)
         parse_text(text, file)  # a bad file fails here, before any worker starts
         if as_json or not _out.is_terminal:
-            result = simulate(text, file, fights, seed=seed, workers=workers)
+            result = simulate(text, file, fights, seed=seed, workers=workers, executor=executor)
         else:
             from rich.progress import Progress
 
@@ -541,6 +553,7 @@ def lab_sim(
                     seed=seed,
                     workers=workers,
                     progress=lambda k: bar.advance(task, k),
+                    executor=executor,
                 )
         data = result.to_json()
         if plot is not None:
@@ -598,11 +611,19 @@ def lab_sim(
     help="Fights per variant where the exact chain is too large.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--sweep",
+    metavar="ID.FIELD=LO..HI",
+    default=None,
+    help="One variant per value of a sheet field (bo.hp=4..12; hp sets max_hp too) or "
+    "an option (OPTION=LO..HI): a table and, with --plot, a curve.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--plot", type=click.Path(), default=None, help="Write a chart (.png or .svg).")
 def lab_compare(
     files: tuple[str, ...],
     sets: tuple[str, ...],
+    sweep: str | None,
     fights: int,
     seed: int,
     as_json: bool,
@@ -612,13 +633,16 @@ def lab_compare(
     several FILES. Each side's win chance per variant (exact where `win` applies,
     else sampled), the difference to the first and whether it is significant."""
     from fracas.lab.compare import Variant, compare, with_options
+    from fracas.lab.compare import sweep as sweep_variants
 
     def go() -> None:
         from pathlib import Path
 
         texts = [(f, read_text(f)) for f in files]
         variants = [Variant(Path(f).name, t, f) for f, t in texts]
-        if sets:
+        if sweep is not None:
+            variants = sweep_variants(texts[0][1], texts[0][0], sweep)
+        elif sets:
             first, text = texts[0]
             made = [with_options(text, first, s) for s in sets]
             variants = (made if len(made) > 1 else [variants[0], *made]) + variants[1:]
@@ -632,11 +656,25 @@ def lab_compare(
             parse_text(v.text, v.name)
         result = compare(variants, n=fights, seed=seed)
         if plot is not None:
-            from fracas.lab.plots import compare_plot
+            from fracas.lab.plots import compare_plot, sweep_plot
 
-            compare_plot(result, plot)
+            if sweep is not None:
+                sweep_plot(result, sweep.partition("=")[0], plot)
+            else:
+                compare_plot(result, plot)
         if as_json:
             click.echo(json.dumps(result, indent=2))
+            return
+        if sweep is not None:
+            sides = list(result["variants"][0]["sides"])
+            table = Table(sweep.partition("=")[0], *(f"{s} wins" for s in sides), "method")
+            for v in result["variants"]:
+                table.add_row(
+                    escape(v["label"].rpartition("=")[2]),
+                    *(f"{v['sides'][s]['win'] * 100:.2f}%" for s in sides),
+                    v["method"],
+                )
+            _out.print(table)
             return
         for v in result["variants"]:
             _out.print(f"[bold]{escape(v['label'])}[/bold] [dim]({v['method']})[/dim]")

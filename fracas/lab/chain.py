@@ -111,8 +111,10 @@ def win_odds(
     i = 0
     while i < len(states):
         state = states[i]
-        won = outcome(ruleset, state)
-        if won is not None:
+        won = outcome(ruleset, state) if i not in ends else None  # ends: the cut's sink
+        if i in ends:
+            pass
+        elif won is not None:
             ends[i] = won
         else:
             action = policy.choose(state)

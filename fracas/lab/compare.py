@@ -22,7 +22,10 @@ from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy
 from fracas.lab.sim import simulate
 
-__all__ = ["Variant", "Verdict", "compare", "with_options"]
+__all__ = ["MAX_SWEEP", "Variant", "Verdict", "compare", "sweep", "with_options"]
+
+MAX_SWEEP = 41
+"""Values one ``--sweep`` may take."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,50 @@ def with_options(text: str, name: str, assignments: str) -> Variant:
     variant = Variant(assignments, yaml.safe_dump(data, sort_keys=False), f"{name} [{assignments}]")
     parse_text(variant.text, variant.name)  # an unknown option or value fails here
     return variant
+
+
+def sweep(text: str, name: str, spec: str) -> list[Variant]:
+    """One variant per value of ``spec``: ``ID.FIELD=LO..HI`` (a combatant's sheet field;
+    ``hp`` sets ``max_hp`` too, the fighter's full HP) or ``OPTION=LO..HI``."""
+    field, eq, span = spec.partition("=")
+    lo_s, dots, hi_s = span.partition("..")
+    try:
+        lo, hi = int(lo_s), int(hi_s)
+    except ValueError:
+        lo = hi = 0
+        dots = ""
+    if not eq or not dots or not field.strip() or hi < lo or hi - lo + 1 > MAX_SWEEP:
+        raise FracasError(
+            "bad_value",
+            f"--sweep {spec!r}: give ID.FIELD=LO..HI (e.g. bo.hp=4..12) or OPTION=LO..HI, "
+            f"integers, LO <= HI, at most {MAX_SWEEP} values",
+        )
+    data = yaml.safe_load(text)
+    if not isinstance(data, dict):
+        parse_text(text, name)
+        raise FracasError("bad_file", f"{name!r} is not a mapping of fields")
+    who, dot, key = field.strip().partition(".")
+    out: list[Variant] = []
+    for value in range(lo, hi + 1):
+        copy = yaml.safe_load(yaml.safe_dump(data))
+        if dot:
+            entries = [c for c in copy.get("combatants") or [] if isinstance(c, dict)]
+            found = [c for c in entries if c.get("id") == who]
+            if not found:
+                ids = ", ".join(str(c.get("id")) for c in entries)
+                raise FracasError(
+                    "unknown_combatant", f"--sweep {spec!r}: {who!r} is not a combatant; {ids}"
+                )
+            found[0][key] = value
+            if key == "hp":
+                found[0]["max_hp"] = value
+        else:
+            copy["options"] = {**(copy.get("options") or {}), who: value}
+        label = f"{field.strip()}={value}"
+        variant = Variant(label, yaml.safe_dump(copy, sort_keys=False), f"{name} [{label}]")
+        parse_text(variant.text, variant.name)  # an unknown field or a bad value fails here
+        out.append(variant)
+    return out
 
 
 def _verdict(variant: Variant, n: int, seed: int, max_states: int) -> Verdict:

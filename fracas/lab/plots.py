@@ -11,7 +11,7 @@ from typing import Any
 
 from fracas.errors import FracasError
 
-__all__ = ["compare_plot", "sim_plot"]
+__all__ = ["compare_plot", "sim_plot", "sweep_plot"]
 
 
 def _pyplot(path: str) -> Any:
@@ -101,6 +101,30 @@ def sim_plot(result: dict[str, Any], path: str) -> None:
     dmg_ax.set_ylabel("HP of damage per fight (mean)")
     dmg_ax.set_title("Damage dealt and taken")
     dmg_ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def sweep_plot(result: dict[str, Any], field: str, path: str) -> None:
+    """Each side's win chance as ``field`` runs over its values (95% bands where
+    sampled)."""
+    plt = _pyplot(path)
+    variants = result["variants"]
+    xs = [int(v["label"].rpartition("=")[2]) for v in variants]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for side in variants[0]["sides"]:
+        ys = [v["sides"][side]["win"] * 100 for v in variants]
+        lo = [v["sides"][side]["ci95"][0] * 100 for v in variants]
+        hi = [v["sides"][side]["ci95"][1] * 100 for v in variants]
+        ax.plot(xs, ys, marker="o", label=side)
+        ax.fill_between(xs, lo, hi, alpha=0.2)
+    ax.set_xlabel(field)
+    ax.set_ylabel("chance to win the fight (%)")
+    ax.set_ylim(0, 105)
+    ax.set_title(f"Who wins as {field} changes")
+    ax.legend(title="side", fontsize=8)
+    ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.engine import Engine
+from fracas.errors import FracasError
 from fracas.files import EncounterFile, parse_text
 from fracas.lab.fight import DRAW, file_start, outcome, sides_of
 from fracas.lab.policy import Policy
@@ -196,16 +197,24 @@ def simulate(
     workers: int = 1,
     max_rounds: int = MAX_ROUNDS,
     progress: Callable[[int], None] | None = None,
+    executor: str | None = None,
 ) -> Sim:
     """``n`` fights of the encounter file ``text`` (named ``name`` in messages), on
-    ``workers`` processes (1: this one); ``progress`` hears each chunk's fights."""
+    ``workers`` processes (1: this one), or on the Dask cluster ``executor`` names
+    (``dask://HOST:PORT``, the extra ``fracas[dask]``); ``progress`` hears each chunk's
+    fights."""
     ef, start, _ = _setup(text, name)
     tasks = [
         Chunk(text, name, seed, i, min(CHUNK, n - i * CHUNK), max_rounds)
         for i in range(math.ceil(n / CHUNK))
     ]
     total = Tally()
-    if workers <= 1:
+    if executor is not None:
+        for part in _on_dask(executor, tasks):
+            total.add(part)
+            if progress is not None:
+                progress(part.fights)
+    elif workers <= 1:
         for task in tasks:
             part = run_chunk(task)
             total.add(part)
@@ -220,3 +229,33 @@ def simulate(
     names = {cid: c.name for cid, c in start.combatants.items()}
     del ef
     return Sim(total, sides_of(start), names, max_rounds)
+
+
+def _on_dask(executor: str, tasks: list[Chunk]) -> Iterator[Tally]:
+    """The chunks' tallies from a Dask cluster, in chunk order (every setting is in the
+    task: the workers need fracas installed, nothing else)."""
+    scheme, sep, address = executor.partition("://")
+    if scheme != "dask" or not sep or not address:
+        raise FracasError(
+            "bad_value", f"--executor {executor!r}: give dask://HOST:PORT (a Dask scheduler)"
+        )
+    try:
+        from distributed import Client
+    except ImportError:
+        raise FracasError(
+            "missing_dependency",
+            "--executor dask:// needs Dask: pip install 'fracas[dask]'",
+        ) from None
+    connect: Any = Client  # distributed's own signatures are untyped
+    try:
+        client = connect(f"tcp://{address}", timeout=10)
+    except OSError as exc:
+        raise FracasError(
+            "executor_unreachable", f"cannot reach the Dask scheduler at {address!r}: {exc}"
+        ) from None
+    try:
+        futures = client.map(run_chunk, tasks, pure=False)
+        for future in futures:
+            yield future.result()
+    finally:
+        client.close()

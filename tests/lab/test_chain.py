@@ -171,3 +171,26 @@ def test_too_many_states_refused_suggests_sim() -> None:
         win_odds(ef.ruleset, file_start(ef), max_states=50)
     assert err.value.code == "too_many_states"
     assert "fracas lab sim" in err.value.message
+
+
+SOAK = """
+ruleset: soak
+order: [mara, brute]
+combatants:
+  - {id: mara, name: Mara, side: a, at: [0, 0], hp: 5, max_hp: 5, agility: 3,
+     skills: {dueling: 3}, proficiencies: [sword], ev: 13, av: 1,
+     weapons: [{name: sword, dice: 1d8}]}
+  - {id: brute, name: Brute, side: b, at: [1, 0], hp: 5, max_hp: 5, agility: 1,
+     skills: {dueling: 2}, proficiencies: [axe], ev: 11, av: 1,
+     weapons: [{name: axe, dice: 1d6}]}
+"""
+
+
+def test_exploding_dice_cut_mass_is_reported() -> None:
+    """SK-7: proficient damage dice explode without end; the chain cuts them at soak's
+    odds_max_rolls and reports the mass cut: wins, draws and the cut sum to 1."""
+    ef = parse_text(SOAK)
+    w = win_odds(ef.ruleset, file_start(ef))
+    assert 0 < w.truncated < Fraction(1, 10**6)
+    assert sum(w.sides.values()) + w.draw + w.truncated == 1
+    assert "truncated" in w.to_json()

@@ -7,8 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from fracas.errors import FracasError
 from fracas.files import parse_text
-from fracas.lab.compare import Variant, compare, with_options
+from fracas.lab.chain import win_odds
+from fracas.lab.compare import Variant, compare, sweep, with_options
 from fracas.lab.fight import file_start
 from tests.lab.duels import DC_PISTOL, duel
 from tests.lab.test_chain import attack_dist, duel_dp
@@ -79,3 +83,31 @@ def test_cli_compare_json(tmp_path: Path) -> None:
         check=False,
     )
     assert bad.returncode == 1 and "unknown_option" in bad.stderr
+
+
+def test_sweep_hp_equals_win_at_each_value() -> None:
+    """--sweep bo.hp=5..6: each value is the fight with Bo at that HP (and max HP)."""
+    variants = sweep(SMG, "smg.yaml", "bo.hp=5..6")
+    assert [v.label for v in variants] == ["bo.hp=5", "bo.hp=6"]
+    out = compare(variants)
+    for v, hp in zip(out["variants"], (5, 6), strict=True):
+        ef = parse_text(
+            duel(DC_PISTOL, 4, hp).replace("{is: pistol, loaded: 8}", "{is: smg, loaded: 20}", 1)
+        )
+        exact = win_odds(ef.ruleset, file_start(ef)).sides["a"]
+        assert v["sides"]["a"]["exact"] == f"{exact.numerator}/{exact.denominator}"
+
+
+@pytest.mark.parametrize(
+    ("spec", "code"),
+    [
+        ("bo.hp=6..2", "bad_value"),
+        ("bo.hp=1..x", "bad_value"),
+        ("zed.hp=1..3", "unknown_combatant"),
+        ("bo.hp=0..2", "bad_value"),
+    ],
+)
+def test_sweep_errors(spec: str, code: str) -> None:
+    with pytest.raises(FracasError) as err:
+        sweep(SMG, "smg.yaml", spec)
+    assert err.value.code == code

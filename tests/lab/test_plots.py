@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
-from fracas.lab.compare import compare, with_options
-from fracas.lab.plots import compare_plot, sim_plot
+from fracas.lab.compare import compare, sweep, with_options
+from fracas.lab.plots import compare_plot, sim_plot, sweep_plot
 from fracas.lab.sim import simulate
 from tests.lab.test_compare import SMG
 
@@ -26,6 +26,9 @@ def test_sim_and_compare_plots(tmp_path: Path) -> None:
     compare_plot(result, str(svg))
     text = svg.read_text()
     assert "<svg" in text and "Who wins under each rule variant" in text
+    curve = tmp_path / "sweep.svg"
+    sweep_plot(compare(sweep(SMG, "smg", "bo.hp=4..6")), "bo.hp", str(curve))
+    assert "Who wins as bo.hp changes" in curve.read_text()
 
 
 def test_plot_suffix_refused(tmp_path: Path) -> None:
