@@ -691,6 +691,8 @@ def lab_compare(
                     f"  {escape(side)} {s['diff'] * 100:+.2f} points  [dim]{how}; {mark}[/dim]"
                 )
 
+    _guard(go)
+
 
 @main.command()
 @click.argument("target", metavar="[FILE|ENCOUNTER]", required=False)
