@@ -34,6 +34,7 @@ __all__ = [
     "Detail",
     "DieSpec",
     "Presenter",
+    "Reach",
     "Ruleset",
     "Shown",
     "StatusSpec",
@@ -114,6 +115,15 @@ class Shown:
     label: str
     value: str
     detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """One range a face draws around a combatant as a ring: a ``label`` (``pistol close``)
+    and the farthest tile it reaches, by the ruleset's metric."""
+
+    label: str
+    tiles: int
 
 
 class Ruleset(ABC):
@@ -318,9 +328,14 @@ class Ruleset(ABC):
 
     # --- helpers ----------------------------------------------------------
 
+    def metric_name(self) -> str:
+        """The distance metric in use, a name from :data:`fracas.grid.METRICS`: by default
+        :attr:`metric` (a ruleset whose options pick it says so here)."""
+        return self.metric
+
     def distance(self, a: Tile, b: Tile) -> int:
         """Tiles between ``a`` and ``b`` by the ruleset's metric."""
-        return METRICS[self.metric](a, b)
+        return METRICS[self.metric_name()](a, b)
 
     @classmethod
     def action_spec(cls, name: str) -> ActionSpec | None:
@@ -474,6 +489,11 @@ class Presenter:
     def encounter(self, state: Encounter) -> tuple[Shown, ...]:
         """The encounter-wide values (``Escalation`` ``3``)."""
         return tuple(Shown(k, str(v)) for k, v in self.ruleset.values_json(state).items())
+
+    def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+        """The ranges of what ``c`` holds, nearest first, for rings around it on a map
+        (band edges, maximum ranges, reaches). Default: none."""
+        return ()
 
 
 Ruleset.presenter_type = Presenter

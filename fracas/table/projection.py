@@ -6,7 +6,8 @@ The game master sees everything. A player sees its own sides exactly; a combatan
 another side shows its HP as the table's :attr:`~fracas.table.TableRules.enemy_hp`
 says (``exact``, a ``label``: healthy, hurt, bloodied, down, or ``hidden``), without
 its ruleset fields (which hold wounds, limbs and the like), and the log's HP figures
-for it, and the odds' chance that it goes down, are left out likewise.
+for it, and the odds' chance that it goes down, are left out likewise. The ranges of
+what a combatant holds (rings on a map) go to the game master and to its own player.
 """
 
 from __future__ import annotations
@@ -105,6 +106,10 @@ class View:
                 "statuses": _shown(presenter.statuses(state, c)),
                 "gear": presenter.gear(state, c),
             }
+            if self.identity.role is Role.GM or cid in self.identity.owns:
+                entry["ranges"] = [
+                    {"label": r.label, "tiles": r.tiles} for r in presenter.ranges(state, c)
+                ]
             if shown == "exact":
                 entry["hp"], entry["max_hp"] = c.hp, c.max_hp
                 entry["fields"] = _shown(presenter.fields(state, c))
@@ -121,6 +126,7 @@ class View:
             "next": nxt,
             "order": order,
             "bounds": list(bounds) if bounds is not None else None,
+            "metric": ruleset.metric_name(),
             "values": _shown(presenter.encounter(state)),
             "combatants": combatants,
             "you": {

@@ -289,3 +289,27 @@ def test_a_page_hears_what_another_process_wrote(s: Served) -> None:
         pushed = until(gm, "sync")
         assert pushed["seq"] == seq + 1
         assert pushed["lines"][0]["text"] == "#1 ana: attack bo"
+
+
+def test_a_player_sees_the_ranges_of_its_own_combatants_only(s: Served) -> None:
+    # DC-A5: rings of what each holds; Pat plays Ana (a pistol), the GM sees every one.
+    client = TestClient(s.app)
+    gm = client.get("/api/state", headers=bearer(s.gm)).json()
+    pat = client.get("/api/state", headers=bearer(s.ana)).json()
+    assert gm["metric"] == pat["metric"] == "chebyshev"
+    seen = {c["id"]: c.get("ranges") for c in pat["combatants"]}
+    assert seen == {
+        "ana": [
+            {"label": "pistol close", "tiles": 5},
+            {"label": "pistol medium", "tiles": 12},
+            {"label": "pistol long", "tiles": 15},
+        ],
+        "bo": None,
+        "cy": None,  # Pat's side, but not Pat's combatant
+    }
+    every = {c["id"]: c["ranges"] for c in gm["combatants"]}
+    assert every["bo"] == [{"label": "one-handed melee reach", "tiles": 1}]
+    assert every["cy"] == [{"label": "one-handed melee reach", "tiles": 1}]
+    with client.websocket_connect(f"/ws?token={s.bo}") as ws:
+        sync = hello(ws)
+        assert [c["id"] for c in sync["state"]["combatants"] if "ranges" in c] == ["bo"]

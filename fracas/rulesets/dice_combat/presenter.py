@@ -1,13 +1,13 @@
 """What a face shows of a dice-combat combatant: the weapon class in hand, its ammunition
-and scrap mark, cover and luck."""
+and scrap mark, cover and luck, and the ranges of the hand item as rings (DC-A5)."""
 
 from __future__ import annotations
 
 from fracas.model import Combatant, Encounter
-from fracas.rulesets.base import Presenter, Shown, sheet_as
+from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
 from fracas.rulesets.dice_combat.items import Item, weapon_class
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.tables import COVER_BONUS
+from fracas.rulesets.dice_combat.tables import BANDS, COVER_BONUS, THROW
 
 __all__ = ["DiceCombatPresenter"]
 
@@ -43,6 +43,25 @@ class DiceCombatPresenter(Presenter):
             turns = "1 turn less" if sheet.luck == "lucky" else "1 turn more"
             shown.append(Shown("Luck", sheet.luck, f"burning lasts {turns} (DC-25)"))
         return tuple(shown)
+
+    def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+        """DC-A5's Gun range rings for the hand item: a melee weapon's reach (DC-6) and,
+        short and with Strong Arm, its throw range (DC-15, DC-17: 15 [A: 13]); a gun's
+        band edges, close 5 and medium 12 (DC-12), and its maximum range, the end of long
+        (DC-7: 15 or 20); an explosive's throw range, 10 (DC-27)."""
+        sheet = sheet_as(c, Sheet)
+        hand = sheet.hand
+        options: Options = self.ruleset.options
+        cls = weapon_class(hand, options.machine_pistol)
+        if cls.kind == "gun":
+            bands = tuple(Reach(f"{cls.label} {name}", limit) for limit, name in BANDS)
+            return (*bands, Reach(f"{cls.label} long", cls.max_range))
+        if cls.kind == "explosive":
+            return (Reach(f"{cls.label} throw", cls.max_range),)
+        reach = Reach(f"{cls.label} reach", cls.max_range)
+        if hand is not None and hand.short and "strong_arm" in sheet.traits:
+            return reach, Reach("throw", THROW.strong_arm_range[options.revision])
+        return (reach,)
 
 
 def _scrap(item: Item) -> str:

@@ -1,10 +1,12 @@
-"""What a face shows of a soak combatant (soak.md 2.6): AV, AP, wounds, the health track."""
+"""What a face shows of a soak combatant (soak.md 2.6): AV, AP, wounds, the health track,
+and each weapon's reach (melee) or DV bands (ranged) as rings."""
 
 from __future__ import annotations
 
 from fracas.model import Combatant, Encounter
-from fracas.rulesets.base import Presenter, Shown, sheet_as
+from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
 from fracas.rulesets.soak.sheet import Sheet
+from fracas.rulesets.soak.weapons import unarmed_weapon
 
 __all__ = ["SoakPresenter"]
 
@@ -26,3 +28,18 @@ class SoakPresenter(Presenter):
                 f"{c.max_hp} (SK-15, SK-G4)",
             ),
         )  # fmt: skip
+
+    def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+        """Each weapon's rings (unarmed alone when the sheet has none): a melee or
+        unarmed weapon's reach, the option ``melee_reach`` (2.3 out_of_reach); a ranged
+        weapon's DV bands, each band's last tile labelled with its DV (SK-4, SK-G2: its
+        own ``dv`` table, else the option ``dv_table``), nearest first."""
+        options = self.ruleset.options
+        out: list[Reach] = []
+        for w in sheet_as(c, Sheet).weapons or (unarmed_weapon(),):
+            if not w.ranged:
+                out.append(Reach(f"{w.name} reach", options.melee_reach))
+                continue
+            table = w.dv if w.dv is not None else options.dv_table
+            out += [Reach(f"{w.name} DV {table[t]}", t) for t in sorted(table)]
+        return tuple(sorted(out, key=lambda r: r.tiles))

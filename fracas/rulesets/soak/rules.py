@@ -191,6 +191,9 @@ class Soak(TypedRuleset[Sheet, Options]):
         max_ap = sheet.max_ap if sheet.max_ap is not None else self.options.max_ap
         return [] if sheet.ap == max_ap else [APRestored(actor, max_ap)]
 
+    def metric_name(self) -> str:
+        return self.options.metric  # 1.1: Chebyshev (PROPOSED), an option
+
     def distance(self, a: Tile, b: Tile) -> int:
         return METRICS[self.options.metric](a, b)  # 1.1: Chebyshev (PROPOSED)
 

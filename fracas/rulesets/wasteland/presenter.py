@@ -1,14 +1,15 @@
 """What a face shows of a wasteland combatant (wasteland.md 2.1, 2.2, 2.8): AP and MAP,
 Evasion, the limbs hurt (CT and injuries, every limb's DT and CT in the detail), the
-explosives left."""
+explosives left, and each weapon's reach as a ring."""
 
 from __future__ import annotations
 
 from fracas.model import Combatant, Encounter
-from fracas.rulesets.base import Presenter, Shown, sheet_as
+from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
 from fracas.rulesets.wasteland.sheet import Sheet
 from fracas.rulesets.wasteland.stats import LimbView, evasion, limb_view, max_ap
 from fracas.rulesets.wasteland.tables import DAMAGE_TYPES, LIMBS
+from fracas.rulesets.wasteland.weapons import unarmed_weapon
 
 __all__ = ["WastelandPresenter"]
 
@@ -46,3 +47,17 @@ class WastelandPresenter(Presenter):
         if explosives:
             shown.append(Shown("explosives", ", ".join(f"{w.name} {w.count}" for w in explosives)))
         return tuple(shown)
+
+    def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+        """Each equipped weapon's reach (unarmed alone when none is): melee and unarmed 1
+        tile (WL-26), the others their range band in the option ``range_tiles`` (WL-35,
+        WL-G16: close 5, medium 10, long 20, extreme 40), nearest first."""
+        weapons = sheet_as(c, Sheet).weapons or (unarmed_weapon(),)
+        tiles = self.ruleset.options.range_tiles
+        out = [
+            Reach(f"{w.name} reach", 1)
+            if w.melee or w.range is None
+            else Reach(f"{w.name} {w.range}", tiles[w.range])
+            for w in weapons
+        ]
+        return tuple(sorted(out, key=lambda r: r.tiles))
