@@ -39,12 +39,13 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "dice-combat.yaml"
 
 
 class Server:
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, text: str | None = None) -> None:
         import uvicorn
 
         self.store = open_store(tmp / "s.sqlite3", durable=False)
         service = TableService(self.store)
-        text = EXAMPLE.read_text().split("actions:")[0]  # the start, no actions played
+        if text is None:
+            text = EXAMPLE.read_text().split("actions:")[0]  # the start, no actions played
         self.table: Table = service.create(
             text, "dice-combat.yaml", name="fight", seed=5
         )  # Ana hits Bo: 12 -> 8
@@ -216,3 +217,97 @@ def test_keys_undo_redo_and_a_page_that_reconnects_catches_up(server: Server, br
     pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Cy's turn\")")
     titles = pat.locator("#log li.title").all_inner_texts()
     assert len(titles) == len(set(titles)) == server.table.seq - 1  # each record once
+
+
+def tile_point(page: Any, x: int, y: int, width: int = 8) -> tuple[float, float]:
+    """The page position of tile (x, y)'s centre on a map ``width`` tiles wide (the
+    viewBox: a 24-unit margin left, 4 on top, 40 units a tile)."""
+    box = page.locator("#map").bounding_box()
+    scale = box["width"] / (width * 40 + 48)
+    return box["x"] + (24 + (x + 0.5) * 40) * scale, box["y"] + (4 + (y + 0.5) * 40) * scale
+
+
+def test_range_rings_and_the_tile_counter(server: Server, browser: Any) -> None:
+    # DC-A5: "press Gun range to see your throw range, 15 tiles and 20 tiles as rings. A
+    # tile counter shows the exact distance to where you hover."
+    SHOTS.mkdir(exist_ok=True)
+    pat = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    pat.goto(f"{server.base}/t/{server.ana}")
+    pat.wait_for_selector("#order li")
+    assert pat.locator(".range-ring").count() == 0
+    pat.focus("#ranges-toggle")
+    pat.keyboard.press("Enter")  # the toggle, by keyboard
+    assert pat.get_attribute("#ranges-toggle", "aria-pressed") == "true"
+    rings = pat.locator("#rings .range-ring")
+    labels = [(r.get_attribute("data-label"), r.get_attribute("data-tiles")) for r in rings.all()]
+    assert labels == [("pistol close", "5"), ("pistol medium", "12"), ("pistol long", "15")]
+    assert all(r.evaluate("e => e.tagName") == "rect" for r in rings.all())  # Chebyshev
+    legend = pat.locator("#ranges-legend").inner_text()
+    assert legend == (
+        "Ranges of Ana (chebyshev): pistol close 5, pistol medium 12, pistol long 15 tiles"
+    )
+    assert pat.locator("#rings .range-label").all_text_contents() == ["pistol close 5"]
+    width = pat.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    pat.locator("#map-box").screenshot(path=str(SHOTS / "rings-390.png"))
+
+    # hover: Ana is at (0, 0); tile (6, 4) is 6 tiles away by Chebyshev, in medium
+    pat.mouse.move(*tile_point(pat, 6, 4))
+    info = pat.locator("#tile-info")
+    assert info.get_attribute("aria-live") == "polite"
+    pat.wait_for_function("document.getElementById('tile-info').innerText.startsWith('Tile 6, 4')")
+    assert info.inner_text() == "Tile 6, 4: 6 tiles from Ana, within pistol medium (12)"
+    pat.mouse.move(*tile_point(pat, 3, 1))
+    pat.wait_for_function("document.getElementById('tile-info').innerText.startsWith('Tile 3, 1')")
+    assert info.inner_text() == "Tile 3, 1: 3 tiles from Ana, within pistol close (5)"
+    # the keyboard: the cursor starts at the counter's combatant and follows the arrows
+    pat.evaluate("cursor = null")
+    pat.focus("#map")
+    for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
+        pat.keyboard.press(key)
+    assert info.inner_text() == "Tile 2, 1: 2 tiles from Ana, within pistol close (5)"
+    pat.locator("#ranges-toggle").click()
+    assert pat.locator("#rings").get_attribute("display") == "none"
+
+
+MOLOTOV = """\
+ruleset: dice-combat
+seed: 3
+round: 2
+order: [bo, ana]
+combatants:
+  - {id: bo, name: Bo, side: raiders, at: [5, 2], hand: molotov}
+  - {id: ana, name: Ana, side: players, at: [1, 2], hand: pistol}
+"""
+
+
+def test_the_game_master_throws_a_molotov_at_a_tile(tmp_path: Path, browser: Any) -> None:
+    # DC-27, DC-31: an explosive may be thrown at a tile; the page sends `at: [x, y]`.
+    server = Server(tmp_path, MOLOTOV)
+    try:
+        gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+        gm.goto(f"{server.base}/t/{server.gm}")
+        gm.wait_for_selector("#order li")
+        gm.get_by_role("button", name="Throw", exact=True).click()
+        gm.wait_for_selector("#map.aiming")
+        gm.mouse.move(*tile_point(gm, 2, 3))
+        gm.wait_for_function(
+            "document.getElementById('tile-info').innerText.startsWith('Tile 2, 3')"
+        )
+        assert gm.locator("#tile-info").inner_text() == (
+            "Tile 2, 3: 3 tiles from Bo, within Molotov throw (10) · click or press Enter to "
+            "throw here"
+        )
+        seq = server.table.seq
+        gm.mouse.click(*tile_point(gm, 2, 3))
+        gm.wait_for_function(f"document.querySelectorAll('#log li.title').length >= {seq}")
+        assert server.table.seq == seq + 1
+        done = server.table.log[-1].action
+        assert done is not None and (done.do, done.target, done.at) == ("throw", None, (2, 3))
+        gm.wait_for_function(
+            "document.getElementById('log').innerText.includes('throws the molotov at [2, 3]')"
+        )
+        ana = server.table.state.get("ana")  # in the 3x3 blast at (2, 3) (DC-24), d20 20 vs 9
+        assert ana.hp == 11 and ana.statuses["burning"] == {"turns": 2, "damage": 1}
+    finally:
+        server.stop()

@@ -17,6 +17,9 @@ let moving = false; // the game master's move: the next tile clicked
 let ws = null;
 let nextId = 1;
 let asked = null; // the odds question in flight: {id, key}
+let showRanges = false; // the "Ranges" toggle: rings around the measuring combatant
+let cursor = null; // the tile the tile counter reads: [x, y]
+let mapSize = [8, 6]; // tiles drawn: [width, height]
 const oddsCache = new Map();
 const sides = [];
 
@@ -50,6 +53,15 @@ function hpColour(c) {
   const f = c.max_hp ? c.hp / c.max_hp : 0;
   return f > 0.5 ? "#0072b2" : f > 0.25 ? "#f0e442" : "#d55e00";
 }
+
+// Tiles between a and b by the ruleset's metric (the state's "metric"); mirrors
+// fracas/grid.py's chebyshev and manhattan, the only metrics a ruleset may name.
+const METRICS = {
+  chebyshev: (a, b) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])),
+  manhattan: (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]),
+};
+
+function distance(a, b) { return (METRICS[state.metric] || METRICS.chebyshev)(a, b); }
 
 function notice(text) {
   const n = $("notice");
@@ -154,9 +166,120 @@ function renderMap() {
   const grid = $("grid-rect");
   grid.setAttribute("width", w * TILE);
   grid.setAttribute("height", h * TILE);
+  $("clip-rect").setAttribute("width", w * TILE); // the rings are drawn on the grid only
+  $("clip-rect").setAttribute("height", h * TILE);
+  mapSize = [w, h];
   const g = $("tokens");
   g.replaceChildren();
   for (const c of placed) g.append(tokenOf(c));
+  renderRings();
+  showTile();
+}
+
+// --- range rings and the tile counter ---------------------------------------------
+
+function placed(cid) {
+  const c = cid && state.combatants.find((x) => x.id === cid);
+  return c && c.at ? c : null;
+}
+
+// Whom the tile counter measures from: the chosen action's actor, else the acting one.
+function origin() {
+  return placed(chosen && chosen.actor) || placed(state.turn);
+}
+
+// Whose rings are drawn: the counter's combatant when this page is sent its ranges (the
+// game master: every combatant's; a player: its own), else the player's first own one.
+function ringsOrigin() {
+  const o = origin();
+  if (o && o.ranges) return o;
+  return state.combatants.find((c) => c.mine && c.at && c.ranges) || null;
+}
+
+function renderRings() {
+  const g = $("rings");
+  const legend = $("ranges-legend");
+  g.replaceChildren();
+  const c = showRanges ? ringsOrigin() : null;
+  g.setAttribute("display", c ? "inline" : "none");
+  legend.hidden = !showRanges;
+  if (!showRanges) return;
+  if (!c || !c.ranges.length) {
+    legend.textContent = "No ranges to show for " + (c ? c.name : "this page");
+    return;
+  }
+  legend.textContent = `Ranges of ${c.name} (${state.metric}): ` + c.ranges.map((r) => `${r.label} ${r.tiles}`).join(", ") + " tiles";
+  const [X, Y] = [c.at[0] * TILE + TILE / 2, c.at[1] * TILE + TILE / 2];
+  const [W, H] = [mapSize[0] * TILE, mapSize[1] * TILE];
+  for (const r of c.ranges) {
+    const half = (r.tiles + 0.5) * TILE; // to the outer edge of the farthest tile
+    const attrs = { class: "range-ring", "data-label": r.label, "data-tiles": r.tiles };
+    const ring = state.metric === "manhattan"
+      ? el("svg:polygon", { ...attrs, points: `${X},${Y - half} ${X + half},${Y} ${X},${Y + half} ${X - half},${Y}` })
+      : el("svg:rect", { ...attrs, x: X - half, y: Y - half, width: 2 * half, height: 2 * half });
+    ring.append(el("svg:title", {}, `${r.label}: ${r.tiles} tiles`));
+    g.append(ring);
+    // the label on the first side of the ring inside the map (the legend lists them all)
+    const left = Math.max(4, X - half + 4); // a square's edge (a diamond's: its centre)
+    const edge = state.metric === "manhattan" ? X : left;
+    const spots = [[edge, Y - half + 11, edge === X ? "middle" : "start"], [edge, Y + half - 4, edge === X ? "middle" : "start"],
+      [X + half - 4, Y + 3, "end"], [X - half + 4, Y + 3, "start"]];
+    const spot = spots.find(([x, y]) => x >= 0 && x <= W && y >= 8 && y <= H);
+    if (spot) {
+      g.append(el("svg:text", { class: "range-label", x: spot[0], y: spot[1], "text-anchor": spot[2] },
+        `${r.label} ${r.tiles}`));
+    }
+  }
+}
+
+function aiming() {
+  return Boolean(chosen && chosen.option.target_kind === "combatant_or_tile" && chosen.option.tile);
+}
+
+function showTile() {
+  const box = $("cursor");
+  $("map").classList.toggle("aiming", aiming());
+  if (!cursor) { box.setAttribute("display", "none"); return; }
+  box.setAttribute("display", "inline");
+  box.setAttribute("x", cursor[0] * TILE);
+  box.setAttribute("y", cursor[1] * TILE);
+  const o = origin();
+  let text = `Tile ${cursor[0]}, ${cursor[1]}`;
+  if (o) {
+    const d = distance(o.at, cursor);
+    text += `: ${d} ${d === 1 ? "tile" : "tiles"} from ${o.name}`;
+    if (o.ranges && o.ranges.length && d > 0) {
+      const band = o.ranges.find((r) => d <= r.tiles);
+      text += band ? `, within ${band.label} (${band.tiles})` : ", beyond every range";
+    }
+  }
+  if (aiming()) text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
+  const info = $("tile-info");
+  if (info.textContent !== text) info.textContent = text;
+}
+
+function pointAt(t) {
+  if (!t || t[0] < 0 || t[1] < 0 || t[0] >= mapSize[0] || t[1] >= mapSize[1]) return;
+  if (cursor && cursor[0] === t[0] && cursor[1] === t[1]) return;
+  cursor = t;
+  showTile();
+}
+
+const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+function mapKey(e) {
+  if (!state) return;
+  const step = ARROWS[e.key];
+  if (step) {
+    e.preventDefault();
+    const from = cursor || (origin() ? origin().at : [0, 0]);
+    const t = [Math.min(mapSize[0] - 1, Math.max(0, from[0] + step[0])), Math.min(mapSize[1] - 1, Math.max(0, from[1] + step[1]))];
+    cursor = null;
+    pointAt(t);
+  } else if ((e.key === "Enter" || e.key === " ") && e.target === $("map") && cursor && aiming()) {
+    e.preventDefault();
+    actAt(cursor);
+  }
 }
 
 function tokenOf(c) {
@@ -278,6 +401,7 @@ function chosenPanel() {
     if (!o.targets.length) row.append(el("p", { class: "why" }, "no target now"));
   }
   panel.append(el("p", { class: "small" }, o.targets === null ? "" : "Pick a target (or its token on the map); hover or focus it for the exact odds."));
+  if (aiming()) panel.append(el("p", { class: "small" }, "Or aim at a tile: click it on the map (or focus the map, move with the arrow keys, press Enter)."));
   panel.append(row);
   return panel;
 }
@@ -286,12 +410,20 @@ function choose(actor, o) {
   chosen = chosen && chosen.actor === actor && chosen.do === o.do ? null : { actor, do: o.do, option: o, params: {} };
   hideOdds();
   renderActions();
+  renderRings();
+  showTile();
 }
 
-function actionFor(t) {
+function actionFor(t, at = null) {
   const a = { actor: chosen.actor, do: chosen.do, ...chosen.params };
   if (t !== null) a.target = t;
+  if (at !== null) a.at = at;
   return a;
+}
+
+function actAt(tile) {
+  if (!aiming()) return;
+  send({ type: "act", action: actionFor(null, tile) });
 }
 
 function target(cid) {
@@ -415,10 +547,18 @@ function setup() {
     moving = !moving;
     $("gm-move").setAttribute("aria-pressed", String(moving));
   });
+  $("ranges-toggle").addEventListener("click", () => {
+    showRanges = !showRanges;
+    $("ranges-toggle").setAttribute("aria-pressed", String(showRanges));
+    if (state) renderRings();
+  });
+  $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
+  $("map").addEventListener("keydown", mapKey);
   $("map").addEventListener("click", (e) => {
-    if (!moving || e.target.closest(".token")) return;
+    if (e.target.closest(".token")) return;
     const [x, y] = tileAt(e);
-    if (x < 0 || y < 0) return;
+    if (x < 0 || y < 0 || x >= mapSize[0] || y >= mapSize[1]) return;
+    if (!moving) { actAt([x, y]); return; }
     moving = false;
     $("gm-move").setAttribute("aria-pressed", "false");
     gmAct("move", { to: [x, y] });
@@ -447,7 +587,7 @@ function setup() {
     if (typing) return;
     if (e.key === "n" && !e.ctrlKey && !e.metaKey) endTurn();
     else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); send({ type: e.shiftKey ? "redo" : "undo" }); }
-    else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); }
+    else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
   });
   connect();
 }
