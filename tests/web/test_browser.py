@@ -300,6 +300,7 @@ def test_the_game_master_throws_a_molotov_at_a_tile(tmp_path: Path, browser: Any
         )
         seq = server.table.seq
         gm.mouse.click(*tile_point(gm, 2, 3))
+        # the log has a title per record after the start (seq - 1 before the throw)
         gm.wait_for_function(f"document.querySelectorAll('#log li.title').length >= {seq}")
         assert server.table.seq == seq + 1
         done = server.table.log[-1].action
@@ -309,5 +310,73 @@ def test_the_game_master_throws_a_molotov_at_a_tile(tmp_path: Path, browser: Any
         )
         ana = server.table.state.get("ana")  # in the 3x3 blast at (2, 3) (DC-24), d20 20 vs 9
         assert ana.hp == 11 and ana.statuses["burning"] == {"turns": 2, "damage": 1}
+
+        # undone, and aimed again by keyboard: the cursor starts on Bo at (5, 2)
+        gm.locator("body").press("Control+z")
+        gm.wait_for_function(f"document.querySelectorAll('#log li.title').length >= {seq + 1}")
+        assert server.table.state.get("ana").hp == 12
+        gm.get_by_role("button", name="Throw", exact=True).click()
+        gm.evaluate("cursor = null")
+        gm.focus("#map")
+        for key in ("ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowDown"):
+            gm.keyboard.press(key)
+        assert gm.locator("#tile-info").inner_text().startswith("Tile 2, 3: 3 tiles from Bo")
+        gm.keyboard.press("Enter")
+        gm.wait_for_function(f"document.querySelectorAll('#log li.title').length >= {seq + 2}")
+        again = server.table.log[-1]
+        assert again.kind == "action" and again.action is not None
+        assert (again.action.do, again.action.at) == ("throw", (2, 3))
+    finally:
+        server.stop()
+
+
+SOAK = """\
+ruleset: soak
+options: {metric: manhattan}
+order: [ana, bo]
+combatants:
+  - id: ana
+    name: Ana
+    side: players
+    at: [2, 2]
+    weapons: [{name: sword, dice: 1d8}, {name: bow, attack: ranged, dice: 1d6}]
+  - {id: bo, name: Bo, side: raiders, at: [6, 2]}
+"""
+
+
+def test_manhattan_rings_are_diamonds_and_the_counter_counts_orthogonal_steps(
+    tmp_path: Path, browser: Any
+) -> None:
+    # soak 1.1: the metric is an option; SK-4, SK-G2: the bow's DV bands 5, 15, 30 tiles.
+    server = Server(tmp_path, SOAK)
+    try:
+        pat = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        pat.goto(f"{server.base}/t/{server.ana}")
+        pat.wait_for_selector("#order li")
+        pat.get_by_role("button", name="Ranges").click()
+        rings = pat.locator("#rings .range-ring").all()
+        assert [(r.get_attribute("data-label"), r.evaluate("e => e.tagName")) for r in rings] == [
+            ("sword reach", "polygon"),
+            ("bow DV 10", "polygon"),
+            ("bow DV 13", "polygon"),
+            ("bow DV 16", "polygon"),
+        ]
+        # Ana's tile centre (100, 100); the reach-1 diamond's corners 1.5 tiles out
+        assert rings[0].get_attribute("points") == "100,40 160,100 100,160 40,100"
+        pat.mouse.move(*tile_point(pat, 5, 4))
+        pat.wait_for_function(
+            "document.getElementById('tile-info').innerText.startsWith('Tile 5, 4')"
+        )
+        # Manhattan: 3 + 2 = 5 (Chebyshev would say 3)
+        assert pat.locator("#tile-info").inner_text() == (
+            "Tile 5, 4: 5 tiles from Ana, within bow DV 10 (5)"
+        )
+        pat.mouse.move(*tile_point(pat, 6, 4))
+        pat.wait_for_function(
+            "document.getElementById('tile-info').innerText.startsWith('Tile 6, 4')"
+        )
+        assert pat.locator("#tile-info").inner_text() == (
+            "Tile 6, 4: 6 tiles from Ana, within bow DV 13 (15)"
+        )
     finally:
         server.stop()
