@@ -379,17 +379,22 @@ def _print_rules(info: dict[str, Any]) -> None:
         _out.print("[bold]item short-hands:[/bold] " + ", ".join(info["shorthands"]))
 
 
+def _store_option(help: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--db``: the encounter store of `fracas play` and `fracas serve` (``FRACAS_DB``)."""
+    return click.option(
+        "--db",
+        type=click.Path(dir_okay=False),
+        default=_DEFAULT_DB,
+        show_default=True,
+        envvar="FRACAS_DB",
+        show_envvar=True,
+        help=help,
+    )
+
+
 @main.command()
 @click.argument("target", metavar="FILE|ENCOUNTER", required=False)
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=_DEFAULT_DB,
-    show_default=True,
-    envvar="FRACAS_DB",
-    show_envvar=True,
-    help="The encounter store, a SQLite file (created where missing).",
-)
+@_store_option("The encounter store, a SQLite file (created where missing).")
 @click.option("--name", help="Name of a new encounter (default: the file's name, made unique).")
 @click.option(
     "--seed",
@@ -696,15 +701,7 @@ def lab_compare(
 
 @main.command()
 @click.argument("target", metavar="[FILE|ENCOUNTER]", required=False)
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=_DEFAULT_DB,
-    show_default=True,
-    envvar="FRACAS_DB",
-    show_envvar=True,
-    help="The encounter store (the same as `fracas play`'s).",
-)
+@_store_option("The encounter store (the same as `fracas play`'s).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the game master's page.")

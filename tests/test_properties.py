@@ -532,3 +532,29 @@ def test_natural_one_rules_matter_in_the_comparison() -> None:
     ef, state, action = melee_duel(0, 25)
     odds = action_odds(ef.ruleset, state, action).combatants["bo"]
     assert odds.hit == Fraction(19, 400)  # only the defender's natural 1 lets it land
+
+
+def check_hashes_replay(
+    ef: EncounterFile, engine: Engine, first: Record, moves: list[Action]
+) -> None:
+    """Play ``moves`` (refused ones skipped): every state hashes, every kept decision
+    hashes, and replaying the recorded rolls with no seed gives equal states with equal
+    hashes, step by step."""
+    records, hashes = [first], [hash(engine.state)]
+    for action in moves:
+        try:
+            records.append(engine.act(action))
+        except FracasError:
+            continue
+        hashes.append(hash(engine.state))
+    assert all(hash(d) is not None for d in ef.ruleset._decisions.values())  # decisions hash
+    replay = Engine(ef.ruleset, ef.start, 0)
+    replay.random = NoDice(0)
+    replay.begin(rolls_by_label(first), ef.order)
+    again = [hash(replay.state)]
+    for record in records[1:]:
+        assert record.action is not None
+        replay.act(dataclasses.replace(record.action, dice=rolls_by_label(record)))
+        again.append(hash(replay.state))
+    assert replay.state == engine.state
+    assert again == hashes

@@ -4,19 +4,16 @@ DC-38), what a face shows (the presenter), and hashable states under random play
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.engine import Engine
-from fracas.errors import FracasError
 from fracas.model import Action, Event, Note
 from fracas.rulesets.base import Shown
 from tests.rulesets.dice_combat_support import act, fight, log, ok, refusal, who
-from tests.test_properties import NoDice, begin, encounters, load, rolls_by_label
+from tests.test_properties import begin, check_hashes_replay, encounters, load
 
 # --- statuses: burning as `set` gives it (DC-24, DC-25, P-DC-4) -------------------------
 
@@ -253,21 +250,4 @@ def test_random_play_states_hash_and_replay_to_equal_hashes(
     doc, moves, seed = case
     ef = load(doc)
     engine, first = begin(ef, seed)
-    records, hashes = [first], [hash(engine.state)]
-    for action in moves:
-        try:
-            records.append(engine.act(action))
-        except FracasError:
-            continue
-        hashes.append(hash(engine.state))
-    assert all(hash(d) is not None for d in ef.ruleset._decisions.values())  # decisions hash
-    replay = Engine(ef.ruleset, ef.start, 0)
-    replay.random = NoDice(0)
-    replay.begin(rolls_by_label(first), ef.order)
-    again = [hash(replay.state)]
-    for record in records[1:]:
-        assert record.action is not None
-        replay.act(dataclasses.replace(record.action, dice=rolls_by_label(record)))
-        again.append(hash(replay.state))
-    assert replay.state == engine.state
-    assert again == hashes
+    check_hashes_replay(ef, engine, first, moves)
