@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, NoReturn
 
@@ -222,17 +222,30 @@ def _print_log(ef: EncounterFile, engine: Engine, entries: list[Line]) -> None:
     type=click.FloatRange(min=0, min_open=True),
     default=DEFAULT_SECONDS,
     show_default=True,
-    help="Wall time the odds may take before they are refused as too_slow.",
+    help="Wall time the odds may take: exact within it, else a marked Monte Carlo estimate.",
 )
-def odds(file: str, as_json: bool, depth: int | None, seconds: float) -> None:
+@click.option(
+    "--budget",
+    "budget_ms",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The same time budget in milliseconds (overrides --seconds).",
+)
+def odds(
+    file: str, as_json: bool, depth: int | None, seconds: float, budget_ms: int | None
+) -> None:
     """Exact odds of the last action of FILE, before anyone rolls.
 
     Every action but the last is played with its dice; the last one is
     replayed over every face of every die it rolls. Dice the last action
     names stay fixed: the odds are conditional on them. Where dice explode
-    without end, paths are cut at a depth and the output states the mass cut.
-    The odds answer or are refused (too_many_paths, too_slow) within --seconds.
+    without end, paths are cut at a depth and the output states the mass cut
+    and the least damage of a cut path. Past the time budget (--seconds or
+    --budget MS) the odds are a seeded Monte Carlo estimate with 95% intervals,
+    marked as such, instead of exact.
     """
+    if budget_ms is not None:
+        seconds = budget_ms / 1000
 
     def go() -> None:
         ef = load(file)
@@ -279,10 +292,22 @@ def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) ->
         _out.print(f"[yellow]{escape(line)}[/yellow]")
     for cid, o in result.combatants.items():
         c = engine.state.get(cid)
-        hit = "hit   n/a  " if o.hit is None else f"hit {_pct(o.hit)}"
+        iv = result.estimate.intervals[cid] if result.estimate is not None else {}
+
+        def ci(
+            name: str, pct: bool = True, iv: Mapping[str, tuple[float, float] | None] = iv
+        ) -> str:
+            got = iv.get(name)
+            if got is None:
+                return ""
+            lo, hi = got
+            return f" [{lo * 100:.1f}–{hi * 100:.1f}%]" if pct else f" [{lo:.2f}–{hi:.2f}]"
+
+        hit = "hit   n/a  " if o.hit is None else f"hit {_pct(o.hit)}{ci('hit')}"
         _out.print(
             f"\n[bold]{escape(c.name)}[/bold] (HP {c.hp}/{c.max_hp})  {hit}   "
-            f"mean damage {float(o.mean):.3f}   down {_pct(o.down)}"
+            f"mean damage {float(o.mean):.3f}{ci('mean', False)}   "
+            f"down {_pct(o.down)}{ci('down')}"
         )
         for row in damage_rows(o):
             if row.tail:  # a long tail of rare outcomes (exploding dice): one line
@@ -296,6 +321,11 @@ def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) ->
                     f"  {row.damage:>3} dmg [cyan]{bar:<30}[/cyan] {_pct(row.p)}  "
                     f"[dim]{row.p}[/dim]"
                 )
+        if o.cut:
+            _out.print(
+                f"  ≥{o.at_least or 0:>2} dmg {'':<30} {_pct(o.cut)}  "
+                f"[dim]{o.cut} (paths cut at the depth: at least {o.at_least or 0})[/dim]"
+            )
 
 
 @main.command()

@@ -218,7 +218,7 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
         state = fold(state, events)
     if action.do == "end_turn":
         return events + end_turn(ruleset, state, dice, passed=False)
-    return events + ruleset.roll(state, ruleset.decided(state, action), dice)
+    return events + ruleset.roll_all(state, ruleset.decided(state, action), dice)
 
 
 def _skipped(ruleset: Ruleset, state: Encounter, actor: str) -> bool:

@@ -1,42 +1,57 @@
 """Exact odds of an action, from the ruleset's own resolution code.
 
-The action is replayed under the exact enumerator (every face of every die it
-rolls, dice it names held fixed) and each path is summarised per combatant:
-did the attack land on it, how much damage it took, is it down afterwards.
-There is no per-ruleset odds code: only ``resolve`` and the events.
+The action is decided once and its roll enumerated step by step
+(:mod:`fracas.outcomes`: pools branch once per class, paths that reach the same state
+and step are followed once) and each path is summarised per combatant: did the attack
+land on it, how much damage it took, is it down afterwards. There is no per-ruleset
+odds code: only ``decide``, ``roll`` and the events.
 
-Every request answers or refuses within its time budget (default 5 s of wall time):
-``too_many_paths`` past the path budget, ``too_slow`` past the time budget,
-``cancelled`` when the caller's hook says stop (:mod:`fracas.dice.budget`).
+Every request answers within its time budget (default 5 s of wall time): exact when the
+enumeration ends in time, else a seeded Monte Carlo estimate with 95% intervals,
+marked as an estimate (``Odds.estimate``); ``cancelled`` when the caller's hook says
+stop (:mod:`fracas.dice.budget`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
-from fracas.dice.exact import DEFAULT_MAX_PATHS, enumerate_exact
+from fracas.dice.exact import DEFAULT_MAX_PATHS
 from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.engine import TABLE_ACTIONS, advance_to, plan, spec_of
-from fracas.model import Action, Attempted, Damaged, Encounter, Event, fold
+from fracas.errors import FracasError
+from fracas.model import Action, Encounter, Event, fold
+from fracas.outcomes import Exact, Partial, Path, Sampled, exact_outcomes, sample_outcomes
 from fracas.rulesets.base import Ruleset
 
-__all__ = ["CombatantOdds", "Odds", "action_odds"]
+__all__ = ["CombatantOdds", "Estimate", "Odds", "action_odds"]
 
-# One path's summary: per affected combatant (id, landed: True/False/None, damage, down).
-_Path = tuple[tuple[str, bool | None, int, bool], ...]
+EXACT_SHARE = 0.7
+"""The share of a time budget the exact enumeration may take before the rest goes to a
+Monte Carlo estimate."""
+MIN_SAMPLES = 200
+"""Samples an estimate takes even when the budget is spent."""
+MAX_SAMPLES = 20_000
+"""Samples an estimate stops at when it has no time budget."""
 
 
 @dataclass(frozen=True)
 class CombatantOdds:
-    """The exact odds for one combatant the action can affect."""
+    """The odds for one combatant the action can affect.
+
+    ``damage`` holds the enumerated values; where exploding dice were cut, ``cut`` is
+    the mass left out of it, each such path dealing at least ``at_least``."""
 
     hit: Fraction | None
     damage: dict[int, Fraction]
     down: Fraction
+    cut: Fraction = Fraction(0)
+    at_least: int | None = None
 
     @property
     def mean(self) -> Fraction:
@@ -44,13 +59,27 @@ class CombatantOdds:
 
 
 @dataclass(frozen=True)
+class Estimate:
+    """A Monte Carlo estimate: how many samples, the seed, and per combatant the 95%
+    intervals of hit, mean damage and down."""
+
+    samples: int
+    seed: int
+    intervals: dict[str, dict[str, tuple[float, float] | None]]
+
+
+@dataclass(frozen=True)
 class Odds:
-    """The exact outcome distribution of one action."""
+    """The outcome distribution of one action: exact, or an estimate (``estimate``)."""
 
     paths: int
     combatants: dict[str, CombatantOdds]
     truncated: Fraction
     depth: int
+    at_least: int | None = None
+    estimate: Estimate | None = None
+    why: str = ""
+    """Why an estimate was given instead (the exact enumeration's refusal)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``fracas odds --json`` object (README, "Command line")."""
@@ -69,13 +98,30 @@ class Odds:
                 "mean": _frac(o.mean),
                 "down": _frac(o.down),
             }
-        out: dict[str, Any] = {
-            "paths": self.paths,
-            "combatants": floats,
-            "exact": {"combatants": exact},
-        }
+        out: dict[str, Any] = {"paths": self.paths, "combatants": floats}
+        if self.estimate is not None:
+            e = self.estimate
+            out["estimate"] = {
+                "samples": e.samples,
+                "seed": e.seed,
+                "why": self.why,
+                "ci95": {
+                    cid: {k: None if v is None else list(v) for k, v in iv.items()}
+                    for cid, iv in e.intervals.items()
+                },
+            }
+            return out
+        out["exact"] = {"combatants": exact}
         if self.truncated:
-            out["truncated"] = {"depth": self.depth, "mass": _frac(self.truncated)}
+            cut: dict[str, Any] = {"depth": self.depth, "mass": _frac(self.truncated)}
+            if self.at_least is not None:
+                cut["at_least"] = self.at_least
+            cut["combatants"] = {
+                cid: {"mass": _frac(o.cut), "at_least": o.at_least}
+                for cid, o in self.combatants.items()
+                if o.cut
+            }
+            out["truncated"] = cut
         return out
 
 
@@ -94,25 +140,31 @@ def action_odds(
     seconds: float | None = DEFAULT_SECONDS,
     max_paths: int = DEFAULT_MAX_PATHS,
     cancel: Cancel | None = None,
+    estimate: bool = True,
+    steps: bool = True,
+    pools: bool = True,
 ) -> Odds:
-    """The exact odds of ``action`` taken in ``state``, conditional on the dice it names.
+    """The odds of ``action`` taken in ``state``, conditional on the dice it names.
 
     The turn advance the action causes (ends of turns, burning ticks) happens
     first, as it would in play; the odds are those of the action itself. Where
     paths are cut at ``max_rolls`` rolls (exploding dice; default: the ruleset's
-    ``odds_max_rolls``), every probability given is exact and their sum falls short
-    of 1 by exactly ``truncated``. With
-    ``shortcut``, dice the ruleset declares irrelevant to the odds
-    (``DieSpec.odds_relevant``) are not branched on.
+    ``odds_max_rolls``), every probability given is exact: what the cut cannot change
+    (a hit decided before the explosion, a combatant down at the least damage of the
+    cut) counts, the rest falls short of 1 by at most ``truncated``. With ``shortcut``,
+    dice the ruleset declares irrelevant to the odds (``DieSpec.odds_relevant``) are
+    not branched on. ``steps=False`` follows every path whole (no merging) and
+    ``pools=False`` rolls pools die by die: the plain enumeration tests compare with.
 
-    Bounded: ``seconds`` of wall time (None: unbounded) and ``max_paths`` dice paths;
+    Bounded: ``seconds`` of wall time (None: unbounded, always exact) and
+    ``max_paths`` dice paths; past either, with ``estimate``, a seeded Monte Carlo
+    estimate in what is left of the time (at least 200 samples), else the refusal.
     ``cancel`` (a :class:`threading.Event` or a callable) is looked at every few paths.
 
     Raises:
-        FracasError: the action's refusal; ``too_many_paths``, ``too_slow`` (with how far
-            it got and which dice to give) or ``cancelled``.
+        FracasError: the action's refusal; ``cancelled``; ``too_many_paths`` or
+            ``too_slow`` without ``estimate``.
     """
-    budget = Budget(seconds, cancel)
     spec = spec_of(ruleset, action.do)
     # The game master's table actions (set, heal, status, roll, ...) and moves take no
     # turn: their odds are planned as the engine plans them, whole.
@@ -125,81 +177,74 @@ def action_odds(
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)
-    # A path is kept as the events the odds read (attempts, damage, changes of state):
-    # paths that differ only in rolls the log records fall together, and each distinct
-    # run is summarised (and folded, for the down test) once, after the enumeration.
-    read = _Read()
 
-    def relevant(dice: Dice) -> tuple[Event, ...]:
-        events = (
-            plan(ruleset, before, action, dice) if core else ruleset.roll(before, decision, dice)
-        )
-        return tuple([e for e in events if read[type(e)]])
+    def roller(st: Encounter, step: Any, dice: Dice) -> list[Event]:
+        if core:
+            return plan(ruleset, st, action, dice)
+        return ruleset.roll(st, step, dice) if steps else ruleset.roll_all(st, step, dice)
 
     skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
-    dist = enumerate_exact(
-        relevant,
-        given=action.dice,
-        max_rolls=ruleset.odds_max_rolls if max_rolls is None else max_rolls,
-        irrelevant=skip or frozenset(),
-        max_paths=max_paths,
-        budget=budget,
-    )
-    outcomes: dict[_Path, Fraction] = {}
-    for events, p in dist.outcomes.items():
-        path = _summary(ruleset, before, events)
-        outcomes[path] = outcomes.get(path, Fraction(0)) + p
-    return Odds(
-        dist.paths,
-        _per_combatant(ruleset, before, action, outcomes),
-        dist.truncated,
-        dist.depth,
-    )
+    depth = ruleset.odds_max_rolls if max_rolls is None else max_rolls
+    exact_seconds = None if seconds is None else seconds * (EXACT_SHARE if estimate else 1)
+    budget = Budget(exact_seconds, cancel)
+    try:
+        found = exact_outcomes(
+            ruleset, before, decision, roller,
+            given=action.dice, max_rolls=depth, skip=skip or frozenset(),
+            max_paths=max_paths, budget=budget, pools=pools,
+        )  # fmt: skip
+    except FracasError as refusal:
+        if not estimate or refusal.code not in ("too_slow", "too_many_paths"):
+            raise
+        total = Budget(seconds, cancel)
+        total.started = budget.started
+        total.deadline = None if seconds is None else budget.started + seconds
+
+        def until(n: int) -> bool:
+            if n % 64 == 0 and total.cancelled():
+                raise FracasError("cancelled", "the odds were cancelled by their caller") from None
+            if n < MIN_SAMPLES:
+                return False
+            return total.expired() if seconds is not None else n >= MAX_SAMPLES
+
+        sampled = sample_outcomes(
+            ruleset, before, decision, ruleset.roll_all if not core else roller,
+            given=action.dice, seed=0 if seed is None else seed, until=until,
+        )  # fmt: skip
+        return _estimated(before, action, sampled, ruleset, refusal.message)
+    combatants = _per_combatant(ruleset, before, action, found)
+    least = [o.at_least for o in combatants.values() if o.at_least is not None]
+    target = combatants.get(action.target) if action.target is not None else None
+    at_least = target.at_least if target is not None and target.at_least is not None else None
+    if at_least is None and least:
+        at_least = min(least)
+    return Odds(found.paths, combatants, found.truncated, depth, at_least)
 
 
-class _Read(dict[type[Event], bool]):
-    """Per event type: whether the odds read it (an attempt, damage, a change of state);
-    worked out once per type."""
-
-    def __missing__(self, kind: type[Event]) -> bool:
-        read = self[kind] = issubclass(kind, Attempted | Damaged) or kind.apply is not Event.apply
-        return read
-
-
-def _summary(ruleset: Ruleset, before: Encounter, events: tuple[Event, ...]) -> _Path:
-    """One path's summary: per combatant attempted or damaged, whether it was hit, the
-    damage and whether it is down after the events."""
-    landed: dict[str, bool] = {}
-    damage: dict[str, int] = {}
-    for e in events:
-        if isinstance(e, Attempted):
-            landed[e.target] = landed.get(e.target, False) or e.landed
-        elif isinstance(e, Damaged):
-            damage[e.target] = damage.get(e.target, 0) + e.amount
-    after = fold(before, events)
-    return tuple(
-        (cid, landed.get(cid), damage.get(cid, 0), ruleset.is_down(after.get(cid)))
-        for cid in sorted(landed.keys() | damage.keys())
-    )
+def _ids(action: Action, paths: Any) -> list[str]:
+    ids: list[str] = [action.target] if action.target is not None else []
+    for path in paths:
+        ids += [cid for cid, *_ in path if cid not in ids]
+    return ids
 
 
 def _per_combatant(
-    ruleset: Ruleset, before: Encounter, action: Action, outcomes: Mapping[_Path, Fraction]
+    ruleset: Ruleset, before: Encounter, action: Action, found: Exact
 ) -> dict[str, CombatantOdds]:
-    ids: list[str] = [action.target] if action.target is not None else []
-    for path in outcomes:
-        ids += [cid for cid, *_ in path if cid not in ids]
+    outcomes: Mapping[Path, Fraction] = found.outcomes
+    ids = _ids(action, [*outcomes, *(lower for _, lower, _ in found.cut)])
     out: dict[str, CombatantOdds] = {}
     for cid in ids:
         targeted = False
         hit = Fraction(0)
         damage: dict[int, Fraction] = {}
         down = Fraction(0)
+        was_down = ruleset.is_down(before.get(cid))
         for path, p in outcomes.items():
             entry = next((e for e in path if e[0] == cid), None)
             if entry is None:
                 damage[0] = damage.get(0, Fraction(0)) + p
-                down += p if ruleset.is_down(before.get(cid)) else 0
+                down += p if was_down else 0
                 continue
             _, landed, dealt, is_down = entry
             if landed is not None:
@@ -207,5 +252,70 @@ def _per_combatant(
                 hit += p if landed else 0
             damage[dealt] = damage.get(dealt, Fraction(0)) + p
             down += p if is_down else 0
-        out[cid] = CombatantOdds(hit if targeted else None, damage, down)
+        cut = Fraction(0)
+        at_least: int | None = None
+        for known, lower, p in found.cut:
+            sure = _entry(known, cid)
+            if sure is not None and sure[1] is not None:  # decided before the cut
+                targeted = True
+                hit += p if sure[1] else 0
+            low = next((e for e in lower if e[0] == cid), None)
+            dealt = low[2] if low is not None else 0
+            # Damage never falls as an exploding die grows: down at the least, down.
+            if low[3] if low is not None else was_down:
+                down += p
+            cut += p
+            at_least = dealt if at_least is None else min(at_least, dealt)
+        out[cid] = CombatantOdds(hit if targeted else None, damage, down, cut, at_least)
     return out
+
+
+def _entry(partial: Partial, cid: str) -> tuple[str, bool | None, int] | None:
+    return next((e for e in partial if e[0] == cid), None)
+
+
+def _estimated(
+    before: Encounter, action: Action, sampled: Sampled, ruleset: Ruleset, why: str
+) -> Odds:
+    """Odds from samples, each probability a frequency, with its 95% interval."""
+    n = sampled.samples
+    ids = _ids(action, sampled.counts)
+    combatants: dict[str, CombatantOdds] = {}
+    intervals: dict[str, dict[str, tuple[float, float] | None]] = {}
+    for cid in ids:
+        hits = tried = downs = 0
+        damage: dict[int, int] = {}
+        sq = 0.0
+        was_down = ruleset.is_down(before.get(cid))
+        for path, count in sampled.counts.items():
+            entry = next((e for e in path if e[0] == cid), None)
+            landed, dealt, is_down = (None, 0, was_down) if entry is None else entry[1:]
+            if landed is not None:
+                tried += count
+                hits += count if landed else 0
+            damage[dealt] = damage.get(dealt, 0) + count
+            downs += count if is_down else 0
+            sq += dealt * dealt * count
+        mean = sum(d * c for d, c in damage.items()) / n
+        sd = math.sqrt(max(0.0, sq / n - mean * mean))
+        half = 1.96 * sd / math.sqrt(n)
+        combatants[cid] = CombatantOdds(
+            Fraction(hits, n) if tried else None,
+            {d: Fraction(c, n) for d, c in damage.items()},
+            Fraction(downs, n),
+        )
+        intervals[cid] = {
+            "hit": _wilson(hits, n) if tried else None,
+            "mean": (max(0.0, mean - half), mean + half),
+            "down": _wilson(downs, n),
+        }
+    return Odds(n, combatants, Fraction(0), 0, None, Estimate(n, sampled.seed, intervals), why)
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson's 95% interval for k successes in n trials."""
+    z = 1.96
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)

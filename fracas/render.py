@@ -152,13 +152,23 @@ def damage_rows(o: CombatantOdds) -> list[DamageRow]:
 
 
 def odds_heading(result: Odds) -> list[str]:
-    """What to say of the enumeration itself: paths, and the cut mass where paths were cut."""
+    """What to say of the enumeration itself: paths, and the cut mass where paths were
+    cut; for an estimate, how many samples and why it is not exact."""
+    e = result.estimate
+    if e is not None:
+        return [
+            f"ESTIMATE from {e.samples:,} random fights of the action (seed {e.seed}), "
+            "95% intervals in brackets",
+            f"not exact: {result.why}",
+        ]
     lines = [f"{result.paths:,} dice paths, exact"]
     if result.truncated:
+        least = f"; each of them deals at least {result.at_least}" if result.at_least else ""
         lines.append(
             f"paths cut at {result.depth} rolls (exploding dice): probability "
-            f"{result.truncated} ({float(result.truncated):.2e}) not shown; every figure "
-            f"below is exact, short of the true value by at most that "
+            f"{result.truncated} ({float(result.truncated):.2e}) not in the damage "
+            f"distributions{least}; hits decided before the cut count, every figure "
+            f"is exact, short of the true value by at most that "
             f"(--depth {result.depth + 4} goes deeper)"
         )
     return lines

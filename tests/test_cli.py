@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import textwrap
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -436,7 +437,7 @@ def test_odds_plain_melee(tmp_path: Path) -> None:
     assert exact["down"] == "0/1"
     assert_exact(exact, want)
     assert_floats(out["combatants"]["bo"], want)
-    assert out["paths"] == want.paths
+    assert out["paths"] <= want.paths  # die by die at most; pools branch by class
     assert "truncated" not in out
 
 
@@ -518,7 +519,8 @@ def test_odds_text_output(tmp_path: Path) -> None:
     assert "#1 ana: attack bo" in result.stdout
     assert "52.25%" in result.stdout  # 209/400 hit
     paths = expected_attack(base=1, attack_mod=0, defend_mod=0, hp=12).paths
-    assert f"{paths} dice paths" in result.stdout
+    shown = re.search(r"([\d,]+) dice paths, exact", result.stdout)
+    assert shown is not None and int(shown.group(1).replace(",", "")) <= paths
 
 
 # --- the bundled example ---------------------------------------------------------------

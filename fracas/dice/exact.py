@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from fracas.dice.budget import CHECK_EVERY, Budget
+from fracas.dice.pools import Class, Faces, Key, Pool
 from fracas.dice.source import Dice, TableDice, label_keys, label_of
 from fracas.errors import DiceError, FracasError
 
@@ -62,6 +63,16 @@ class _ProbeDice:
             raise _Truncated
         self.weight *= sides
         return self.rng.randint(1, sides)
+
+    def draw(self, pool: Pool, key: Key, label: str, of: str | None, n: int | None) -> Faces:
+        if label in self.skip:
+            return pool.roll_each(self, label, of=of, n=n)
+        self.rolls += 1
+        if self.rolls > self.limit:
+            raise _Truncated
+        table = pool.classes(key, self.limit)
+        self.weight *= len(table)
+        return self.rng.choice(table).faces
 
 
 def _estimate_paths(
@@ -117,6 +128,10 @@ class Distribution(Generic[K]):
     truncated: Fraction = Fraction(0)
     depth: int = DEFAULT_MAX_ROLLS
     truncated_paths: int = field(default=0)
+    cut: dict[K, Fraction] = field(default_factory=dict)
+    """Results of paths through a pool's cut class (an exploding die that went on past
+    the depth), answered with the least such faces: each a lower bound, their mass
+    part of ``truncated``."""
 
 
 class _PathDice:
@@ -129,6 +144,7 @@ class _PathDice:
 
     __slots__ = (
         "clashes",
+        "cut",
         "dens",
         "faces",
         "given",
@@ -136,19 +152,30 @@ class _PathDice:
         "labels",
         "limit",
         "matched",
+        "nums",
+        "pools",
         "pos",
         "routes",
         "sides",
         "skip",
+        "tables",
         "used",
     )
 
     def __init__(
-        self, limit: int, skip: frozenset[str], given: Mapping[str, Sequence[int]]
+        self,
+        limit: int,
+        skip: frozenset[str],
+        given: Mapping[str, Sequence[int]],
+        pools: bool = True,
     ) -> None:
+        self.pools = pools
         self.faces: list[int] = []
         self.sides: list[int] = []
-        self.dens: list[int] = [1]  # dens[i]: the product of sides[:i]
+        self.dens: list[int] = [1]  # dens[i]: the product of the denominators before i
+        self.nums: list[int] = [1]  # nums[i]: the product of the chosen weights before i
+        self.tables: list[tuple[Class, ...] | None] = []  # a pool's classes, or None: a die
+        self.cut = False  # this run took a pool's cut class
         self.labels: list[tuple[str, str | None, int | None]] = []
         self.pos = 0
         self.limit = limit
@@ -179,8 +206,36 @@ class _PathDice:
         self.faces.append(1)
         self.sides.append(sides)
         self.dens.append(self.dens[-1] * sides)
+        self.nums.append(self.nums[-1])
+        self.tables.append(None)
         self.labels.append((label, of, n))
         return 1
+
+    def draw(self, pool: Pool, key: Key, label: str, of: str | None, n: int | None) -> Faces:
+        """A whole pool as one branch per class of ``key`` (``fracas.dice.pools``); die by
+        die where some of its dice are given or skipped."""
+        if label in self.heads or label in self.skip or not self.pools:
+            return pool.roll_each(self, label, of=of, n=n)
+        pos = self.pos
+        self.pos = pos + 1
+        if pos < len(self.faces):
+            table = self.tables[pos]
+            assert table is not None  # replay is deterministic
+            chosen = table[self.faces[pos] - 1]
+        else:
+            if pos >= self.limit:
+                raise _Truncated
+            table = pool.classes(key, self.limit)
+            chosen = table[0]
+            self.faces.append(1)
+            self.sides.append(len(table))
+            self.dens.append(self.dens[-1] * chosen.den)
+            self.nums.append(self.nums[-1] * chosen.weight)
+            self.tables.append(table)
+            self.labels.append((label, of, n))
+        if chosen.cut:
+            self.cut = True
+        return chosen.faces
 
     def _given(self, sides: int, label: str, of: str | None, n: int | None) -> int | None:
         route = self.routes.get((label, of, n))
@@ -213,16 +268,24 @@ class _PathDice:
         # The path may be longer than this run used (never: replay is deterministic),
         # so trim to what was rolled before stepping.
         cut = self.pos
-        del faces[cut:], sides[cut:], self.labels[cut:], self.dens[cut + 1 :]
+        tables, nums = self.tables, self.nums
+        del faces[cut:], sides[cut:], self.labels[cut:], tables[cut:]
+        del self.dens[cut + 1 :], nums[cut + 1 :]
         while faces and faces[-1] == sides[-1]:
             faces.pop()
             sides.pop()
+            tables.pop()
             self.labels.pop()
             self.dens.pop()
+            nums.pop()
         if not faces:
             return False
         faces[-1] += 1
+        table = tables[-1]
+        if table is not None:
+            nums[-1] = nums[-2] * table[faces[-1] - 1].weight
         self.pos = 0
+        self.cut = False
         return True
 
     def first_labels(self, count: int) -> list[str]:
@@ -245,6 +308,7 @@ def enumerate_exact(
     max_paths: int = DEFAULT_MAX_PATHS,
     irrelevant: frozenset[str] = frozenset(),
     budget: Budget | None = None,
+    pools: bool = True,
 ) -> Distribution[K]:
     """The exact distribution of ``fn``'s result over every face of every die it rolls.
 
@@ -257,6 +321,8 @@ def enumerate_exact(
             answered with face 1 and not branched on (a die that only feeds bookkeeping).
         budget: a time budget and a cancellation hook, checked every few replays
             (none: unbounded in time, never cancelled).
+        pools: draw a pool (``fracas.dice.pools``) as one branch per class; False:
+            die by die (the plain enumeration tests compare with).
 
     Raises:
         FracasError: ``too_many_paths`` when the space exceeds ``max_paths``;
@@ -268,17 +334,19 @@ def enumerate_exact(
     (Fraction(1, 6), 36)
     """
     given = given or {}
-    path = _PathDice(max_rolls, irrelevant, given)
+    path = _PathDice(max_rolls, irrelevant, given, pools)
     used, matched, clashes = path.used, path.matched, path.clashes
     counts: dict[K, dict[int, int]] = {}
+    cuts: dict[K, dict[int, int]] = {}
     truncated: dict[int, int] = {}
+    cut_paths = [0]
     taken: dict[str, int] = {}  # the most values of each given label one path took
     paths = 0
     runs = 0
 
     def stop() -> None:
         if budget is not None:
-            _check(budget, path, runs, counts, truncated)
+            _check(budget, path, runs, counts, truncated, cut_paths[0])
 
     while True:
         runs += 1
@@ -293,14 +361,20 @@ def enumerate_exact(
             result = fn(path)
         except _Truncated:
             den = path.dens[-1]
-            truncated[den] = truncated.get(den, 0) + 1
+            truncated[den] = truncated.get(den, 0) + path.nums[-1]
+            cut_paths[0] += 1
         else:
-            den = path.dens[path.pos]
-            by_den = counts.get(result)
+            den, num = path.dens[path.pos], path.nums[path.pos]
+            into = counts
+            if path.cut:  # a lower bound: counted apart, its mass truncated
+                into = cuts
+                truncated[den] = truncated.get(den, 0) + num
+                cut_paths[0] += 1
+            by_den = into.get(result)
             if by_den is None:
-                counts[result] = {den: 1}
+                into[result] = {den: num}
             else:
-                by_den[den] = by_den.get(den, 0) + 1
+                by_den[den] = by_den.get(den, 0) + num
             paths += 1
         # Cut paths count against the budget too: an action that rolls more dice than
         # the depth is nothing but cut paths, and there may be astronomically many.
@@ -335,7 +409,8 @@ def enumerate_exact(
             )
     outcomes = {key: _mass(by) for key, by in counts.items()}
     lost = _mass(truncated)
-    return Distribution(outcomes, paths, lost, max_rolls, sum(truncated.values()))
+    cut = {key: _mass(by) for key, by in cuts.items()}
+    return Distribution(outcomes, paths, lost, max_rolls, cut_paths[0], cut)
 
 
 def _mass(by_den: Mapping[int, int]) -> Fraction:
@@ -348,6 +423,7 @@ def _check(
     runs: int,
     counts: Mapping[Any, Mapping[int, int]],
     truncated: Mapping[int, int],
+    cut: int,
 ) -> None:
     """Raise ``cancelled`` or ``too_slow`` if the budget says stop, saying how far it got."""
     if budget.cancelled():
@@ -360,7 +436,6 @@ def _check(
         return
     done = sum((_mass(by) for by in counts.values()), _mass(truncated))
     share = f"{float(done) * 100:.2f}%" if done >= Fraction(1, 10_000) else "under 0.01%"
-    cut = sum(truncated.values())
     cuts = f", {cut:,} of them cut at {path.limit} rolls" if cut else ""
     first = path.first_labels(3)
     give = (

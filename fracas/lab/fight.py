@@ -105,7 +105,7 @@ def next_states(
         if decision is None:
             events = plan(ruleset, state, action, dice)
         else:
-            events = ruleset.roll(state, decision, dice)
+            events = ruleset.roll_all(state, decision, dice)
         changing = tuple(e for e in events if type(e).apply is not Event.apply)
         try:
             hash(changing)
@@ -303,7 +303,7 @@ def _roll_events(
 
 def _enumerate(ruleset: Ruleset, state: Encounter, decision: Any, max_paths: int) -> Any:
     def events_of(dice: Dice) -> Hashable:
-        events = ruleset.roll(state, decision, dice)
+        events = ruleset.roll_all(state, decision, dice)
         changing = tuple(e for e in events if type(e).apply is not Event.apply)
         try:
             hash(changing)

@@ -28,6 +28,7 @@ from fracas.errors import Refusal
 from fracas.frozen import thaw
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
+from fracas.steps import roll_all
 
 __all__ = [
     "ActionSpec",
@@ -185,9 +186,13 @@ class Ruleset(ABC):
         Pure: reads ``state`` and ``decision``, asks ``dice``, returns events.
         """
 
+    def roll_all(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+        """:meth:`roll` with every step it asks for (``fracas.steps.Then``), in order."""
+        return roll_all(self, state, decision, dice)
+
     def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
         """Decide (kept per state and action) and roll, in one call."""
-        return self.roll(state, self.decided(state, action), dice)
+        return self.roll_all(state, self.decided(state, action), dice)
 
     def decided(self, state: Encounter, action: Action) -> Hashable:
         """:meth:`decide`, kept per (state, action): exact odds and "may do now" ask the

@@ -182,7 +182,7 @@ def test_help_odds_list_delete(store: EncounterStore, tmp_path: Path) -> None:
     assert any(line.startswith("  attack bo|cy ") for line in between(t, "help"))
     assert between(t, "help throw")[0].startswith("throw (combatant_or_tile) [edge]: ")
     odds = between(t, "odds ana attack bo")
-    assert odds[0] == "odds of ana: attack bo: 507 dice paths, exact"
+    assert odds[0] == "odds of ana: attack bo: 128 dice paths, exact"
     assert odds[1].startswith("  Bo (HP 12/12): hit ")
     listed = "\n".join(between(t, "list"))
     assert "* fight" in listed and "other" in listed

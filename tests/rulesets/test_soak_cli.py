@@ -146,14 +146,23 @@ def test_odds_of_the_example_state_the_cut(tmp_path: Path) -> None:
     assert 0 < mass < Fraction(2, 10**6)
     damage = {int(k): frac(v) for k, v in exact["damage"].items()}
     assert sum(damage.values()) == 1 - mass
-    assert frac(exact["hit"]) + mass == Fraction(4, 5)  # d20 + 6 >= EV 11
+    # SK-3: the d20 decides the hit and never explodes: exactly 4/5, whatever the cut.
+    assert frac(exact["hit"]) == Fraction(4, 5)  # d20 + 6 >= EV 11
     assert min(d for d in damage if d) == 2  # base >= 7 against AV 5
-    # Down: 18 HP left, which only explosions reach (the dice alone make at most 12 + 5).
-    assert frac(exact["down"]) == sum(p for d, p in damage.items() if d >= 18) > 0
+    # The least cut path: the d4 upgrade at its maximum twelve times, then a 1 (49), the
+    # d8 a 1, + 5 (skill, Strength) - AV 5 = 50.
+    cut = out["truncated"]
+    assert cut["at_least"] == 50
+    assert cut["combatants"]["brute"] == {"mass": cut["mass"], "at_least": 50}
+    # Down: 18 HP left, which only explosions reach (the dice alone make at most 12 + 5);
+    # every cut path deals at least 50, so it downs the brute and counts.
+    down = sum(p for d, p in damage.items() if d >= 18) + mass
+    assert frac(exact["down"]) == down > mass
     assert max(damage) > 40
     text = cli("odds", SOAK_EXAMPLE)
     assert text.exit_code == 0, text.stderr
     assert "paths cut at 12 rolls (exploding dice)" in text.stdout
+    assert "each of them deals at least 50" in text.stdout
     assert "hit  80.00%" in text.stdout
     assert "--json lists each" in text.stdout  # the long tail is folded into one line
 
@@ -179,8 +188,10 @@ actions:
 def test_odds_without_proficiency_are_exact_and_say_nothing_cut(tmp_path: Path) -> None:
     path = write(tmp_path, PLAIN)
     out = run_json("odds", "--json", path)
-    # Misses (1-12), hits rolling 2d6 (13-19), and a natural 20 that rolls nothing (SK-A5).
-    assert "truncated" not in out and out["paths"] == 12 + 7 * 36 + 1
+    # The d20 as three branches (a miss, a hit, a natural 20), then the hit's 2d6 as one
+    # draw: 15 classes of (total, the first die at its maximum: SK-14's wound), and the
+    # natural 20's damage step, which rolls nothing (SK-A5).
+    assert "truncated" not in out and out["paths"] == 3 + 15 + 1
     bo = out["exact"]["combatants"]["bo"]
     damage = {int(k): frac(v) for k, v in bo["damage"].items()}
     assert sum(damage.values()) == 1

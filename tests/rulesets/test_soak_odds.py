@@ -59,40 +59,40 @@ def test_SK_7_an_exploding_d6_equals_icepools_explode_at_the_same_depth(depth: i
 
 # --- an independent enumeration of P-SK-1 --------------------------------------------------
 
-Dice = dict[tuple[int, bool, int], Fraction]
+Dice = dict[tuple[int, bool, bool], Fraction]
 
 
-def dice_outcomes(
-    sizes: tuple[int, ...], crit: bool, explodes: bool, budget: int
-) -> tuple[Dice, Fraction]:
-    """Every (sum, a face showed its maximum, rolls used) of the dice in order, and the
-    mass that needs more than ``budget`` rolls."""
-    states: Dice = {(0, False, 0): Fraction(1)}
-    cut = Fraction(0)
+def one_die(sides: int, crit: bool, explodes: bool, depth: int) -> Dice:
+    """One die's (sum, showed its maximum, cut) outcomes. SK-5: a crit puts it at its
+    maximum without a roll; SK-7: with proficiency it explodes from there, again while the
+    maximum repeats. A die at its maximum ``depth`` times in a row is cut there, counted
+    with the least it can reach (a 1 after)."""
+    out: Dice = defaultdict(Fraction)
+    base = sides if crit else 0
+    if not explodes:
+        if crit:
+            out[(sides, True, False)] += 1
+        else:
+            for f in range(1, sides + 1):
+                out[(f, f == sides, False)] += Fraction(1, sides)
+        return out
+    for k in range(depth):  # k maxima in a row, then a face under the maximum
+        for f in range(1, sides):
+            out[(base + k * sides + f, crit or k > 0, False)] += Fraction(1, sides ** (k + 1))
+    out[(base + depth * sides + 1, True, True)] += Fraction(1, sides**depth)
+    return out
+
+
+def dice_outcomes(sizes: tuple[int, ...], crit: bool, explodes: bool, depth: int) -> Dice:
+    """Every (sum, a face showed its maximum, some die was cut) of the dice in order."""
+    states: Dice = {(0, False, False): Fraction(1)}
     for sides in sizes:
         new: Dice = defaultdict(Fraction)
-        for (total, maxed, used), p in states.items():
-            stack: list[tuple[int, bool, int, Fraction, bool]] = []
-            if crit:  # SK-5: at its maximum without a roll
-                stack.append((total + sides, True, used, p, True))
-            elif used >= budget:
-                cut += p
-                continue
-            else:
-                for f in range(1, sides + 1):
-                    stack.append((total + f, maxed or f == sides, used + 1, p / sides, f == sides))
-            while stack:
-                t, m, u, q, top = stack.pop()
-                if top and explodes:  # SK-7: again while the maximum repeats
-                    if u >= budget:
-                        cut += q
-                        continue
-                    for f in range(1, sides + 1):
-                        stack.append((t + f, True, u + 1, q / sides, f == sides))
-                else:
-                    new[(t, m, u)] += q
+        for (total, maxed, cut), p in states.items():
+            for (t, m, c), q in one_die(sides, crit, explodes, depth).items():
+                new[(total + t, maxed or m, cut or c)] += p * q
         states = new
-    return states, cut
+    return states
 
 
 def reference(
@@ -109,7 +109,10 @@ def reference(
     percent: int = 100,
     depth: int,
 ) -> tuple[dict[int, Fraction], Fraction, Fraction, Fraction]:
-    """(damage distribution, hit, down, cut mass) of one melee attack, from the rules."""
+    """(damage distribution, hit, down, cut mass) of one melee attack, from the rules.
+
+    A cut path (some die cut at the depth) is left out of the damage distribution; its
+    hit counts (the d20 decided it), and its down counts where its least damage downs."""
     d20: list[tuple[tuple[int, ...], int, Fraction]]
     if edge is None:
         d20 = [((n,), n, Fraction(1, 20)) for n in range(1, 21)]
@@ -118,26 +121,24 @@ def reference(
         d20 = [((a, b), keep(a, b), Fraction(1, 400)) for a in range(1, 21) for b in range(1, 21)]
     damage: dict[int, Fraction] = defaultdict(Fraction)
     hit = down = cut = Fraction(0)
-    for faces, natural, p in d20:
+    for _faces, natural, p in d20:
         crit = natural == 20
         if not (crit or natural + bonus >= need):  # SK-3, SK-5
             damage[0] += p
             continue
-        budget = depth - len(faces)
-        base_states, lost = dice_outcomes(sizes, crit, explodes, budget)
-        cut += p * lost
-        for (total, _maxed, used), q in base_states.items():
+        for (total, _maxed, cut1), q in dice_outcomes(sizes, crit, explodes, depth).items():
             base = total + flat  # SK-8
             through = base > av  # SK-12
             dealt = base - av if through else 0
-            extra_states, lost2 = dice_outcomes(extra, crit, explodes, budget - used)
-            cut += p * q * lost2
-            for (rolled, _m, _u), r in extra_states.items():
+            for (rolled, _m, cut2), r in dice_outcomes(extra, crit, explodes, depth).items():
                 total_damage = dealt + rolled * percent // 100  # SK-16
                 prob = p * q * r
-                damage[total_damage] += prob
                 hit += prob
                 down += prob if total_damage >= hp else 0
+                if cut1 or cut2:
+                    cut += prob
+                else:
+                    damage[total_damage] += prob
     return {k: v for k, v in damage.items() if v}, hit, down, cut
 
 
@@ -204,17 +205,24 @@ def test_odds_without_proficiency_are_exact_and_uncut() -> None:
     assert "truncated" not in odds.to_json()
 
 
-def test_the_cut_mass_is_all_on_hits_so_hit_plus_cut_is_the_d20_chance() -> None:
+def test_SK_3_the_hit_stays_exact_under_the_cut_of_exploding_damage() -> None:
+    # The d20 decides the hit and never explodes: whatever the depth the damage dice are
+    # cut at, the hit is exactly the d20's chance (it once came out short by the cut).
     odds = sword_case(None)
     hit = odds.combatants["bo"].hit
     # Natural 20, or d20 + 6 >= 11: 16 faces of 20.
-    assert hit is not None and hit + odds.truncated == Fraction(16, 20)
+    assert hit == Fraction(16, 20)
     assert 0 < odds.truncated < Fraction(2, 10**6)
+    mass = f"{odds.truncated.numerator}/{odds.truncated.denominator}"
     out = odds.to_json()
     assert out["truncated"] == {
         "depth": 12,
-        "mass": f"{odds.truncated.numerator}/{odds.truncated.denominator}",
+        "mass": mass,
+        "at_least": 50,  # the d4 at its maximum 12 times, then a 1; the d8 a 1; +5 -AV 5
+        "combatants": {"bo": {"mass": mass, "at_least": 50}},
     }
+    for depth in (3, 6):
+        assert sword_case(depth).combatants["bo"].hit == Fraction(16, 20)
 
 
 # --- sampling against the exact distribution ----------------------------------------------
@@ -329,7 +337,7 @@ def test_P_SK_1_is_decided_once_by_value_then_rolled() -> None:
     assert equal == state and equal is not state
     assert ruleset.decided(equal, action) is decision
     assert not hasattr(ruleset, "_memo") and "resolve" not in vars(type(ruleset))
-    events = ruleset.roll(state, decision, TableDice({"attack": (10,), "damage": (5,)}, None))
+    events = ruleset.roll_all(state, decision, TableDice({"attack": (10,), "damage": (5,)}, None))
     assert [type(e).__name__ for e in events] == [
         "APSpent",
         "ActionUsed",

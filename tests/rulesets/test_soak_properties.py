@@ -293,8 +293,15 @@ def test_exact_odds_sum_to_one_less_the_cut_mass(case: tuple[dict[str, Any], Act
     assert all(p > 0 for p in bo.damage.values()) and all(d >= 0 for d in bo.damage)
     assert odds.depth == depth and 0 <= odds.truncated < 1
     hp = engine.state.get("bo").hp
-    assert bo.down == sum((p for d, p in bo.damage.items() if d >= hp), Fraction(0))
+    # A cut path downs bo when its least damage does (damage never falls as a die grows):
+    # all of the cut mass counts when the least of every cut path downs bo, part of it
+    # otherwise.
+    assert bo.cut == odds.truncated
+    enumerated = sum((p for d, p in bo.damage.items() if d >= hp), Fraction(0))
+    assert enumerated <= bo.down <= enumerated + bo.cut
+    if bo.at_least is not None and bo.at_least >= hp:
+        assert bo.down == enumerated + bo.cut
     assert bo.hit is not None
-    # Only a hit rolls damage dice, so only hits are cut.
-    assert bo.hit + odds.truncated == d20_hit_chance(engine.state, action, ef.ruleset.options)
+    # SK-3: the d20 decides the hit, before any damage die: it is exact whatever the cut.
+    assert bo.hit == d20_hit_chance(engine.state, action, ef.ruleset.options)
     assert bo.damage.get(0, Fraction(0)) >= 1 - bo.hit - odds.truncated

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fracas.dice.pools import Faces, Pool, keep_highest, keep_lowest, roll_pool
 from fracas.dice.source import Dice
 from fracas.model import Damaged
 from fracas.rulesets.dice_combat.events import DefenceRolled
@@ -16,6 +17,12 @@ __all__ = ["Guard", "Parts", "critical", "damage", "defend", "guard", "roll_d20"
 Parts = tuple[tuple[str, int], ...]
 
 
+EDGE = Pool((20, 20))
+"""DC-35: an edge rolls two d20s, drawn as one (the kept die decides)."""
+KEEP = {"advantage": keep_highest, "disadvantage": keep_lowest}
+D20 = Pool((20,))
+
+
 def roll_d20(
     dice: Dice, label: str, edge: str | None, of: str | None = None
 ) -> tuple[tuple[int, ...], int]:
@@ -23,9 +30,28 @@ def roll_d20(
     if edge is None:
         natural = dice.roll(20, label, of=of)
         return (natural,), natural
-    first, second = dice.roll(20, label, of=of), dice.roll(20, label, of=of)
-    kept = max(first, second) if edge == "advantage" else min(first, second)
-    return (first, second), kept
+    keep = KEEP[edge]
+    faces = roll_pool(dice, EDGE, label, of=of, key=keep)
+    return (faces[0][0], faces[1][0]), keep(faces)
+
+
+@dataclass(frozen=True, slots=True)
+class Defends:
+    """What a Defend roll decides (DC-39, DC-43), as the class of its d20s: whether the
+    attack lands and whether the defender fumbled. Faces that decide the same are one
+    branch of the exact odds."""
+
+    against: int
+    bonus: int
+    failure: frozenset[int]
+    ties_hit: bool
+    edge: str | None
+
+    def __call__(self, faces: Faces) -> tuple[bool, bool]:
+        natural = KEEP[self.edge](faces) if self.edge is not None else faces[0][0]
+        fumbled = natural in self.failure
+        total = natural + self.bonus
+        return fumbled or self.against > total or (self.ties_hit and self.against == total), fumbled
 
 
 def critical(profile: str, natural: int) -> str | None:
@@ -69,10 +95,12 @@ def defend(
 ) -> DefenceRolled:
     """The defender's roll against the attack total ``against``: a fumble always hits (DC-39),
     else the attack lands above the defence, or on a tie when ties hit (DC-43)."""
-    naturals, natural = roll_d20(dice, "defend", edge, of=g.target)
+    decides = Defends(against, g.bonus, CRIT_PROFILES[g.crit].failure, ties_hit, edge)
+    faces = roll_pool(dice, EDGE if edge is not None else D20, "defend", of=g.target, key=decides)
+    naturals = tuple(f for (f,) in faces)
+    natural = KEEP[edge](faces) if edge is not None else naturals[0]
     total = natural + g.bonus
-    fumbled = natural in CRIT_PROFILES[g.crit].failure
-    hit = fumbled or against > total or (ties_hit and against == total)
+    hit, fumbled = decides(faces)
     return DefenceRolled(
         g.target,
         "ranged" if g.ranged else "close",

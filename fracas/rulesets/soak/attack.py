@@ -18,6 +18,7 @@ from fracas.grid import METRICS
 from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.soak.damage import (
+    Hits,
     additional_amount,
     edge_of,
     first_max,
@@ -38,8 +39,9 @@ from fracas.rulesets.soak.events import (
     Wounded,
 )
 from fracas.rulesets.soak.sheet import Options, Sheet
-from fracas.rulesets.soak.tables import COMPARE, CRIT_NATURAL, FUMBLE_NATURAL, UNARMED
+from fracas.rulesets.soak.tables import UNARMED
 from fracas.rulesets.soak.weapons import Weapon, die_sizes, dv_band, unarmed_weapon
+from fracas.steps import Then
 
 __all__ = ["PARAMS", "Attack", "Extra", "decide_attack", "roll_attack"]
 
@@ -240,17 +242,13 @@ def _target_number(
 
 def roll_attack(a: Attack, dice: Dice, o: Options) -> list[Event]:
     """P-SK-1: roll to hit (SK-2 to SK-6, SK-10), then on a hit the damage."""
-    naturals, natural = roll_d20(dice, a.edge)
-    total = natural
+    bonus = 0
     for _, value in a.parts:
-        total += value
-    critical = natural == CRIT_NATURAL  # SK-5: an automatic hit
-    if critical:
-        hit = True
-    elif natural == FUMBLE_NATURAL and o.natural_1 == "miss":  # SK-6 option
-        hit = False
-    else:  # SK-3, SK-4
-        hit = COMPARE[a.compare](total, a.need)
+        bonus += value
+    hits = Hits(a.edge, bonus, a.need, a.compare, o.natural_1 == "miss")
+    naturals, natural = roll_d20(dice, hits)
+    total = natural + bonus
+    critical, hit = hits((naturals[:1],) if a.edge is None else ((naturals[0],), (naturals[1],)))
     events: list[Event] = [
         APSpent(a.actor, a.cost),
         ActionUsed(a.actor),
@@ -270,8 +268,23 @@ def roll_attack(a: Attack, dice: Dice, o: Options) -> list[Event]:
         ),
         Attempted(a.actor, a.target, hit),
     ]
-    if hit:
-        _damage(a, critical, dice, o, events)
+    if hit:  # the damage is a step of its own: hits that leave the same state merge
+        events.append(Then(DamageStep(a, critical)))
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class DamageStep:
+    """The damage of a hit, rolled after the attack (a step: ``fracas.steps``)."""
+
+    attack: Attack
+    critical: bool
+
+
+def roll_damage(step: DamageStep, dice: Dice, o: Options) -> list[Event]:
+    """SK-7 to SK-16, the rest of P-SK-1 after a hit."""
+    events: list[Event] = []
+    _damage(step.attack, step.critical, dice, o, events)
     return events
 
 

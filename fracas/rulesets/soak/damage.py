@@ -9,10 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.rulesets.soak.events import Die
 from fracas.rulesets.soak.sheet import Options
-from fracas.rulesets.soak.tables import D20, EDGE_KEEP, FULL_PERCENT
+from fracas.rulesets.soak.tables import (
+    COMPARE,
+    CRIT_NATURAL,
+    D20,
+    EDGE_KEEP,
+    FULL_PERCENT,
+    FUMBLE_NATURAL,
+)
 
 __all__ = [
     "Soak",
@@ -35,13 +43,41 @@ def edge_of(advantage: bool, disadvantage: bool, options: Options) -> str | None
     return "disadvantage" if disadvantage else None
 
 
-def roll_d20(dice: Dice, edge: str | None) -> tuple[tuple[int, ...], int]:
-    """SK-2, SK-10: one d20, or two with an edge; the kept die is the natural."""
-    if edge is None:
-        natural = dice.roll(D20, "attack")
-        return (natural,), natural
-    first, second = dice.roll(D20, "attack"), dice.roll(D20, "attack")
-    return (first, second), EDGE_KEEP[edge](first, second)
+@dataclass(frozen=True, slots=True)
+class Hits:
+    """What the attack d20 decides (SK-3 to SK-6): (critical, hit), as the class of its
+    faces: faces that decide the same are one branch of the exact odds."""
+
+    edge: str | None
+    bonus: int
+    need: int
+    compare: str
+    natural_1_misses: bool
+
+    def natural(self, faces: Faces) -> int:
+        if self.edge is None:
+            return faces[0][0]
+        return EDGE_KEEP[self.edge](faces[0][0], faces[1][0])
+
+    def __call__(self, faces: Faces) -> tuple[bool, bool]:
+        natural = self.natural(faces)
+        if natural == CRIT_NATURAL:  # SK-5: an automatic hit
+            return True, True
+        if natural == FUMBLE_NATURAL and self.natural_1_misses:  # SK-6 option
+            return False, False
+        return False, COMPARE[self.compare](natural + self.bonus, self.need)  # SK-3, SK-4
+
+
+def roll_d20(dice: Dice, hits: Hits) -> tuple[tuple[int, ...], int]:
+    """SK-2, SK-10: one d20, or two with an edge, drawn as one; the kept die is the
+    natural."""
+    pool = D20_POOL if hits.edge is None else EDGE_POOL
+    faces = roll_pool(dice, pool, "attack", key=hits)
+    return tuple(f for (f,) in faces), hits.natural(faces)
+
+
+D20_POOL = Pool((D20,))
+EDGE_POOL = Pool((D20, D20))
 
 
 def roll_dice(
@@ -59,19 +95,35 @@ def roll_dice(
     ``explodes`` (proficiency): a die at its maximum is rolled again and added, again
     while the maximum repeats (option ``explode: once``: a single extra roll).
     """
-    out: list[Die] = []
-    repeat = options.explode == "repeat"
-    for sides in sizes:
-        face = sides if at_max else dice.roll(sides, label)
-        faces = [face]
-        if explodes:
-            while face == sides:
-                face = dice.roll(sides, label)
-                faces.append(face)
-                if not repeat:
-                    break
-        out.append(Die(sides, tuple(faces), at_max))
-    return tuple(out)
+    if at_max and not explodes:
+        return tuple(Die(sides, (sides,), True) for sides in sizes)
+    if at_max:  # each die counts as its maximum and explodes from there
+        out: list[Die] = []
+        again = "repeat" if options.explode == "repeat" else None  # "once": one more roll
+        for sides in sizes:
+            (chain,) = roll_pool(dice, Pool((sides,), again), label, key=Amount((sides,)))
+            out.append(Die(sides, (sides, *chain), True))
+        return tuple(out)
+    pool = Pool(sizes, options.explode if explodes else None)
+    faces = roll_pool(dice, pool, label, key=Amount(sizes))
+    return tuple(Die(sides, chain, False) for sides, chain in zip(sizes, faces, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """What soak reads of a pool of damage dice of these sizes: the total, and the size of
+    the first die that showed its maximum (SK-14; None: none did)."""
+
+    sizes: tuple[int, ...]
+
+    def __call__(self, faces: Faces) -> tuple[int, int | None]:
+        total = 0
+        first: int | None = None
+        for sides, chain in zip(self.sizes, faces, strict=True):
+            total += sum(chain)
+            if first is None and sides in chain:
+                first = sides
+        return total, first
 
 
 def first_max(dice: tuple[Die, ...]) -> str | None:

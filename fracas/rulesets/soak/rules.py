@@ -20,7 +20,14 @@ from fracas.frozen import freeze
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import ActionSpec, DieSpec, TypedRuleset
-from fracas.rulesets.soak.attack import PARAMS, Attack, decide_attack, roll_attack
+from fracas.rulesets.soak.attack import (
+    PARAMS,
+    Attack,
+    DamageStep,
+    decide_attack,
+    roll_attack,
+    roll_damage,
+)
 from fracas.rulesets.soak.events import APRestored, InitiativeOrdered, InitiativeRolled, health
 from fracas.rulesets.soak.presenter import SoakPresenter
 from fracas.rulesets.soak.sheet import Options, Sheet
@@ -211,5 +218,7 @@ class Soak(TypedRuleset[Sheet, Options]):
 
     def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
         """P-SK-1's dice and events (:func:`~.attack.roll_attack`)."""
+        if isinstance(decision, DamageStep):  # the damage after a hit (a step)
+            return roll_damage(decision, dice, self.options)
         assert isinstance(decision, Attack)
         return roll_attack(decision, dice, self.options)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.model import Attempted, Event
 from fracas.rulesets.wasteland.attack import Attack, Plan
@@ -108,21 +109,59 @@ def _roll_shots(plan: Plan, dice: Dice, options: Options) -> tuple[list[Shot], l
             continue
         if shots and shots[0].result == "critfail" and options.critfail_aborts_burst:
             break  # WL-A5 option: the whole burst fails
-        natural = dice.roll(D20, "attack", n=n)
+        decides = Decides(
+            plan.bonus, plan.evasion, plan.glancing, i == 1, plan.critfail_max, plan.crit_min,
+            options.crit_overlap == "critfail", _thresholds(plan),
+        )  # fmt: skip
+        ((natural,),) = roll_pool(dice, D20_POOL, "attack", n=n, key=decides)
         total = natural + plan.bonus
-        result = "hit" if total > plan.evasion else "miss"  # WL-7: must exceed
-        if i == 1:
-            critfail = natural <= plan.critfail_max
-            crit = natural >= plan.crit_min
-            if critfail and crit:  # WL-G4
-                critfail = options.crit_overlap == "critfail"
-                crit = not critfail
-            result = "critfail" if critfail else "crit" if crit else result
+        result, _, _ = decides(((natural,),))
         shots.append(Shot(n, total, result))
         events.append(
             ShotRolled(plan.actor, plan.target, n, natural, plan.parts, total, plan.evasion, result)
         )
     return shots, events
+
+
+D20_POOL = Pool((D20,))
+
+
+@dataclass(frozen=True, slots=True)
+class Decides:
+    """What a shot's d20 decides (WL-7, WL-9, WL-10, WL-G4, WL-12): its result and
+    whether its total clears the Glancing Threshold; the class of its face."""
+
+    bonus: int
+    evasion: int
+    glancing: int
+    first: bool
+    critfail_max: int
+    crit_min: int
+    overlap_critfail: bool
+    others: tuple[int, ...] = ()
+    """Totals the shot's total is compared with for other creatures (WL-24: strays and
+    creature cover, their Evasion and Glancing Threshold)."""
+
+    def __call__(self, faces: Faces) -> tuple[str, bool, tuple[bool, ...]]:
+        natural = faces[0][0]
+        total = natural + self.bonus
+        result = "hit" if total > self.evasion else "miss"  # WL-7: must exceed
+        if self.first:  # shot 1 (or the single shot) alone may CRIT or CRITFAIL
+            critfail = natural <= self.critfail_max
+            crit = natural >= self.crit_min
+            if critfail and crit:  # WL-G4
+                critfail = self.overlap_critfail
+                crit = not critfail
+            result = "critfail" if critfail else "crit" if crit else result
+        return result, total > self.glancing, tuple(total > t for t in self.others)
+
+
+def _thresholds(plan: Plan) -> tuple[int, ...]:
+    """WL-24: every total a shot is compared with for the other creatures it may hit."""
+    out: set[int] = set()
+    for victim in plan.others.values():
+        out |= {victim.evasion, victim.evasion + GLANCING_MARGIN}
+    return tuple(sorted(out))
 
 
 def _solid(plan: Plan, shot: Shot, first: Shot, options: Options) -> bool:

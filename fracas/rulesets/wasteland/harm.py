@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.frozen import FrozenDict
 from fracas.model import Combatant, Damaged, Event, StatusSet
@@ -123,6 +124,19 @@ class Hit:
     """DT was equal to or greater than the damage (WL-14)."""
 
 
+D20_POOL = Pool((D20,))
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """The limb a location d20 hits (WL-11, WL-G1): the class of its face."""
+
+    options: Options
+
+    def __call__(self, faces: Faces) -> LimbName:
+        return location(faces[0][0], self.options)
+
+
 def roll_hit(
     victim: Victim,
     weapon: Weapon,
@@ -136,7 +150,11 @@ def roll_hit(
 ) -> tuple[Hit, LimbHit]:
     """WL-11 to WL-14: the limb (the called one, else ``location``), the damage dice,
     cover (2.4) and the limb's DT. ``before_dt``: flat bonuses added to the dice."""
-    limb = called if called is not None else location(dice.roll(D20, "location", n=shot), options)
+    if called is not None:
+        limb = called
+    else:  # one branch per limb for the exact odds (WL-11)
+        ((face,),) = roll_pool(dice, D20_POOL, "location", n=shot, key=Where(options))
+        limb = location(face, options)
     amount, faces = roll_damage(weapon.damage, dice, shot)
     flat = dice_spec(weapon.damage).flat
     parts = ((("flat", flat),) if flat else ()) + before_dt

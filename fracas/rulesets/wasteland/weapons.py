@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, StrictB
 from pydantic_core import PydanticCustomError
 
 from fracas.dice.notation import Constant, DiceTerm, parse
+from fracas.dice.pools import Pool, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.rulesets.shorthands import expand_shorthand
@@ -120,7 +121,8 @@ def roll_damage(
 
     Returns the total (flat part included, never below 0) and the faces."""
     spec = dice_spec(text)
-    faces = tuple(dice.roll(s, "damage", of=of, n=n) for s in spec.sides)
+    drawn = roll_pool(dice, Pool(spec.sides), "damage", of=of, n=n, key=total)
+    faces = tuple(f for (f,) in drawn)  # one draw: the exact odds branch on the total
     return max(0, sum(faces) + spec.flat), faces
 
 
@@ -129,14 +131,10 @@ def roll_crit(text: str, dice: Dice, *, one: bool = False) -> tuple[int, tuple[i
     after it. ``one``: a burst adds exactly one die of that type (WL-15, WL-A2)."""
     spec = dice_spec(text)
     sizes = spec.sides[:1] if one else spec.sides
-    faces: list[int] = []
-    for sides in sizes:
-        face = dice.roll(sides, "crit")
-        faces.append(face)
-        while face == sides:
-            face = dice.roll(sides, "crit")
-            faces.append(face)
-    return sum(faces), tuple(faces)
+    # One draw: the exact odds branch on the total, not on every explosion.
+    chains = roll_pool(dice, Pool(sizes, "repeat"), "crit", key=total)
+    faces = tuple(f for chain in chains for f in chain)
+    return sum(faces), faces
 
 
 def _burst(value: Any) -> Any:

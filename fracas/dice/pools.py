@@ -1,0 +1,192 @@
+"""Pools: several dice (exploding, kept highest or lowest) asked for as one draw.
+
+A rule that uses a total of dice, an exploding die or the best of two d20s asks for the
+whole draw at once::
+
+    faces = roll_pool(dice, Pool((6, 6)), "damage", key=total)
+
+Live, typed-in and replayed dice roll every die in order with ``dice.roll`` (an
+explosion's extra die right after the die that exploded) and record every face, so the
+log, the manual-dice prompt and replays are those of the single rolls. The exact
+enumerator instead branches once per distinct value of ``key`` over the whole draw,
+with its exact weight, and answers with a representative set of faces of that class
+(:meth:`Pool.classes`). So a rule must read of the faces only what ``key`` tells apart:
+``key(faces)`` is the same for every draw of a class. Per die, the enumerator keeps
+apart the sum of its faces and whether it showed its maximum (an explosion or a
+maximum) and nothing else; a key may use those. Tests check every pooled roll against
+the die-by-die enumeration.
+
+``key`` must be hashable and compare by value (a module function, or a frozen
+dataclass with ``__call__`` for a key that depends on the decision, such as a
+threshold): the classes are computed once per (pool, key, depth) and kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Protocol, runtime_checkable
+
+from fracas.dice.source import Dice
+
+__all__ = [
+    "Class",
+    "Faces",
+    "Key",
+    "Pool",
+    "PoolDice",
+    "keep_highest",
+    "keep_lowest",
+    "roll_pool",
+    "total",
+]
+
+Faces = tuple[tuple[int, ...], ...]
+"""Per die of the pool, the faces it showed: one face, or an explosion chain."""
+
+Key = Callable[[Faces], Hashable]
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Dice rolled together: their sizes, in order, and how they explode.
+
+    ``explode``: ``None`` (never), ``"once"`` (a die at its maximum is rolled once more
+    and added) or ``"repeat"`` (again while the maximum repeats).
+    """
+
+    sides: tuple[int, ...]
+    explode: str | None = None
+
+    def roll_each(
+        self, dice: Dice, label: str, *, of: str | None = None, n: int | None = None
+    ) -> Faces:
+        """Every die in order, each explosion right after the die that exploded."""
+        out: list[tuple[int, ...]] = []
+        for sides in self.sides:
+            face = dice.roll(sides, label, of=of, n=n)
+            chain = [face]
+            if self.explode is not None:
+                while face == sides:
+                    face = dice.roll(sides, label, of=of, n=n)
+                    chain.append(face)
+                    if self.explode == "once":
+                        break
+            out.append(tuple(chain))
+        return tuple(out)
+
+    def classes(self, key: Key, depth: int) -> tuple[Class, ...]:
+        """The distinct values of ``key`` over every draw, each with its probability and a
+        representative draw; a die exploding ``depth`` times is cut there, its mass a
+        class of its own marked ``cut`` whose faces are the least such chain."""
+        return _classes(self, key, depth)
+
+
+@dataclass(frozen=True, slots=True)
+class Class:
+    """One outcome class of a pool: a representative draw, its weight over ``den``, and
+    whether it stands for draws cut at the depth (its faces then the least of them)."""
+
+    faces: Faces
+    weight: int
+    den: int
+    cut: bool
+
+
+@runtime_checkable
+class PoolDice(Protocol):
+    """A dice source that answers a whole pool at once (the exact enumerator)."""
+
+    def draw(self, pool: Pool, key: Key, label: str, of: str | None, n: int | None) -> Faces: ...
+
+
+def roll_pool(
+    dice: Dice,
+    pool: Pool,
+    label: str,
+    *,
+    key: Key,
+    of: str | None = None,
+    n: int | None = None,
+) -> Faces:
+    """The faces of ``pool`` rolled under ``label``: die by die, or as one draw where the
+    source can (the exact enumerator), branching on ``key``'s classes.
+
+    >>> from fracas.dice.source import TableDice
+    >>> roll_pool(TableDice({"damage": [6, 2, 3]}, None), Pool((6, 4), "repeat"), "damage",
+    ...           key=total)
+    ((6, 2), (3,))
+    """
+    draw = getattr(dice, "draw", None)  # a PoolDice (a getattr: an isinstance costs more)
+    if draw is not None:
+        return draw(pool, key, label, of, n)  # type: ignore[no-any-return]
+    return pool.roll_each(dice, label, of=of, n=n)
+
+
+def total(faces: Faces) -> int:
+    """The sum of every face of the draw."""
+    return sum(sum(chain) for chain in faces)
+
+
+def keep_highest(faces: Faces) -> int:
+    """The highest die (an edge's kept d20)."""
+    return max(sum(chain) for chain in faces)
+
+
+def keep_lowest(faces: Faces) -> int:
+    """The lowest die."""
+    return min(sum(chain) for chain in faces)
+
+
+_Chain = tuple[tuple[int, ...], int, bool]
+
+
+def _chains(sides: int, explode: str | None, depth: int) -> tuple[list[_Chain], int]:
+    """One die's outcomes: each chain with its weight over the returned denominator, and
+    whether it is the cut tail (the maximum ``depth`` times in a row; least of them: a 1
+    after)."""
+    if explode is None:
+        return [((f,), 1, False) for f in range(1, sides + 1)], sides
+    if explode == "once":
+        once: list[_Chain] = [((f,), sides, False) for f in range(1, sides)]
+        return once + [((sides, g), 1, False) for g in range(1, sides + 1)], sides * sides
+    den = sides**depth
+    out: list[_Chain] = []
+    for k in range(depth):  # k explosions, then a face under the maximum
+        out += [((sides,) * k + (f,), sides ** (depth - k - 1), False) for f in range(1, sides)]
+    return [*out, ((sides,) * depth + (1,), 1, True)], den
+
+
+@lru_cache(maxsize=4096)
+def _classes(pool: Pool, key: Key, depth: int) -> tuple[Class, ...]:
+    per_die = []
+    den = 1
+    for sides in pool.sides:
+        grouped: dict[tuple[int, bool, bool], list[Any]] = {}
+        chains, die_den = _chains(sides, pool.explode, max(1, depth))
+        den *= die_den
+        for chain, w, cut in chains:
+            group = (sum(chain), sides in chain, cut)
+            found = grouped.get(group)
+            if found is None:
+                grouped[group] = [chain, w, cut]
+            else:
+                found[1] += w
+        per_die.append(list(grouped.values()))
+    classes: dict[tuple[Hashable, bool], list[Any]] = {}
+    for combo in itertools.product(*per_die):
+        faces = tuple(chain for chain, _, _ in combo)
+        w = 1
+        cut = False
+        for _, q, c in combo:
+            w *= q
+            cut = cut or c
+        k = (key(faces), cut)
+        found = classes.get(k)
+        if found is None:
+            classes[k] = [faces, w]
+        else:
+            found[1] += w
+    return tuple(Class(rep, w, den, cut) for (_, cut), (rep, w) in classes.items())

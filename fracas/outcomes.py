@@ -1,0 +1,209 @@
+"""The outcomes of one decided action, summarised per combatant: exact by steps, or sampled.
+
+Exact: the action's roll is enumerated step by step (``fracas.steps``). A node is
+(what the summary knows so far, the state, the step still to roll); each step's dice
+paths are replayed under the enumerator (pools branch once per class), and every path
+ends in a node of the next step or in a final summary. Nodes reached by several paths
+are followed once, with their weights added. The summary of a path is, per combatant
+an attack tried or damaged, whether it landed, the damage and whether the combatant is
+down at the end.
+
+Paths through an exploding die cut at the depth are kept apart, each with what is
+known exactly (the summary before the step where it was cut) and a lower bound (the
+summary with the least faces of the cut). Sampled: the same roll under seeded random
+dice, path after path, until the time is up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from fracas.dice.budget import Budget
+from fracas.dice.exact import enumerate_exact
+from fracas.dice.source import Dice, RandomDice, TableDice
+from fracas.model import Attempted, Damaged, Encounter, Event, fold
+from fracas.rulesets.base import Ruleset
+from fracas.steps import Then
+
+__all__ = ["Exact", "Partial", "Path", "Sampled", "exact_outcomes", "sample_outcomes"]
+
+Partial = tuple[tuple[str, bool | None, int], ...]
+"""Per combatant so far (sorted by id): landed (None: not attacked) and damage taken."""
+Path = tuple[tuple[str, bool | None, int, bool], ...]
+"""One path's summary: per combatant, landed, damage and down at the end."""
+Roller = Callable[[Encounter, Any, Dice], list[Event]]
+
+
+@dataclass
+class Exact:
+    """Exact outcomes: final summaries with their probabilities, and the cut paths as
+    (known exactly, lower bound, probability)."""
+
+    outcomes: dict[Path, Fraction] = field(default_factory=dict)
+    cut: list[tuple[Partial, Path, Fraction]] = field(default_factory=list)
+    paths: int = 0
+
+    @property
+    def truncated(self) -> Fraction:
+        return sum((p for _, _, p in self.cut), Fraction(0))
+
+
+@dataclass
+class Sampled:
+    """Sampled outcomes: how many paths gave each summary."""
+
+    counts: dict[Path, int]
+    samples: int
+    seed: int
+
+
+class _Read(dict[type[Event], bool]):
+    """Per event type: whether the summary or the state reads it (an attempt, damage, a
+    change of state, a step); worked out once per type."""
+
+    def __missing__(self, kind: type[Event]) -> bool:
+        read = self[kind] = (
+            issubclass(kind, Attempted | Damaged | Then) or kind.apply is not Event.apply
+        )
+        return read
+
+
+_READ = _Read()
+
+
+def _relevant(events: Sequence[Event]) -> tuple[Event, ...]:
+    return tuple([e for e in events if _READ[type(e)]])
+
+
+def merge(partial: Partial, events: Sequence[Event]) -> Partial:
+    """``partial`` with the attempts and damage of ``events`` added."""
+    seen: dict[str, tuple[bool | None, int]] | None = None
+    for e in events:
+        if isinstance(e, Attempted | Damaged):
+            if seen is None:
+                seen = {cid: (landed, dealt) for cid, landed, dealt in partial}
+            landed, dealt = seen.get(e.target, (None, 0))
+            if isinstance(e, Attempted):
+                landed = bool(landed) or e.landed
+            else:
+                dealt += e.amount
+            seen[e.target] = (landed, dealt)
+    if seen is None:
+        return partial
+    return tuple(sorted((cid, landed, dealt) for cid, (landed, dealt) in seen.items()))
+
+
+def summary(ruleset: Ruleset, partial: Partial, state: Encounter) -> Path:
+    """The final summary: ``partial`` with whether each combatant is down in ``state``."""
+    return tuple(
+        (cid, landed, dealt, ruleset.is_down(state.get(cid))) for cid, landed, dealt in partial
+    )
+
+
+def exact_outcomes(
+    ruleset: Ruleset,
+    before: Encounter,
+    decision: Any,
+    roller: Roller,
+    *,
+    given: Mapping[str, Sequence[int]],
+    max_rolls: int,
+    skip: frozenset[str],
+    max_paths: int,
+    budget: Budget,
+    pools: bool = True,
+) -> Exact:
+    """The exact outcomes of ``roller(before, decision, dice)``, step by step.
+
+    With dice given (their values are taken in order across the whole roll) the steps
+    are run inline in one enumeration; the pools still branch by class."""
+    out = Exact()
+    if given:
+
+        def inline(dice: Dice) -> tuple[Event, ...]:
+            return _relevant(_all_steps(roller, before, decision, dice))
+
+        dist = enumerate_exact(
+            inline, given=given, max_rolls=max_rolls, irrelevant=skip,
+            max_paths=max_paths, budget=budget, pools=pools,
+        )  # fmt: skip
+        out.paths = dist.paths
+        for events, p in dist.outcomes.items():
+            path = summary(ruleset, merge((), events), fold(before, events))
+            out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + p
+        for events, p in dist.cut.items():
+            out.cut.append(((), summary(ruleset, merge((), events), fold(before, events)), p))
+        plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
+        if plain:
+            out.cut.append(((), summary(ruleset, (), before), plain))
+        return out
+    frontier: dict[tuple[Partial, Encounter, Any], Fraction] = {((), before, decision): Fraction(1)}
+    while frontier:
+        node = next(iter(frontier))
+        weight = frontier.pop(node)
+        partial, state, step = node
+
+        def one(dice: Dice, state: Encounter = state, step: Any = step) -> tuple[Event, ...]:
+            return _relevant(roller(state, step, dice))
+
+        dist = enumerate_exact(
+            one, max_rolls=max_rolls, irrelevant=skip,
+            max_paths=max(1, max_paths - out.paths), budget=budget, pools=pools,
+        )  # fmt: skip
+        out.paths += dist.paths
+        for events, p in dist.outcomes.items():
+            then = events[-1] if events and isinstance(events[-1], Then) else None
+            body = events[:-1] if then is not None else events
+            after, known = fold(state, body), merge(partial, body)
+            if then is None:
+                path = summary(ruleset, known, after)
+                out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + weight * p
+            else:
+                key = (known, after, then.step)
+                frontier[key] = frontier.get(key, Fraction(0)) + weight * p
+        for events, p in dist.cut.items():
+            body = tuple(e for e in events if not isinstance(e, Then))
+            lower = summary(ruleset, merge(partial, body), fold(state, body))
+            out.cut.append((partial, lower, weight * p))
+        plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
+        if plain:
+            out.cut.append((partial, summary(ruleset, partial, state), weight * plain))
+    return out
+
+
+def _all_steps(roller: Roller, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+    events: list[Event] = []
+    while True:
+        out = roller(state, decision, dice)
+        if not out or not isinstance(out[-1], Then):
+            return events + out
+        head = out[:-1]
+        events += head
+        state = fold(state, head)
+        decision = out[-1].step
+
+
+def sample_outcomes(
+    ruleset: Ruleset,
+    before: Encounter,
+    decision: Any,
+    roller: Roller,
+    *,
+    given: Mapping[str, Sequence[int]],
+    seed: int,
+    until: Callable[[int], bool],
+) -> Sampled:
+    """Seeded random paths of the roll, one after another, until ``until(samples)``."""
+    source = RandomDice(seed)
+    counts: dict[Path, int] = {}
+    n = 0
+    while not until(n):
+        dice: Dice = TableDice(given, source) if given else source
+        events = _all_steps(roller, before, decision, dice)
+        path = summary(ruleset, merge((), events), fold(before, _relevant(events)))
+        counts[path] = counts.get(path, 0) + 1
+        n += 1
+    return Sampled(counts, n, seed)

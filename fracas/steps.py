@@ -1,0 +1,49 @@
+"""Steps of a roll: where an action's rolling pauses on a hashable state.
+
+A ruleset's :meth:`~fracas.rulesets.base.Ruleset.roll` may end its events with
+``Then(step)``: the rest of the roll is ``roll(state_after, step, dice)``, run on the
+state after the events before it (``step`` is a frozen decision, like the one
+``decide`` returns). Live play runs the steps one after the other
+(:func:`roll_all`) and logs only the events; exact odds follow each distinct
+(state, step) once, with the weights of every dice path that reached it added
+(:mod:`fracas.odds`), so the paths of a hit and a miss that leave the same state
+are not replayed twice. A ruleset marks a step where what follows depends on little
+of what came before (after the attack roll decides hit or miss, between the shots of
+a burst, between the victims of a blast).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fracas.model import Encounter, Event, fold
+
+if TYPE_CHECKING:
+    from fracas.dice.source import Dice
+    from fracas.rulesets.base import Ruleset
+
+__all__ = ["Then", "roll_all"]
+
+
+@dataclass(frozen=True, slots=True)
+class Then(Event):
+    """The rest of the roll: ``step`` rolled on the state after the events before it.
+    Never logged, never applied."""
+
+    step: Hashable
+
+
+def roll_all(ruleset: Ruleset, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+    """Every event of a decided action: its roll and each step after it, in order."""
+    events: list[Event] = []
+    while True:
+        out = ruleset.roll(state, decision, dice)
+        if not out or not isinstance(out[-1], Then):
+            events += out
+            return events
+        head = out[:-1]
+        events += head
+        state = fold(state, head)
+        decision = out[-1].step
