@@ -15,6 +15,7 @@ no one behind a target.)
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -82,10 +83,10 @@ def test_pooled_and_merged_odds_equal_the_plain_enumeration(
             for cid, o in plain.combatants.items():
                 f = fast.combatants[cid]
                 assert (o.hit is None) == (f.hit is None), (action, cid)
-                assert abs((f.hit or 0) - (o.hit or 0)) <= slack, (action, cid)
+                assert abs((f.hit or Fraction(0)) - (o.hit or Fraction(0))) <= slack, (action, cid)
                 assert abs(f.down - o.down) <= slack, (action, cid)
                 for d in o.damage.keys() | f.damage.keys():
-                    gap = abs(f.damage.get(d, 0) - o.damage.get(d, 0))
+                    gap = abs(f.damage.get(d, Fraction(0)) - o.damage.get(d, Fraction(0)))
                     assert gap <= slack, (action, cid, d)
         step = _random_action(table, rng) or Action(table.state.turn.actor, "end_turn")
         try:
