@@ -283,7 +283,11 @@ function collect() {
 }
 
 function clearErrors() {
-  for (const n of document.querySelectorAll("[aria-invalid]")) n.removeAttribute("aria-invalid");
+  for (const n of document.querySelectorAll("[aria-invalid]")) {
+    n.removeAttribute("aria-invalid");
+    if (n.dataset.describedby) n.setAttribute("aria-describedby", n.dataset.describedby);
+    else n.removeAttribute("aria-describedby");
+  }
   for (const n of document.querySelectorAll(".field-error")) n.remove();
   $("error").hidden = true;
   $("error").className = "";
@@ -310,7 +314,10 @@ function showError(data) {
   const msg = el("p", { class: "field-error", id: uid("err") }, text);
   (node.closest(".field") || node.parentElement).append(msg);
   node.setAttribute("aria-invalid", "true");
-  node.setAttribute("aria-errormessage", msg.id);
+  // the message is read with the control (aria-describedby: announced where
+  // aria-errormessage is not); the hint, if any, after it
+  node.dataset.describedby = node.getAttribute("aria-describedby") || "";
+  node.setAttribute("aria-describedby", `${msg.id} ${node.dataset.describedby}`.trim());
   node.focus();
 }
 
