@@ -13,7 +13,7 @@ checked are saved in ``build/screenshots/`` (gitignored)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +91,7 @@ def opened(browser: Any, url: str, viewport: dict[str, int], ready: str) -> Any:
     return page
 
 
-PAGES = {
+PAGES: dict[str, tuple[Callable[[SetupServer], str], str]] = {
     "gm": (lambda s: f"/t/{s.gm}", "#order li"),
     "player": (lambda s: f"/t/{s.ana}", "#order li"),
     "setup": (lambda s: f"/setup/{s.setup}", "fieldset.combatant"),
