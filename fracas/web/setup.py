@@ -381,6 +381,7 @@ def setup_routes(
     encounter this process has minted one for (opening it again gives the same link,
     so a game master's open page keeps working); ``page`` serves a static file."""
     lock = threading.Lock()
+    ruleset_forms()  # derived now (about 0.2 s), not on the first page's request
 
     def refusal(exc: FracasError) -> JSONResponse:
         status = 403 if exc.code == "bad_token" else 404 if exc.code == "unknown_encounter" else 400

@@ -384,6 +384,7 @@ function placeAt(e) {
 }
 
 async function main() {
+  const stored = loadStored().catch((err) => notice(err.message)); // both asked at once
   try {
     forms = await api("/api/setup/rulesets");
   } catch (err) { notice(err.message); return; }
@@ -395,7 +396,7 @@ async function main() {
   $("check").addEventListener("click", () => submit(false));
   $("setup-map").addEventListener("click", placeAt);
   for (const id of ["map-width", "map-height"]) $(id).addEventListener("input", renderMap);
-  await loadStored().catch((err) => notice(err.message));
+  await stored;
 }
 
 main();
