@@ -40,7 +40,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from fracas.errors import FileError, FracasError
-from fracas.files import parse_text
+from fracas.files import MAX_DEPTH, parse_text
 from fracas.frozen import thaw
 from fracas.rulesets import RULESETS, Ruleset
 from fracas.rulesets.base import plain
@@ -217,6 +217,10 @@ def _text(value: Any, where: str) -> str:
 
 def _yaml(text: str, where: str) -> Any:
     """``text`` read as a file reads the value after ``field:``."""
+    if _too_deep(_text_depth(text)):
+        raise SetupError(
+            "too_large", f"{text[:40]!r}…: nesting deeper than {MAX_DEPTH} levels", where
+        )
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -224,6 +228,33 @@ def _yaml(text: str, where: str) -> Any:
         raise SetupError(
             "bad_yaml", f"{text!r} is not a value a file could hold: {problem}", where
         ) from None
+
+
+def _too_deep(levels: int) -> bool:
+    return levels > MAX_DEPTH
+
+
+def _text_depth(text: str) -> int:
+    """How deep ``text``'s flow brackets nest (read before YAML recurses into them)."""
+    deepest = depth = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _depth(value: Any) -> int:
+    """How deep ``value`` nests lists and mappings (without recursing)."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        deepest = max(deepest, d)
+        if d <= MAX_DEPTH and isinstance(v, dict | list):
+            todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
 
 
 def _item(value: Any, where: str) -> Any:
@@ -408,10 +439,14 @@ def setup_routes(
             raise SetupError("too_big", f"a body of {len(raw):,} bytes; at most {MAX_SETUP:,}")
         try:
             data = json.loads(raw or b"{}")
+        except RecursionError:
+            raise SetupError("too_large", f"nesting deeper than {MAX_DEPTH} levels") from None
         except ValueError as exc:
             raise SetupError("bad_json", f"not JSON: {exc}") from None
         if not isinstance(data, dict):
             raise SetupError("bad_json", "the body is a JSON object")
+        if _too_deep(_depth(data)):
+            raise SetupError("too_large", f"nesting deeper than {MAX_DEPTH} levels")
         return data
 
     def gm_link(name: str) -> str:

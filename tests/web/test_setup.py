@@ -372,6 +372,17 @@ def test_bad_bodies_are_refused_and_write_nothing(s: Setup) -> None:
     ]:
         r = s.post("start", body)
         assert (r.status_code, r.json()["code"]) == (400, code)
+    deep = "[" * 3000 + "]" * 3000
+    nested = json.loads("[" * 40 + "]" * 40)
+    for raw in [
+        ("[" * 100_000).encode(),  # JSON past the recursion limit
+        json.dumps(with_value(["options", "x"], nested)).encode(),  # past a file's 32 levels
+    ]:
+        r = s.post("start", raw)
+        assert (r.status_code, r.json()["code"]) == (400, "too_large")
+    r = s.post("start", with_value(["combatants", 0, "attack_bonus"], deep))
+    body = r.json()
+    assert (body["code"], body["field"]) == ("too_large", "combatants[0].attack_bonus")
     r = s.post("start", with_value(["combatants"], "ana"))
     assert (r.status_code, r.json()["field"]) == (400, "combatants")
     r = s.post("start", with_value(["combatants", 0, "cover"], "yes"))
