@@ -92,6 +92,8 @@ def create_app(
             raise LinkError("too_big", f"a body of {len(raw)} bytes; at most {MAX_MESSAGE}")
         try:
             data = json.loads(raw or b"{}")
+        except RecursionError:  # nesting past the parser's recursion limit
+            raise LinkError("bad_json", "not JSON this page sends: nested too deep") from None
         except ValueError as exc:
             raise LinkError("bad_json", f"not JSON: {exc}") from None
         if not isinstance(data, dict):

@@ -454,3 +454,14 @@ def test_a_downloaded_encounter_replays_with_fracas_run(s: Setup, tmp_path: Path
     assert (replayed["round"], replayed["turn"]) == (state.round, state.turn.actor)
     assert len(replayed["log"]) > 0
     assert s.get("export/nope").status_code == 404
+
+
+def test_a_body_nested_past_the_parsers_limit_is_refused_by_the_links_api(s: Setup) -> None:
+    # the game master's links API reads its body as the setup's does: a refusal, not a 500
+    started = s.post("start", FIGHT).json()
+    gm = started["gm"].rsplit("/", 1)[1]
+    r = s.client.post(
+        "/api/links", content=b"[" * 16_000, headers={"Authorization": f"Bearer {gm}"}
+    )
+    assert (r.status_code, r.json()["code"]) == (400, "bad_json")
+    assert s.links.of("gate") == []
