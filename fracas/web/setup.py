@@ -151,7 +151,7 @@ def _fields(kind: type[Any], item: str | None) -> list[dict[str, Any]]:
                 "name": name,
                 "kind": control,
                 "default": default,
-                "meaning": " ".join(str(prop.get("description", "")).split()),
+                "meaning": " ".join(str(prop.get("description", "")).split()).replace("``", "`"),
                 **extra,
             }
         )
