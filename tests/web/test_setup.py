@@ -465,3 +465,32 @@ def test_a_body_nested_past_the_parsers_limit_is_refused_by_the_links_api(s: Set
     )
     assert (r.status_code, r.json()["code"]) == (400, "bad_json")
     assert s.links.of("gate") == []
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_rulesets_download_replays_with_fracas_run(
+    s: Setup, example: Path, tmp_path: Path
+) -> None:
+    # the setup page's download and the game master's are the same file, and `fracas run`
+    # replays it to the state the table holds (every combatant's HP, the round, the turn)
+    table = s.tables.create(example.read_text(), example.name, name=example.stem)
+    table.act(Action(table.state.turn.actor, "end_turn"))
+    text = s.get(f"export/{example.stem}").text
+    gm = s.post("open", {"name": example.stem}).json()["gm"].rsplit("/", 1)[1]
+    from_gm = s.client.get("/api/export", headers={"Authorization": f"Bearer {gm}"}).text
+    assert text == from_gm
+    path = tmp_path / f"{example.stem}.yaml"
+    path.write_text(text)
+    run = subprocess.run(
+        [sys.executable, "-m", "fracas", "run", str(path), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    replayed = json.loads(run.stdout)
+    state = table.state
+    assert {cid: c["hp"] for cid, c in replayed["combatants"].items()} == {
+        cid: c.hp for cid, c in state.combatants.items()
+    }
+    assert (replayed["round"], replayed["turn"]) == (state.round, state.turn.actor)
