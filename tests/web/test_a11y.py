@@ -74,9 +74,17 @@ def axe(page: Any) -> list[str]:
 
 
 def no_sideways_scroll(page: Any) -> None:
+    """Neither the page nor a box inside it (the stored encounters' table) scrolls sideways."""
     viewport = page.viewport_size["width"]
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport, f"the page is {width} px wide in a {viewport} px viewport"
+    boxes = page.evaluate(
+        """[...document.querySelectorAll('body *')]
+          .filter((e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
+                         && e.scrollWidth > e.clientWidth + 1)
+          .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}`)"""
+    )
+    assert boxes == [], "boxes that scroll sideways"
 
 
 def shot(page: Any, name: str) -> None:

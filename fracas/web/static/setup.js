@@ -60,10 +60,12 @@ async function loadStored() {
     const down = el("button", { type: "button", "aria-label": `Download ${e.name} as an encounter file` }, "Download");
     down.addEventListener("click", () => download(e.name));
     const cell = el("td");
-    cell.append(open, " ", down);
+    const both = el("div", { class: "buttons" });
+    both.append(open, down);
+    cell.append(both);
     const tr = el("tr");
     tr.append(el("th", { scope: "row" }, e.name), el("td", {}, e.ruleset), el("td", {}, String(e.records)),
-      el("td", {}, e.updated.replace("T", " ").slice(0, 16)), cell);
+      el("td", { class: "updated" }, e.updated.replace("T", " ").slice(0, 16)), cell);
     body.append(tr);
   }
 }
