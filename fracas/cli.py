@@ -734,7 +734,12 @@ def lab_compare(
 @_store_option("The encounter store (the same as `fracas play`'s).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
-@click.option("--open", "open_browser", is_flag=True, help="Open the game master's page.")
+@click.option(
+    "--open",
+    "open_browser",
+    is_flag=True,
+    help="Open the game master's page (no FILE: the setup page).",
+)
 @click.option(
     "--enemy-hp",
     type=click.Choice(["exact", "label", "hidden"]),
@@ -746,9 +751,10 @@ def serve(
     target: str | None, db: str, host: str, port: int, open_browser: bool, enemy_hp: str
 ) -> None:
     """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER
-    resumes one (no argument: the latest stored). Prints the game master's link and one
-    link per player; every page shows every change live. `fracas play` on the same
-    store goes on with the same encounter."""
+    resumes one; no argument: the setup page only, which lists the stored encounters
+    and starts new ones from a form. Prints the game master's link and one link per
+    player, and the setup page's (yours only); every page shows every change live.
+    `fracas play` on the same store goes on with the same encounter."""
 
     def go() -> None:
         from fracas.web.serve import serve as run_server

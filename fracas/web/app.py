@@ -11,6 +11,8 @@ do is decided by :class:`fracas.table.Identity`; what it sees, by
                                      assign combatants, revoke)
 ``GET /api/export``                  the game master's download: an encounter file
 ``WS  /ws?token=TOKEN``              the live protocol (:mod:`fracas.web.live`)
+``/setup/TOKEN``, ``/api/setup/...``   the setup page (:mod:`fracas.web.setup`), where a
+                                     setup key is given
 
 Every ``/api`` request carries ``Authorization: Bearer TOKEN``; a refusal is
 ``{"code", "message"}`` with status 400 (bad input), 403 (not allowed) or 404.
@@ -37,6 +39,7 @@ from fracas.frozen import thaw
 from fracas.table import Forbidden, Identity, TableService, View
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub
+from fracas.web.setup import SetupKey, setup_routes
 
 __all__ = ["STATIC", "create_app"]
 
@@ -56,8 +59,16 @@ def _refusal(exc: FracasError) -> JSONResponse:
     return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
 
 
-def create_app(tables: TableService, links: Links, executor: Executor) -> Starlette:
-    """The server's app over ``tables`` (its store), ``links`` and an odds executor."""
+def create_app(
+    tables: TableService,
+    links: Links,
+    executor: Executor,
+    setup: SetupKey | None = None,
+    gm_tokens: dict[str, str] | None = None,
+) -> Starlette:
+    """The server's app over ``tables`` (its store), ``links`` and an odds executor;
+    with a ``setup`` key, the setup page too (``gm_tokens``: the game master's tokens
+    minted by this process, by encounter, which the setup page hands out again)."""
     hub = Hub(tables, links, executor)
 
     def who(request: Request) -> tuple[str, Link]:
@@ -81,6 +92,8 @@ def create_app(tables: TableService, links: Links, executor: Executor) -> Starle
             raise LinkError("too_big", f"a body of {len(raw)} bytes; at most {MAX_MESSAGE}")
         try:
             data = json.loads(raw or b"{}")
+        except RecursionError:  # nesting past the parser's recursion limit
+            raise LinkError("bad_json", "not JSON this page sends: nested too deep") from None
         except ValueError as exc:
             raise LinkError("bad_json", f"not JSON: {exc}") from None
         if not isinstance(data, dict):
@@ -155,6 +168,15 @@ def create_app(tables: TableService, links: Links, executor: Executor) -> Starle
     async def socket(ws: WebSocket) -> None:
         await hub.serve(ws)
 
+    def static_page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
+
+    extra = (
+        []
+        if setup is None
+        else setup_routes(tables, links, setup, {} if gm_tokens is None else gm_tokens, static_page)
+    )
+
     app = Starlette(
         routes=[
             Route("/t/{token}", page),
@@ -165,6 +187,7 @@ def create_app(tables: TableService, links: Links, executor: Executor) -> Starle
             Route("/api/links/{id}", guarded(revoke), methods=["DELETE"]),
             Route("/api/export", guarded(download)),
             WebSocketRoute("/ws", socket),
+            *extra,
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
     )

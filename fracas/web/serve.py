@@ -1,5 +1,5 @@
-"""``fracas serve``: open (or start) an encounter of the store, print its links and
-run the server (uvicorn) until Ctrl-C."""
+"""``fracas serve``: open (or start) an encounter of the store, or none (the setup
+page), print the links and run the server (uvicorn) until Ctrl-C."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import webbrowser
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from fracas.errors import FracasError
 from fracas.play.loop import open_session
-from fracas.store import EncounterStore, open_store
+from fracas.store import open_store
 from fracas.table import Table, TableRules, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links, links_path
+from fracas.web.setup import SetupKey
 
 __all__ = ["free_port", "print_links", "serve", "start_links"]
 
@@ -60,19 +60,6 @@ def print_links(
         say(f"  {label:<{width}}: {base}/t/{token}")
 
 
-def _table(store: EncounterStore, service: TableService, target: str | None) -> tuple[Table, bool]:
-    if target is None:
-        stored = store.list()
-        if not stored:
-            raise FracasError(
-                "missing_argument",
-                f"no encounter stored in {store.location} yet; give FILE (a new encounter)",
-            )
-        return service.open(stored[0].name), False
-    table, new = open_session(store, target)
-    return service.open(table.name), new
-
-
 def serve(
     db: str,
     target: str | None,
@@ -83,23 +70,41 @@ def serve(
     *,
     enemy_hp: str = "label",
 ) -> None:
-    """Serve ``target`` (a file: a new encounter; a stored name; None: the latest one)."""
+    """Serve ``target`` (a file: a new encounter; a stored name: resumed; None: the setup
+    page only, which lists the stored encounters and starts new ones). The setup page's
+    link is printed in every case; it is the only way in to the setup page."""
     import uvicorn
 
     store = open_store(db)
     try:
         service = TableService(store, TableRules(enemy_hp=enemy_hp))
-        table, new = _table(store, service, target)
         links = Links(links_path(db))
-        gm, players = start_links(links, table)
+        key = SetupKey()
+        setup = key.mint()
+        gm_tokens: dict[str, str] = {}
         port = port or free_port(host)
         base = f"http://{host}:{port}"
-        what = "new encounter" if new else "resumed"
-        say(
-            f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
-            f"{store.location}; `fracas play {table.name}` goes on with it too"
-        )
-        print_links(say, base, gm, players)
+        first = f"{base}/setup/{setup}"
+        if target is None:
+            stored = len(store.list())
+            say(
+                f"no encounter given: the setup page lists the {stored} stored in "
+                f"{store.location} and starts new ones (`fracas serve FILE` starts one from "
+                "a file)"
+            )
+        else:
+            opened, new = open_session(store, target)
+            table = service.open(opened.name)
+            gm, players = start_links(links, table)
+            gm_tokens[table.name] = gm
+            first = f"{base}/t/{gm}"
+            what = "new encounter" if new else "resumed"
+            say(
+                f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
+                f"{store.location}; `fracas play {table.name}` goes on with it too"
+            )
+            print_links(say, base, gm, players)
+        say(f"  setup (yours only): {base}/setup/{setup}")
         say(
             f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
             "new ones (the game master's page makes more, assigns and revokes them). "
@@ -107,9 +112,9 @@ def serve(
         )
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            app = create_app(service, links, pool)
+            app = create_app(service, links, pool, key, gm_tokens)
             if open_browser:
-                threading.Timer(0.8, webbrowser.open, [f"{base}/t/{gm}"]).start()
+                threading.Timer(0.8, webbrowser.open, [first]).start()
             config = uvicorn.Config(
                 app, host=host, port=port, log_level="warning", ws="websockets-sansio"
             )

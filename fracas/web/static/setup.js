@@ -1,0 +1,404 @@
+// fracas serve: the setup page. The form is built from the schema the server derives
+// from each ruleset's types (GET /api/setup/rulesets); no ruleset is named here. What
+// it sends is checked by the server through the encounter-file loader; an error names
+// a field (combatants[1].hp) and the page points at that control.
+"use strict";
+
+const TILE = 40;
+const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
+const token = location.pathname.split("/").pop();
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+let forms = [];
+let form = null; // the chosen ruleset's form
+let rows = []; // one per combatant: {box, controls: {field: getter}, x, y}
+let sent = new Map(); // field path -> the control that gave it (for errors)
+let nextId = 1;
+
+function el(tag, attrs = {}, text = "") {
+  const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  if (text) node.textContent = text;
+  return node;
+}
+
+function uid(prefix) { return `${prefix}-${nextId++}`; }
+
+async function api(path, method = "GET", body = undefined) {
+  const r = await fetch(path, {
+    method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
+  const data = await r.json();
+  if (!r.ok) { const e = new Error(`${data.code}: ${data.message}`); e.data = data; throw e; }
+  return data;
+}
+
+function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
+
+function shown(v) {
+  if (v === null || v === undefined) return "";
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+}
+
+// --- the stored encounters ----------------------------------------------------------
+
+async function loadStored() {
+  const list = await api("/api/setup/encounters");
+  const body = $("stored").querySelector("tbody");
+  body.replaceChildren();
+  $("stored-none").hidden = list.length > 0;
+  $("stored").hidden = list.length === 0;
+  for (const e of list) {
+    const open = el("button", { type: "button", "aria-label": `Open ${e.name} as the game master` }, "Open");
+    open.addEventListener("click", async () => {
+      try { location.href = (await api("/api/setup/open", "POST", { name: e.name })).gm; } catch (err) { notice(err.message); }
+    });
+    const down = el("button", { type: "button", "aria-label": `Download ${e.name} as an encounter file` }, "Download");
+    down.addEventListener("click", () => download(e.name));
+    const cell = el("td");
+    const both = el("div", { class: "buttons" });
+    both.append(open, down);
+    cell.append(both);
+    const tr = el("tr");
+    tr.append(el("th", { scope: "row" }, e.name), el("td", {}, e.ruleset), el("td", {}, String(e.records)),
+      el("td", { class: "updated" }, e.updated.replace("T", " ").slice(0, 16)), cell);
+    body.append(tr);
+  }
+}
+
+async function download(name) {
+  const r = await fetch(`/api/setup/export/${encodeURIComponent(name)}`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!r.ok) { notice((await r.json()).message); return; }
+  const a = el("a", { href: URL.createObjectURL(await r.blob()), download: `${name}.yaml` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+// --- controls, one per field kind --------------------------------------------------
+
+// A control: {node, get()} where get() is the value to send, or undefined (left out).
+function control(f, where) {
+  const id = uid("f");
+  const hint = f.meaning ? el("small", { id: `${id}-hint` }, f.meaning) : null;
+  const described = hint ? `${id}-hint` : null;
+  const wrap = el("div", { class: `field kind-${f.kind}` });
+  const label = el("label", { for: id }, f.name);
+  let get;
+  let focusable;
+  if (f.kind === "bool") {
+    const box = el("input", { type: "checkbox", id, "aria-describedby": described, checked: Boolean(f.default) });
+    wrap.classList.add("check");
+    wrap.append(box, label);
+    get = () => (box.checked === Boolean(f.default) ? undefined : box.checked);
+    focusable = box;
+  } else if (f.kind === "choice") {
+    const sel = el("select", { id, "aria-describedby": described });
+    sel.append(el("option", { value: "" }, `default${f.default !== null && f.default !== undefined ? ` (${shown(f.default)})` : ""}`));
+    for (const c of f.choices) sel.append(el("option", { value: String(c) }, String(c)));
+    wrap.append(label, sel);
+    get = () => sel.value || undefined;
+    focusable = sel;
+  } else if (f.kind === "choices") {
+    const set = el("fieldset", { class: "choices", "aria-describedby": described });
+    set.append(el("legend", {}, f.name));
+    const boxes = f.choices.map((c) => {
+      const b = el("input", { type: "checkbox", value: String(c), id: uid("c"), checked: (f.default || []).includes(c) });
+      const one = el("span", { class: "check" });
+      one.append(b, el("label", { for: b.id }, String(c)));
+      set.append(one);
+      return b;
+    });
+    wrap.append(set);
+    get = () => {
+      const v = boxes.filter((b) => b.checked).map((b) => b.value);
+      return JSON.stringify(v) === JSON.stringify((f.default || []).map(String)) ? undefined : v;
+    };
+    focusable = boxes[0] || set;
+  } else if (f.kind === "tile") {
+    const x = el("input", { id, inputmode: "numeric", autocomplete: "off", "aria-describedby": described, size: 3 });
+    const y = el("input", { id: `${id}-y`, inputmode: "numeric", autocomplete: "off", size: 3 });
+    const pair = el("span", { class: "pair" });
+    pair.append(x, el("label", { for: `${id}-y` }, "y"), y);
+    label.textContent = `${f.name} x`;
+    wrap.append(label, pair);
+    for (const i of [x, y]) i.addEventListener("input", renderMap);
+    get = () => (x.value.trim() || y.value.trim() ? [x.value, y.value] : undefined);
+    wrap.tile = { x, y };
+    focusable = x;
+  } else if (f.kind === "item" || f.kind === "items") {
+    const list = el("div", { class: "items", role: "group", "aria-labelledby": `${id}-name` });
+    label.removeAttribute("for");
+    label.id = `${id}-name`;
+    const items = [];
+    const addRow = () => {
+      const row = el("div", { class: "item-row" });
+      const n = items.length + 1;
+      const what = f.kind === "items" ? `${f.name} ${n}` : f.name;
+      const sel = el("select", { "aria-label": `${what}: short-hand` });
+      sel.append(el("option", { value: "" }, f.kind === "item" ? "none / own fields" : "own fields"));
+      for (const s of form.shorthands) sel.append(el("option", { value: s }, s));
+      const more = el("input", { "aria-label": `${what}: more fields`, autocomplete: "off", placeholder: "key: value, …" });
+      row.append(sel, more);
+      const item = { row, get: () => ({ is: sel.value, more: more.value }), blank: () => !sel.value && !more.value.trim(), focus: sel };
+      if (f.kind === "items") {
+        const rm = el("button", { type: "button", "aria-label": `Remove ${what}` }, "×");
+        rm.addEventListener("click", () => { items.splice(items.indexOf(item), 1); row.remove(); });
+        row.append(rm);
+      }
+      items.push(item);
+      list.append(row);
+      return item;
+    };
+    addRow();
+    wrap.append(label, list);
+    if (f.kind === "items") {
+      const add = el("button", { type: "button", class: "small-button" }, `Add to ${f.name}`);
+      add.addEventListener("click", () => addRow().focus.focus());
+      wrap.append(add);
+    }
+    get = () => {
+      const given = items.filter((i) => !i.blank());
+      if (!given.length) return undefined;
+      return f.kind === "item" ? given[0].get() : given.map((i) => i.get());
+    };
+    // each sent row is its own path, for errors inside one item
+    wrap.paths = (path) => items.filter((i) => !i.blank()).map((i, n) => [f.kind === "items" ? `${path}[${n}]` : path, i.focus]);
+    focusable = items[0].focus;
+  } else {
+    const input = el("input", {
+      id, autocomplete: "off", "aria-describedby": described,
+      inputmode: f.kind === "int" ? "numeric" : null,
+      placeholder: f.kind === "list" ? (f.default || []).join(", ") : shown(f.default),
+    });
+    wrap.append(label, input);
+    get = () => (input.value.trim() ? input.value : undefined);
+    focusable = input;
+  }
+  if (hint) wrap.append(hint);
+  return { node: wrap, get, focus: focusable, name: f.name, where };
+}
+
+// --- the form -----------------------------------------------------------------------
+
+let optionControls = [];
+
+function chooseRuleset(name) {
+  form = forms.find((f) => f.name === name);
+  $("ruleset-summary").textContent = `${form.title}: ${form.summary}`;
+  optionControls = form.options.map((f) => control(f, "options"));
+  $("options").replaceChildren(...optionControls.map((c) => c.node));
+  rows = [];
+  $("combatants").replaceChildren();
+  addCombatant();
+  addCombatant();
+}
+
+function addCombatant() {
+  const n = rows.length;
+  const box = el("fieldset", { class: "combatant" });
+  const legend = el("legend");
+  box.append(legend);
+  const core = form.core.map((f) => control(f, "core"));
+  const items = form.sheet.filter((f) => f.kind === "item" || f.kind === "items").map((f) => control(f, "sheet"));
+  const rest = form.sheet.filter((f) => f.kind !== "item" && f.kind !== "items").map((f) => control(f, "sheet"));
+  const coreBox = el("div", { class: "fields" });
+  coreBox.append(...core.map((c) => c.node));
+  const more = el("details");
+  more.append(el("summary", {}, `Sheet fields (${rest.length}; blank: the default)`));
+  const restBox = el("div", { class: "fields" });
+  restBox.append(...rest.map((c) => c.node));
+  more.append(restBox);
+  const remove = el("button", { type: "button", class: "small-button" }, "Remove this combatant");
+  box.append(coreBox, ...items.map((c) => c.node), more, remove);
+  const row = { box, legend, controls: [...core, ...items, ...rest] };
+  const get = (name) => row.controls.find((c) => c.name === name);
+  row.tile = get("at").node.tile;
+  const id = get("id").focus;
+  const nameInput = get("name").focus;
+  const side = get("side").focus;
+  id.value = `c${n + 1}`;
+  side.value = n === 0 ? "players" : "enemies";
+  // a new combatant goes on the next free tile of the first row
+  row.tile.x.value = String(n);
+  row.tile.y.value = "0";
+  let idTouched = false;
+  id.addEventListener("input", () => { idTouched = true; relabel(); });
+  nameInput.addEventListener("input", () => {
+    if (!idTouched) id.value = nameInput.value.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || `c${rows.indexOf(row) + 1}`;
+    relabel();
+  });
+  side.addEventListener("input", renderMap);
+  remove.addEventListener("click", () => { rows.splice(rows.indexOf(row), 1); box.remove(); relabel(); });
+  rows.push(row);
+  $("combatants").append(box);
+  relabel();
+  return row;
+}
+
+function label(row) {
+  const c = (n) => row.controls.find((x) => x.name === n).focus.value.trim();
+  return c("name") || c("id") || `combatant ${rows.indexOf(row) + 1}`;
+}
+
+function relabel() {
+  const placing = $("placing");
+  const was = placing.selectedIndex;
+  placing.replaceChildren();
+  rows.forEach((row, i) => {
+    row.legend.textContent = `Combatant ${i + 1}: ${label(row)}`;
+    placing.append(el("option", { value: String(i) }, label(row)));
+  });
+  placing.selectedIndex = Math.min(Math.max(was, 0), rows.length - 1);
+  renderMap();
+}
+
+function collect() {
+  sent = new Map();
+  const take = (controls, prefix) => {
+    const out = {};
+    for (const c of controls) {
+      const v = c.get();
+      if (v === undefined) continue;
+      const path = prefix ? `${prefix}.${c.name}` : c.name;
+      out[c.name] = v;
+      sent.set(path, c.focus);
+      if (c.node.paths) for (const [p, node] of c.node.paths(path)) sent.set(p, node);
+    }
+    return out;
+  };
+  const data = {
+    ruleset: form.name, name: $("enc-name").value, seed: $("seed").value,
+    map: { width: $("map-width").value, height: $("map-height").value },
+    options: take(optionControls, "options"),
+    combatants: rows.map((row, i) => {
+      sent.set(`combatants[${i}]`, row.controls[0].focus);
+      return take(row.controls, `combatants[${i}]`);
+    }),
+  };
+  for (const [path, id] of [["ruleset", "ruleset"], ["name", "enc-name"], ["seed", "seed"], ["map", "map-width"], ["map.width", "map-width"], ["map.height", "map-height"], ["combatants", "add"], ["options", "options-box"]]) sent.set(path, $(id));
+  return data;
+}
+
+function clearErrors() {
+  for (const n of document.querySelectorAll("[aria-invalid]")) {
+    n.removeAttribute("aria-invalid");
+    if (n.dataset.describedby) n.setAttribute("aria-describedby", n.dataset.describedby);
+    else n.removeAttribute("aria-describedby");
+  }
+  for (const n of document.querySelectorAll(".field-error")) n.remove();
+  $("error").hidden = true;
+  $("error").className = "";
+}
+
+// The control a loader's field names: the longest sent path that starts it.
+function controlOf(field) {
+  let best = null;
+  let bestLen = -1;
+  for (const [path, node] of sent) {
+    const starts = field === path || field.startsWith(`${path}.`) || field.startsWith(`${path}[`);
+    if (starts && path.length > bestLen) { best = node; bestLen = path.length; }
+  }
+  return best;
+}
+
+function showError(data) {
+  const text = `${data.field ? `${data.field}: ` : ""}${data.code}: ${data.message}`;
+  $("error").textContent = text;
+  $("error").hidden = false;
+  const node = data.field ? controlOf(data.field) : null;
+  if (!node) return;
+  for (let d = node.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+  const msg = el("p", { class: "field-error", id: uid("err") }, text);
+  (node.closest(".field") || node.parentElement).append(msg);
+  node.setAttribute("aria-invalid", "true");
+  // the message is read with the control (aria-describedby: announced where
+  // aria-errormessage is not); the hint, if any, after it
+  node.dataset.describedby = node.getAttribute("aria-describedby") || "";
+  node.setAttribute("aria-describedby", `${msg.id} ${node.dataset.describedby}`.trim());
+  node.focus();
+}
+
+async function submit(start) {
+  clearErrors();
+  notice("");
+  const data = collect();
+  try {
+    const done = await api(start ? "/api/setup/start" : "/api/setup/check", "POST", data);
+    if (start) location.href = done.gm;
+    else {
+      $("error").textContent = "The setup reads as a valid encounter file.";
+      $("error").className = "ok";
+      $("error").hidden = false;
+    }
+  } catch (err) {
+    if (err.data) showError(err.data); else notice(err.message);
+  }
+}
+
+// --- the map preview ----------------------------------------------------------------
+
+function renderMap() {
+  const at = rows.map((row) => [parseInt(row.tile.x.value, 10), parseInt(row.tile.y.value, 10)]);
+  const fixed = [parseInt($("map-width").value, 10), parseInt($("map-height").value, 10)];
+  const w = fixed[0] > 0 ? Math.min(fixed[0], 60) : Math.max(8, ...at.map((t) => (Number.isFinite(t[0]) ? t[0] + 2 : 0)));
+  const h = fixed[1] > 0 ? Math.min(fixed[1], 60) : Math.max(5, ...at.map((t) => (Number.isFinite(t[1]) ? t[1] + 2 : 0)));
+  const map = $("setup-map");
+  map.setAttribute("viewBox", `0 0 ${w * TILE} ${h * TILE}`);
+  map.dataset.width = String(w);
+  const grid = $("setup-grid-rect");
+  grid.setAttribute("width", String(w * TILE));
+  grid.setAttribute("height", String(h * TILE));
+  const sides = [];
+  const tokens = $("setup-tokens");
+  tokens.replaceChildren();
+  const where = [];
+  rows.forEach((row, i) => {
+    const [x, y] = at[i];
+    if (!Number.isFinite(x) || !Number.isFinite(y)) { where.push(`${label(row)} not placed`); return; }
+    const side = row.controls.find((c) => c.name === "side").focus.value.trim() || label(row);
+    if (!sides.includes(side)) sides.push(side);
+    const g = el("svg:g", { class: "token", "data-index": String(i) });
+    g.append(el("svg:circle", { cx: (x + 0.5) * TILE, cy: (y + 0.5) * TILE, r: TILE * 0.4, fill: COLOURS[sides.indexOf(side) % COLOURS.length] }));
+    g.append(el("svg:text", { x: (x + 0.5) * TILE, y: (y + 0.5) * TILE + 4 }, label(row).slice(0, 3)));
+    tokens.append(g);
+    where.push(`${label(row)} at ${x}, ${y}`);
+  });
+  $("map-desc").textContent = where.join("; ");
+}
+
+function placeAt(e) {
+  const map = $("setup-map");
+  const p = map.createSVGPoint();
+  p.x = e.clientX; p.y = e.clientY;
+  const q = p.matrixTransform(map.getScreenCTM().inverse());
+  const row = rows[$("placing").selectedIndex];
+  if (!row) return;
+  row.tile.x.value = String(Math.floor(q.x / TILE));
+  row.tile.y.value = String(Math.floor(q.y / TILE));
+  renderMap();
+  const next = $("placing").selectedIndex + 1;
+  if (next < rows.length) $("placing").selectedIndex = next;
+}
+
+async function main() {
+  const stored = loadStored().catch((err) => notice(err.message)); // both asked at once
+  try {
+    forms = await api("/api/setup/rulesets");
+  } catch (err) { notice(err.message); return; }
+  for (const f of forms) $("ruleset").append(el("option", { value: f.name }, `${f.name}: ${f.title}`));
+  $("ruleset").addEventListener("change", () => chooseRuleset($("ruleset").value));
+  chooseRuleset(forms[0].name);
+  $("add").addEventListener("click", () => { const row = addCombatant(); row.controls[1].focus.focus(); });
+  $("new").addEventListener("submit", (e) => { e.preventDefault(); submit(true); });
+  $("check").addEventListener("click", () => submit(false));
+  $("setup-map").addEventListener("click", placeAt);
+  for (const id of ["map-width", "map-height"]) $(id).addEventListener("input", renderMap);
+  await stored;
+}
+
+main();

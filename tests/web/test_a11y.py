@@ -1,0 +1,169 @@
+"""axe-core over the pages of ``fracas serve`` in Debian's Chromium: no serious or
+critical violation on the game master's page, a player's page and the setup page, at a
+desktop size and on a 390 x 844 phone (where nothing scrolls sideways), in their first
+state and in the states that add content (an action chosen with its odds and the
+range rings, a CRITICAL FAILURE in the log and a down combatant, a setup refused at a
+field, every sheet field open).
+
+axe-core comes from npm and is used by these tests only: ``.ci/run`` installs it with
+``npm install --prefix .cache/npm axe-core@4.10.3`` (``FRACAS_AXE`` names another
+``axe.min.js``). Without it the tests skip, saying so. Screenshots of every page
+checked are saved in ``build/screenshots/`` (gitignored)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.model import Action
+from tests.web.test_browser import ARGS, CHROMIUM
+from tests.web.test_setup_browser import SetupServer
+
+ROOT = Path(__file__).parents[2]
+AXE = Path(
+    os.environ.get(
+        "FRACAS_AXE", ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+    )
+)
+SHOTS = ROOT / "build" / "screenshots"
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
+    ),
+    pytest.mark.skipif(
+        not AXE.exists(),
+        reason=f"axe-core is not installed at {AXE} "
+        "(`npm install --prefix .cache/npm axe-core@4.10.3`; .ci/run does)",
+    ),
+]
+DESKTOP = {"width": 1200, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[SetupServer]:
+    s = SetupServer(tmp_path)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def axe(page: Any) -> list[str]:
+    """The serious and critical violations axe-core finds on ``page``, one line each."""
+    page.add_script_tag(path=str(AXE))
+    result: dict[str, Any] = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']}: "
+        + "; ".join(f"{n['target']} {n['failureSummary']}" for n in v["nodes"][:5])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def no_sideways_scroll(page: Any) -> None:
+    """Neither the page nor a box inside it (the stored encounters' table) scrolls sideways."""
+    viewport = page.viewport_size["width"]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport, f"the page is {width} px wide in a {viewport} px viewport"
+    boxes = page.evaluate(
+        """[...document.querySelectorAll('body *')]
+          .filter((e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
+                         && e.scrollWidth > e.clientWidth + 1)
+          .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}`)"""
+    )
+    assert boxes == [], "boxes that scroll sideways"
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def opened(browser: Any, url: str, viewport: dict[str, int], ready: str) -> Any:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(url)
+    page.wait_for_selector(ready)
+    return page
+
+
+PAGES: dict[str, tuple[Callable[[SetupServer], str], str]] = {
+    "gm": (lambda s: f"/t/{s.gm}", "#order li"),
+    "player": (lambda s: f"/t/{s.ana}", "#order li"),
+    "setup": (lambda s: f"/setup/{s.setup}", "fieldset.combatant"),
+}
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("which", list(PAGES))
+def test_no_serious_or_critical_violation_on_first_load(
+    server: SetupServer, browser: Any, which: str, viewport: dict[str, int]
+) -> None:
+    path, ready = PAGES[which]
+    page = opened(browser, server.base + path(server), viewport, ready)
+    assert axe(page) == []
+    no_sideways_scroll(page)
+    shot(page, f"{which}-{viewport['width']}")
+    page.context.close()
+
+
+def test_no_violation_with_an_action_chosen_its_odds_and_the_rings(
+    server: SetupServer, browser: Any
+) -> None:
+    for viewport in (DESKTOP, PHONE):
+        page = opened(browser, f"{server.base}/t/{server.ana}", viewport, "#order li")
+        page.get_by_role("button", name="Ranges").click()
+        page.get_by_role("button", name="Attack", exact=True).click()
+        page.get_by_role("button", name="Attack Bo").hover()
+        page.wait_for_selector("#odds .odds-line")
+        assert axe(page) == []
+        no_sideways_scroll(page)
+        shot(page, f"player-odds-{viewport['width']}")
+        page.context.close()
+
+
+def test_no_violation_with_a_critical_failure_in_the_log_and_a_down_combatant(
+    server: SetupServer, browser: Any
+) -> None:
+    # DC-38: Ana's natural 1 is a CRITICAL FAILURE, which the log makes stand out
+    server.table.act(Action("ana", "attack", "bo", dice={"attack": (1,)}))
+    server.table.act(Action("cy", "set", params={"hp": 0}))
+    for token, name in ((server.gm, "gm"), (server.ana, "player")):
+        for viewport in (DESKTOP, PHONE):
+            page = opened(browser, f"{server.base}/t/{token}", viewport, "#log .critical_failure")
+            assert axe(page) == []
+            no_sideways_scroll(page)
+            shot(page, f"{name}-critical-{viewport['width']}")
+            page.context.close()
+
+
+def test_no_violation_on_a_refused_setup_with_every_field_open(
+    server: SetupServer, browser: Any
+) -> None:
+    for viewport in (DESKTOP, PHONE):
+        page = opened(browser, f"{server.base}/setup/{server.setup}", viewport, ".combatant")
+        page.locator("fieldset.combatant").nth(1).get_by_label("hp", exact=True).fill("abc")
+        page.get_by_role("button", name="Start the encounter").click()
+        page.wait_for_selector(".field-error")
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        assert axe(page) == []
+        no_sideways_scroll(page)
+        shot(page, f"setup-refused-{viewport['width']}")
+        for ruleset in ("tier-duel", "escalation", "soak", "wasteland"):
+            page.select_option("#ruleset", ruleset)
+            page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            assert axe(page) == [], ruleset
+            no_sideways_scroll(page)
+        page.context.close()

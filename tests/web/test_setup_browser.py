@@ -1,0 +1,214 @@
+"""The setup page in a real browser (Debian's Chromium, as ``test_browser``): a game
+master lists the stored encounters, downloads one, fills the form for a new dice-combat
+fight (a short-hand with a field over it), is pointed at the field a bad value names,
+places a combatant by clicking the map, starts, and lands on the table's page."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.files import parse_text
+from fracas.store import open_store
+from fracas.table import Table, TableService
+from fracas.web.app import create_app
+from fracas.web.links import Links
+from fracas.web.serve import free_port
+from fracas.web.setup import SetupKey
+from tests.web.test_browser import ARGS, CHROMIUM, EXAMPLE
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
+)
+
+
+class SetupServer:
+    """A served store with one encounter (the example's start, ``fight``), a game
+    master's and a player's link to it, and the setup page."""
+
+    def __init__(self, tmp: Path) -> None:
+        import uvicorn
+
+        self.store = open_store(tmp / "s.sqlite3", durable=False)
+        self.tables = TableService(self.store)
+        text = EXAMPLE.read_text().split("actions:")[0]
+        self.table: Table = self.tables.create(text, "dice-combat.yaml", name="fight", seed=5)
+        self.links = Links(tmp / "links.json")
+        self.gm = self.links.gm("fight")
+        _, self.ana = self.links.add("fight", "Pat", ["ana"])
+        key = SetupKey()
+        self.setup = key.mint()
+        self.pool = ThreadPoolExecutor(1)
+        port = free_port("127.0.0.1")
+        self.base = f"http://127.0.0.1:{port}"
+        app = create_app(self.tables, self.links, self.pool, key, {"fight": self.gm})
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.pool.shutdown()
+        self.store.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[SetupServer]:
+    s = SetupServer(tmp_path)
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def tile_point(page: Any, x: int, y: int) -> tuple[float, float]:
+    """Where tile (x, y)'s centre is on the setup map, in the viewport."""
+    page.locator("#setup-map").scroll_into_view_if_needed()
+    point: list[float] = page.evaluate(
+        """([x, y]) => {
+          const m = document.getElementById('setup-map');
+          const p = m.createSVGPoint();
+          p.x = (x + 0.5) * 40; p.y = (y + 0.5) * 40;
+          const q = p.matrixTransform(m.getScreenCTM());
+          return [q.x, q.y];
+        }""",
+        [x, y],
+    )
+    return point[0], point[1]
+
+
+def combatant(page: Any, n: int) -> Any:
+    return page.locator("fieldset.combatant").nth(n)
+
+
+def test_the_setup_page_starts_an_encounter_and_opens_a_stored_one(
+    server: SetupServer, browser: Any, tmp_path: Path
+) -> None:
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/setup/{server.setup}")
+    page.wait_for_selector("fieldset.combatant")
+    rows = page.locator("#stored tbody tr")
+    assert rows.count() == 1 and rows.first.locator("th").inner_text() == "fight"
+
+    # the stored encounter downloads as an encounter file
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Download fight as an encounter file").click()
+    saved = tmp_path / "fight.yaml"
+    got.value.save_as(saved)
+    assert got.value.suggested_filename == "fight.yaml"
+    assert set(parse_text(saved.read_text(), "fight.yaml").start.combatants) == {
+        "ana",
+        "bo",
+        "cy",
+        "dee",
+    }
+
+    # a new fight: Ana with a pistol loaded 6 (a short-hand with a field over it), Bo
+    page.fill("#enc-name", "gate")
+    ana, bo = combatant(page, 0), combatant(page, 1)
+    ana.get_by_label("name", exact=True).fill("Ana")
+    assert ana.get_by_label("id", exact=True).input_value() == "ana"  # from the name
+    ana.get_by_label("hand: short-hand").select_option("pistol")
+    ana.get_by_label("hand: more fields").fill("loaded: 6")
+    bo.get_by_label("name", exact=True).fill("Bo")
+    bo.get_by_label("side", exact=True).fill("raiders")
+    bo.get_by_label("hp", exact=True).fill("abc")
+    bo.get_by_label("inventory 1: short-hand").select_option("club")
+
+    # a bad value: refused as a file's, at its field, which takes the focus
+    page.get_by_role("button", name="Start the encounter").click()
+    page.wait_for_selector("#error:not([hidden])")
+    message = (
+        "combatants[1].hp: bad_value: 'abc': input should be a valid integer, "
+        "unable to parse string as an integer"
+    )
+    assert page.locator("#error").inner_text() == message
+    hp = bo.get_by_label("hp", exact=True)
+    assert hp.get_attribute("aria-invalid") == "true"
+    assert page.evaluate("document.activeElement.id") == hp.get_attribute("id")
+    assert bo.locator(".field-error").inner_text() == message
+    assert server.tables.names() == ["fight"]  # nothing stored
+    hp.fill("9")
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_function(
+        "document.getElementById('error').innerText.startsWith('The setup reads')"
+    )
+    assert page.locator("[aria-invalid]").count() == 0
+
+    # placing: Bo on tile (4, 2) by clicking the map
+    page.select_option("#placing", label="Bo")
+    page.mouse.click(*tile_point(page, 4, 2))
+    assert bo.get_by_label("at x").input_value() == "4"
+    assert bo.get_by_label("y", exact=True).input_value() == "2"
+    assert page.locator("#map-desc").inner_text() == "Ana at 0, 0; Bo at 4, 2"
+
+    page.get_by_role("button", name="Start the encounter").click()
+    page.wait_for_url(f"{server.base}/t/*")
+    page.wait_for_selector("#order li")
+    assert "Bo" in page.locator("#order").inner_text()
+    gm_url = page.url
+    table = server.tables.open("gate")
+    bo_now, ana_now = table.state.get("bo"), table.state.get("ana")
+    assert (bo_now.at, bo_now.hp, bo_now.side, ana_now.at) == ((4, 2), 9, "raiders", (0, 0))
+    assert ana_now.sheet.hand.name == "pistol" and ana_now.sheet.hand.loaded == 6
+    assert [i.name for i in bo_now.sheet.inventory] == ["club"]
+
+    # back on the setup page: both are listed; opening gate gives the same GM link
+    page.goto(f"{server.base}/setup/{server.setup}")
+    page.wait_for_selector("#stored tbody tr >> nth=1")
+    page.get_by_role("button", name="Open gate as the game master").click()
+    page.wait_for_url(f"{server.base}/t/*")
+    assert page.url == gm_url
+    page.goto(f"{server.base}/setup/{server.setup}")
+    page.wait_for_selector("#stored tbody tr >> nth=1")
+    page.get_by_role("button", name="Open fight as the game master").click()
+    page.wait_for_url(f"{server.base}/t/*")
+    assert page.url == f"{server.base}/t/{server.gm}"  # the link this process printed
+    assert errors == []
+
+
+def test_the_form_follows_the_chosen_ruleset(server: SetupServer, browser: Any) -> None:
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server.base}/setup/{server.setup}")
+    page.wait_for_selector("fieldset.combatant")
+    page.select_option("#ruleset", "wasteland")
+    first = combatant(page, 0)
+    first.locator("details summary").click()
+    assert first.get_by_label("agi_mod", exact=True).is_visible()
+    boxes = first.locator("fieldset.choices").first
+    assert boxes.locator("legend").inner_text() == "rest_uses"
+    assert boxes.get_by_label("too_stubborn_to_die").count() == 1
+    first.get_by_label("weapons 1: short-hand").select_option("")
+    first.get_by_label("weapons 1: more fields").fill("name: smg, damage: 1d6, burst: 3")
+    first.get_by_label("name", exact=True).fill("Vera")
+    combatant(page, 1).get_by_label("name", exact=True).fill("Raider")
+    page.get_by_role("button", name="Start the encounter").click()
+    page.wait_for_url(f"{server.base}/t/*")
+    vera = server.tables.open("setup").state.get("vera")
+    assert [(w.name, w.damage, w.burst) for w in vera.sheet.weapons] == [("smg", "1d6", 3)]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the table's page is {width} px wide on a 390 px phone"
