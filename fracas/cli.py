@@ -28,6 +28,8 @@ from fracas.play.view import status_table
 from fracas.render import (
     Line,
     action_title,
+    choice_lines,
+    choices_json,
     damage_rows,
     events_json,
     log_entries,
@@ -38,6 +40,7 @@ from fracas.render import (
 from fracas.rule_text import find_rule
 from fracas.rules_info import describe_ruleset, ruleset_table
 from fracas.store import default_db_path, open_store
+from fracas.table.choice_odds import DEFAULT_CHOICE_SECONDS, choice_odds
 
 __all__ = ["main"]
 
@@ -231,8 +234,19 @@ def _print_log(ef: EncounterFile, engine: Engine, entries: list[Line]) -> None:
     default=None,
     help="The same time budget in milliseconds (overrides --seconds).",
 )
+@click.option(
+    "--choices",
+    is_flag=True,
+    help="Play every action of FILE, then give the odds of every choice of whoever's turn "
+    "it is (each action on each target or tile), fastest first, within the budget.",
+)
 def odds(
-    file: str, as_json: bool, depth: int | None, seconds: float, budget_ms: int | None
+    file: str,
+    as_json: bool,
+    depth: int | None,
+    seconds: float,
+    budget_ms: int | None,
+    choices: bool,
 ) -> None:
     """Exact odds of the last action of FILE, before anyone rolls.
 
@@ -249,6 +263,9 @@ def odds(
 
     def go() -> None:
         ef = load(file)
+        if choices:
+            _print_choices(ef, as_json, DEFAULT_CHOICE_SECONDS if budget_ms is None else seconds)
+            return
         if not ef.actions:
             raise FracasError(
                 "no_actions",
@@ -273,6 +290,22 @@ def odds(
             _print_odds(ef, engine, result, len(ef.actions))
 
     _guard(go)
+
+
+def _print_choices(ef: EncounterFile, as_json: bool, seconds: float) -> None:
+    """``fracas odds --choices``: the odds of every choice of the current actor."""
+    played = play_file(ef)
+    if played.refused is not None:
+        number, exc = played.refused
+        _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
+    state = played.engine.state
+    found = choice_odds(ef.ruleset, state, seed=played.engine.seed, seconds=seconds)
+    if as_json:
+        click.echo(json.dumps(choices_json(state, found), indent=2))
+        return
+    _out.print(f"[bold]Odds of every choice of {escape(state.name(state.turn.actor))}[/bold]")
+    for line in choice_lines(state, found):
+        _out.print(escape(line))
 
 
 def _pct(p: Fraction) -> str:

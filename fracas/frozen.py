@@ -26,7 +26,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, NoReturn, TypeVar
 
-__all__ = ["EMPTY", "FrozenDict", "freeze", "thaw"]
+__all__ = ["EMPTY", "FrozenDict", "evolve", "freeze", "thaw"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -131,3 +131,31 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [thaw(v) for v in value]
     return value
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+T = TypeVar("T")
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for the state's frozen dataclasses, without re-running
+    ``__init__`` (nor a validating one): the fields are copied, the changes set, and
+    ``__post_init__`` (which freezes mappings) run. Folding events calls it for every
+    change of state, on every path of the exact odds.
+
+    >>> from fracas.model import Turn
+    >>> evolve(Turn("ana"), actor="bo")
+    Turn(actor='bo', actions_used=0, over=False, flags=frozenset(), used=FrozenDict({}))
+    """
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    new = object.__new__(cls)
+    for name in names:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    post = getattr(cls, "__post_init__", None)
+    if post is not None:
+        post(new)
+    return new

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fracas.frozen import EMPTY, FrozenDict, freeze, thaw
+from fracas.frozen import EMPTY, FrozenDict, evolve, freeze, thaw
 from fracas.grid import Tile
 
 __all__ = [
@@ -79,14 +79,14 @@ class Combatant:
 
     def with_status(self, status: str, details: Mapping[str, Any]) -> Combatant:
         """This combatant with ``status`` set to ``details`` (others kept)."""
-        return dataclasses.replace(self, statuses={**self.statuses, status: freeze(details)})
+        return evolve(self, statuses={**self.statuses, status: freeze(details)})
 
     def without_status(self, status: str) -> Combatant:
         """This combatant without ``status`` (others kept)."""
         if status not in self.statuses:
             return self
         statuses = {k: v for k, v in self.statuses.items() if k != status}
-        return dataclasses.replace(self, statuses=statuses)
+        return evolve(self, statuses=statuses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,23 +152,22 @@ class Encounter:
         return self.combatants[cid].name
 
     def with_combatant(self, c: Combatant) -> Encounter:
-        return dataclasses.replace(self, combatants=FrozenDict({**self.combatants, c.id: c}))
+        return evolve(self, combatants=FrozenDict({**self.combatants, c.id: c}))
 
     def with_sheet(self, who: Combatant | str, **changes: Any) -> Encounter:
         """The state with some of a combatant's sheet fields changed (the usual effect of a
         ruleset's event)."""
         c = self.combatants[who] if isinstance(who, str) else who
-        frozen = {k: freeze(v) for k, v in changes.items()}
-        return self.with_combatant(
-            dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **frozen))
-        )
+        # A FrozenDict given is taken as frozen through (built from the state's own parts).
+        frozen = {k: v if type(v) is FrozenDict else freeze(v) for k, v in changes.items()}
+        return self.with_combatant(evolve(c, sheet=evolve(c.sheet, **frozen)))
 
     def with_turn(self, **changes: Any) -> Encounter:
-        return dataclasses.replace(self, turn=dataclasses.replace(self.turn, **changes))
+        return evolve(self, turn=evolve(self.turn, **changes))
 
     def with_value(self, name: str, value: int) -> Encounter:
         """The state with encounter-wide value ``name`` set to ``value``."""
-        return dataclasses.replace(self, values={**self.values, name: value})
+        return evolve(self, values={**self.values, name: value})
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +231,7 @@ class TurnStarted(Event):
     tone: ClassVar[str] = "turn"
 
     def apply(self, state: Encounter) -> Encounter:
-        return dataclasses.replace(state, round=self.round, turn=Turn(self.actor))
+        return evolve(state, round=self.round, turn=Turn(self.actor))
 
     def describe(self, state: Encounter) -> str | None:
         return f"-- round {self.round}, {state.name(self.actor)}'s turn --"
@@ -291,7 +290,7 @@ class Moved(Event):
     to: Tile | None
 
     def apply(self, state: Encounter) -> Encounter:
-        return state.with_combatant(dataclasses.replace(state.get(self.actor), at=self.to))
+        return state.with_combatant(evolve(state.get(self.actor), at=self.to))
 
     def describe(self, state: Encounter) -> str | None:
         where = f"[{self.to[0]}, {self.to[1]}]" if self.to is not None else "off the map"
@@ -315,9 +314,9 @@ class FieldsSet(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
         if self.sheet:
-            c = dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, **self.sheet))
-        state = state.with_combatant(dataclasses.replace(c, **self.core))
-        return state if self.order is None else dataclasses.replace(state, order=self.order)
+            c = evolve(c, sheet=evolve(c.sheet, **self.sheet))
+        state = state.with_combatant(evolve(c, **self.core))
+        return state if self.order is None else evolve(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
         parts = [f"{k}: {thaw(v)}" for k, v in {**self.core, **self.sheet}.items()]
@@ -354,7 +353,7 @@ class Damaged(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)
-        return state.with_combatant(dataclasses.replace(c, hp=self.after(c)))
+        return state.with_combatant(evolve(c, hp=self.after(c)))
 
     def describe(self, state: Encounter) -> str | None:
         return self.line(state, "damage")
@@ -446,7 +445,7 @@ class OrderSet(Event):
     order: tuple[str, ...]
 
     def apply(self, state: Encounter) -> Encounter:
-        return dataclasses.replace(state, order=self.order)
+        return evolve(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
         return f"GM sets the order: {', '.join(state.name(cid) for cid in self.order)}"
@@ -460,7 +459,7 @@ class CombatantAdded(Event):
     order: tuple[str, ...]
 
     def apply(self, state: Encounter) -> Encounter:
-        return dataclasses.replace(state.with_combatant(self.combatant), order=self.order)
+        return evolve(state.with_combatant(self.combatant), order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
         c = self.combatant
@@ -475,7 +474,7 @@ class CombatantRemoved(Event):
     actor: str
 
     def apply(self, state: Encounter) -> Encounter:
-        return dataclasses.replace(
+        return evolve(
             state,
             combatants={k: v for k, v in state.combatants.items() if k != self.actor},
             order=tuple(cid for cid in state.order if cid != self.actor),

@@ -24,6 +24,7 @@ from typing import Any
 from fracas.dice.budget import Budget
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
+from fracas.errors import FracasError
 from fracas.model import Attempted, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
 from fracas.steps import Then
@@ -142,6 +143,13 @@ def exact_outcomes(
         return out
     frontier: dict[tuple[Partial, Encounter, Any], Fraction] = {((), before, decision): Fraction(1)}
     while frontier:
+        if out.paths >= max_paths:
+            raise FracasError(
+                "too_many_paths",
+                f"more than {max_paths:,} dice paths over the steps of the roll "
+                f"({len(frontier):,} states still to follow): too many to enumerate "
+                "exactly; give some of its dice or take fewer shots or targets",
+            )
         node = next(iter(frontier))
         weight = frontier.pop(node)
         partial, state, step = node
@@ -151,7 +159,7 @@ def exact_outcomes(
 
         dist = enumerate_exact(
             one, max_rolls=max_rolls, irrelevant=skip,
-            max_paths=max(1, max_paths - out.paths), budget=budget, pools=pools,
+            max_paths=max_paths - out.paths, budget=budget, pools=pools,
         )  # fmt: skip
         out.paths += dist.paths
         for events, p in dist.outcomes.items():

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from fracas.engine import Record
+from fracas.files import action_json
 from fracas.model import Action, Encounter, Event, event_json
 from fracas.odds import CombatantOdds, Odds
 from fracas.rulesets.base import Ruleset, plain
+from fracas.table.choice_odds import Choice
 
 __all__ = [
     "DamageRow",
@@ -172,6 +174,35 @@ def odds_heading(result: Odds) -> list[str]:
             f"(--depth {result.depth + 4} goes deeper)"
         )
     return lines
+
+
+def choices_json(state: Encounter, choices: Iterable[Choice]) -> dict[str, Any]:
+    """``fracas odds --choices --json``: the actor and each choice with its odds object."""
+    return {
+        "actor": state.turn.actor,
+        "choices": [{"action": action_json(c.action), "odds": c.odds.to_json()} for c in choices],
+    }
+
+
+def choice_lines(state: Encounter, choices: Iterable[Choice]) -> Iterator[str]:
+    """One line per choice, as they come (fastest first): per combatant it can affect,
+    the chance to hit, the mean damage and the chance it goes down."""
+    count = 0
+    for c in choices:
+        count += 1
+        a = c.action
+        on = state.name(a.target) if a.target is not None else f"tile {list(a.at or ())}"
+        params = "".join(f" {k}={v}" for k, v in a.params.items())
+        parts = []
+        for cid, o in c.odds.combatants.items():
+            hit = "" if o.hit is None else f"hit {float(o.hit) * 100:.1f}%, "
+            parts.append(
+                f"{state.name(cid)}: {hit}mean {float(o.mean):.2f}, down {float(o.down) * 100:.1f}%"
+            )
+        kind = "estimate" if c.odds.estimate is not None else "exact"
+        yield f"  {a.do} {on}{params} ({kind}) — " + ("; ".join(parts) or "no one affected")
+    if not count:
+        yield "  nothing to odds now (no action on a target or a tile is allowed)"
 
 
 def state_json(ruleset: Ruleset, state: Encounter) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
 from fracas.store import EncounterInfo, EncounterStore, MovedOn, NewEncounter, StoreError
 from fracas.store.records import check_replayed, record_from_json, record_json
+from fracas.table.choice_odds import Choice, choice_odds
 from fracas.table.choices import Option, options_now
 from fracas.table.feed import Change, Feed
 from fracas.table.identity import Identity, Role, TableRules
@@ -125,6 +126,14 @@ class Table:
             state, seed = self.state, self.engine.seed
             action = self.engine.check(action)
         return action_odds(self.ruleset, state, action, seed=seed, **limits)
+
+    def choice_odds(self, actor: str | None = None, **limits: Any) -> list[Choice]:
+        """The odds of every choice ``actor`` (default: whose turn it is) has now, fastest
+        first (:func:`~fracas.table.choice_odds.choice_odds`; ``limits``: ``seconds``,
+        ``cancel``)."""
+        with self._lock:
+            state, seed = self.state, self.engine.seed
+        return list(choice_odds(self.ruleset, state, actor, seed=seed, **limits))
 
     # --- changes ------------------------------------------------------------------
 

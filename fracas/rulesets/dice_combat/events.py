@@ -3,10 +3,10 @@ facts the log reports (a critical failure, a thrown weapon left in hand, an empt
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
+from fracas.frozen import evolve
 from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
 from fracas.rulesets.base import sheet_as
@@ -134,10 +134,8 @@ class Equipped(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
-        new = dataclasses.replace(c.sheet, **equipped(c.sheet, self.index))
-        return state.with_combatant(
-            dataclasses.replace(c, sheet=new, marks=c.marks - {BEGAN_UNARMED})
-        )
+        new = evolve(c.sheet, **equipped(c.sheet, self.index))
+        return state.with_combatant(evolve(c, sheet=new, marks=c.marks - {BEGAN_UNARMED}))
 
     def describe(self, state: Encounter) -> str | None:
         sheet = sheet_as(state.get(self.actor), Sheet)

@@ -7,10 +7,10 @@ natural 20's attack line is a :class:`CriticalAttackRolled` (``tone`` critical_h
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
+from fracas.frozen import evolve
 from fracas.model import Damaged, Encounter, Event
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.soak.sheet import Sheet
@@ -246,9 +246,9 @@ class Harmed(Damaged):
         c = state.get(self.target)
         sheet = sheet_as(c, Sheet)
         taken = getattr(sheet, self.kind) + self.amount
-        new = dataclasses.replace(sheet, **{self.kind: taken})
+        new = evolve(sheet, **{self.kind: taken})
         hp = health(c.max_hp, new.superficial, new.aggravated)
-        return state.with_combatant(dataclasses.replace(c, sheet=new, hp=hp))
+        return state.with_combatant(evolve(c, sheet=new, hp=hp))
 
     def describe(self, state: Encounter) -> str | None:
         return self.line(state, f"{self.kind} damage")

@@ -8,10 +8,10 @@ run of events once). HP changes through the core ``Damaged``.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from fracas.frozen import FrozenDict, evolve, freeze
 from fracas.model import Encounter, Event, StatusSet
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.sheet import Limb, Sheet
@@ -40,7 +40,7 @@ def _with_weapon(state: Encounter, cid: str, index: int, **changes: Any) -> Enco
     """``state`` with the weapon at ``index`` on ``cid``'s sheet changed."""
     c = state.get(cid)
     weapons = list(sheet_as(c, Sheet).weapons)
-    weapons[index] = dataclasses.replace(weapons[index], **changes)
+    weapons[index] = evolve(weapons[index], **changes)
     return state.with_sheet(c, weapons=tuple(weapons))
 
 
@@ -48,9 +48,9 @@ def _with_limb(state: Encounter, cid: str, limb: LimbName, **changes: Any) -> En
     """``state`` with ``cid``'s ``limb`` changed (a limb the sheet does not name yet
     starts from the defaults)."""
     c = state.get(cid)
-    limbs = dict(sheet_as(c, Sheet).limbs)
-    limbs[limb] = dataclasses.replace(limbs.get(limb, Limb()), **changes)
-    return state.with_sheet(c, limbs=limbs)
+    limbs = sheet_as(c, Sheet).limbs
+    new = evolve(limbs.get(limb) or freeze(Limb()), **{k: freeze(v) for k, v in changes.items()})
+    return state.with_sheet(c, limbs=FrozenDict({**limbs, limb: new}))
 
 
 def _limb(name: str) -> str:
@@ -264,7 +264,7 @@ class DeathDefied(Event):
     ability: str
 
     def apply(self, state: Encounter) -> Encounter:
-        c = dataclasses.replace(state.get(self.target), hp=1)
+        c = evolve(state.get(self.target), hp=1)
         uses = (*sheet_as(c, Sheet).rest_uses, self.ability)
         return state.with_sheet(c, rest_uses=uses)
 

@@ -29,8 +29,9 @@ from fracas.rulesets.wasteland.sheet import Options
 from fracas.rulesets.wasteland.tables import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
+from fracas.steps import Then
 
-__all__ = ["Shot", "fire", "roll_attack"]
+__all__ = ["FireOn", "Shot", "fire", "fire_on", "roll_attack"]
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -55,7 +56,8 @@ def roll_attack(attack: Attack, dice: Dice, options: Options) -> list[Event]:
 
 
 def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
-    """An attack after its refusals: AP, the roll(s), hits, damage, aftereffects."""
+    """An attack after its refusals: AP, the roll(s) and whether they landed; the hits,
+    damage and aftereffects follow as steps (:func:`fire_on`, ``fracas.steps``)."""
     events: list[Event] = []
     if plan.cost:
         events.append(APSpent(plan.actor, plan.spend, plan.cost - plan.spend))
@@ -71,13 +73,37 @@ def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
     covered: dict[int | None, str] = dict(plan.creature_cover)
     on_target = [s for s in shots if s.hit and s.n not in covered]
     events.append(Attempted(plan.actor, plan.target, bool(on_target)))
+    # The rest is a step: shots that decide the same (their d20s drawn as classes) merge.
+    events.append(Then(FireOn(plan, tuple(shots), ())))
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class FireOn:
+    """The rest of an attack after its shots: the hits on the target so far (one step per
+    hit, each its own limb and damage), then CRIT dice, harm and aftereffects."""
+
+    plan: Plan
+    shots: tuple[Shot, ...]
+    hits: tuple[Hit, ...]
+    tail: tuple[Event, ...] = ()
+    """Events that end the action after everything else (WL-33: the opening's)."""
+
+
+def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
+    """One more hit on the target (a step), or, all hits rolled, the rest of the attack."""
+    plan, shots = step.plan, list(step.shots)
+    first = shots[0]
+    covered: dict[int | None, str] = dict(plan.creature_cover)
+    on_target = [s for s in shots if s.hit and s.n not in covered]
+    hits = list(step.hits)
+    if len(hits) < len(on_target):
+        hit, line = _hit(plan, plan.victim, dice, on_target[len(hits)], first, options,
+                         sneak=not hits)  # fmt: skip
+        return [line, Then(FireOn(plan, step.shots, (*step.hits, hit), step.tail))]
+    events: list[Event] = []
     target = plan.victim
     crit = first.result == "crit"
-    hits: list[Hit] = []
-    for shot in on_target:
-        hit, line = _hit(plan, target, dice, shot, first, options, sneak=not hits)
-        hits.append(hit)
-        events.append(line)
     extras: dict[int, Parts] = {}
     if hits:
         extras = _extras(plan, hits, crit, first, dice, options, events)
@@ -88,7 +114,7 @@ def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
         events.append(SneakSpent(plan.actor, plan.target))
     if plan.shots is not None:
         events += _aftershots(plan, shots, covered, dice, options)
-    return events
+    return [*events, *step.tail]
 
 
 def _roll_shots(plan: Plan, dice: Dice, options: Options) -> tuple[list[Shot], list[Event]]:

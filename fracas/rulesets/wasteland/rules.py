@@ -20,7 +20,7 @@ from fracas.rulesets.base import ActionSpec, DieSpec, StatusSpec, TypedRuleset
 from fracas.rulesets.wasteland.actions import ACTIONS
 from fracas.rulesets.wasteland.attack import Attack, Plan, decide_attack
 from fracas.rulesets.wasteland.explosives import Throw, decide_throw, roll_throw
-from fracas.rulesets.wasteland.fire import roll_attack
+from fracas.rulesets.wasteland.fire import FireOn, fire_on, roll_attack
 from fracas.rulesets.wasteland.movement import MOVE_SPEC, move_cost, own_move
 from fracas.rulesets.wasteland.presenter import WastelandPresenter
 from fracas.rulesets.wasteland.reactions import (
@@ -71,6 +71,7 @@ from fracas.rulesets.wasteland.turn_events import (
     used,
 )
 from fracas.rulesets.wasteland.weapons import SHORTHANDS, Weapon
+from fracas.steps import Then
 
 __all__ = ["Wasteland"]
 
@@ -322,11 +323,19 @@ class Wasteland(TypedRuleset[Sheet, Options]):
     def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
         """The decided action's dice and events; WL-33: a Sneak Attack that lands as the
         encounter's first own-turn action opens a surprise round."""
+        if isinstance(decision, FireOn):  # the hits and the rest of an attack (a step)
+            return fire_on(decision, dice, self.options)
         assert isinstance(decision, Decision)
         family = decision.family
         events: list[Event]
         if isinstance(family, Attack):
             events = roll_attack(family, dice, self.options)
+            if decision.opening:  # WL-33: known once the shots landed or not; said last
+                then = events.pop()
+                assert isinstance(then, Then) and isinstance(then.step, FireOn)
+                tail = self._surprise(state, family.plan, events) if decision.surprise else []
+                tail.append(OpeningPassed())
+                return [*events, Then(dataclasses.replace(then.step, tail=tuple(tail)))]
         elif isinstance(family, Throw):
             events = roll_throw(family, dice, self.options)
         elif isinstance(family, InjuryTest):

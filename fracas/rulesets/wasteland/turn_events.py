@@ -7,9 +7,9 @@ Each changes the state only through :meth:`apply` (statuses through the core
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
+from fracas.frozen import evolve
 from fracas.model import Combatant, Encounter, Event, StatusCleared
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.sheet import Sheet
@@ -40,7 +40,7 @@ __all__ = [
 def _marked(state: Encounter, cid: str, mark: str) -> Encounter:
     """``state`` with ``mark`` added to ``cid``'s marks."""
     c = state.get(cid)
-    return state.with_combatant(dataclasses.replace(c, marks=c.marks | {mark}))
+    return state.with_combatant(evolve(c, marks=c.marks | {mark}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ class TurnRefreshed(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.actor)
         marks = frozenset(m for m in c.marks if not m.startswith(TURN_MARKS))
-        c = dataclasses.replace(c, marks=marks)
+        c = evolve(c, marks=marks)
         return state.with_sheet(c, ap=self.ap, map=self.map, ap_debt=0)
 
     def describe(self, state: Encounter) -> str | None:
@@ -171,7 +171,7 @@ class SurpriseRound(Event):
             if self.status:
                 c = c.with_status(SURPRISED, {})
             state = state.with_sheet(c, surprised=True)
-        return dataclasses.replace(state, order=self.order)
+        return evolve(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
         first = ", ".join(state.name(cid) for cid in self.order)
@@ -198,8 +198,8 @@ class RoundEnded(Event):
         for cid in self.order:
             c = state.get(cid)
             marks = frozenset(m for m in c.marks if not m.startswith(REGULAR))
-            state = state.with_combatant(dataclasses.replace(c, marks=marks))
-        return dataclasses.replace(state, order=self.order)
+            state = state.with_combatant(evolve(c, marks=marks))
+        return evolve(state, order=self.order)
 
     def describe(self, state: Encounter) -> str | None:
         names = ", ".join(state.name(cid) for cid in self.surprised)
