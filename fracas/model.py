@@ -50,6 +50,10 @@ Statuses = Mapping[str, Mapping[str, Any]]
 """Status name -> its details (JSON scalars: ``{"turns": 2}``, ``{"from": "ana"}``)."""
 
 
+def _built(value: object) -> bool:
+    return type(value) is FrozenDict or hasattr(type(value), "__dataclass_fields__")
+
+
 def _frozen(obj: object, name: str) -> None:
     """Make field ``name`` of a frozen dataclass a :class:`FrozenDict` all the way down
     (a caller may give a plain dict; the state must stay hashable)."""
@@ -158,8 +162,9 @@ class Encounter:
         """The state with some of a combatant's sheet fields changed (the usual effect of a
         ruleset's event)."""
         c = self.combatants[who] if isinstance(who, str) else who
-        # A FrozenDict given is taken as frozen through (built from the state's own parts).
-        frozen = {k: v if type(v) is FrozenDict else freeze(v) for k, v in changes.items()}
+        # A FrozenDict or a dataclass given is taken as frozen through: built from the
+        # state's own (frozen) parts by an event; anything else is frozen here.
+        frozen = {k: v if _built(v) else freeze(v) for k, v in changes.items()}
         return self.with_combatant(evolve(c, sheet=evolve(c.sheet, **frozen)))
 
     def with_turn(self, **changes: Any) -> Encounter:

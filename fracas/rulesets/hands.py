@@ -3,9 +3,9 @@ held or None; ``inventory``: a tuple of items): what their events change alike."
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from fracas.frozen import evolve, freeze
 from fracas.model import Combatant, Encounter
 
 __all__ = ["equipped", "held", "with_hand"]
@@ -20,7 +20,7 @@ def held(c: Combatant) -> Any:
 
 def with_hand(state: Encounter, c: Combatant, **changes: Any) -> Encounter:
     """The state with some fields of the item in ``c``'s hand changed (``loaded``)."""
-    return state.with_sheet(c, hand=dataclasses.replace(held(c), **changes))
+    return state.with_sheet(c, hand=evolve(held(c), **{k: freeze(v) for k, v in changes.items()}))
 
 
 def equipped(sheet: Any, index: int) -> dict[str, Any]:
