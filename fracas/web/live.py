@@ -37,7 +37,8 @@ from fracas.files import read_action
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
-from fracas.table import Change, Identity, Table, TableService, View
+from fracas.table import Change, Identity, Role, Table, TableService, View
+from fracas.table.projection import mentions
 from fracas.web.links import LinkError, Links
 
 __all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page"]
@@ -109,6 +110,14 @@ class Page:
             "options": view.options(),
         }
 
+    async def refuse(self, ident: Any, exc: FracasError) -> None:
+        """Say why a message was refused (a hidden combatant named "someone")."""
+        try:
+            message = View(self.table, self.identity).clean(exc.message)
+        except LinkError:
+            message = exc.message
+        await self.send({"type": "refused", "id": ident, "code": exc.code, "message": message})
+
     # --- messages -------------------------------------------------------------------
 
     def _check_rate(self) -> None:
@@ -137,9 +146,7 @@ class Page:
         except LinkError:
             raise  # the link is gone: the socket closes
         except FracasError as exc:
-            await self.send(
-                {"type": "refused", "id": ident, "code": exc.code, "message": exc.message}
-            )
+            await self.refuse(ident, exc)
             if exc.code == "moved_on":
                 await self.sync()
 
@@ -167,16 +174,26 @@ class Page:
         seq_now = await anyio.to_thread.run_sync(change)
         await self.send({"type": "done", "id": message.get("id"), "seq": seq_now})
 
-    def _action(self, message: dict[str, Any], table: Table) -> Action:
+    def _action(self, message: dict[str, Any], table: Table, identity: Identity) -> Action:
         raw = message.get("action")
         if not isinstance(raw, dict):
             raise Refused("bad_message", "an act or odds message carries an 'action' object")
-        return read_action(table.file, raw, table.state.combatants)
+        state = table.state
+        known = state.combatants
+        if identity.role is not Role.GM:  # a hidden combatant is not in a player's fight
+            known = {cid: c for cid, c in known.items() if cid not in state.hidden}
+        action = read_action(table.file, raw, known)
+        if identity.role is not Role.GM and mentions(action, state.hidden):
+            raise Refused(
+                "unknown_combatant",
+                f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
+            )
+        return action
 
     def _change(
         self, kind: str, message: dict[str, Any], table: Table, identity: Identity, seq: int
     ) -> Callable[[], int]:
-        action = self._action(message, table) if kind == "act" else None
+        action = self._action(message, table, identity) if kind == "act" else None
 
         def run() -> int:
             with table._lock:  # the seq seen and the change, at once
@@ -199,7 +216,7 @@ class Page:
     async def _odds(
         self, message: dict[str, Any], table: Table, identity: Identity, seq: int
     ) -> None:
-        action = self._action(message, table)
+        action = self._action(message, table, identity)
         identity.check_act(action, table.ruleset.move_is_own(action))
         if self.odds is not None:
             self.odds.cancel()  # a newer question: the older is not wanted
@@ -219,9 +236,7 @@ class Page:
         except asyncio.CancelledError:
             return  # a newer question replaced it, or the page left
         except FracasError as exc:
-            await self.send(
-                {"type": "refused", "id": ident, "code": exc.code, "message": exc.message}
-            )
+            await self.refuse(ident, exc)
             return
         if self.odds is future:
             self.odds = None

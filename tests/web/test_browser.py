@@ -380,3 +380,39 @@ def test_manhattan_rings_are_diamonds_and_the_counter_counts_orthogonal_steps(
         )
     finally:
         server.stop()
+
+
+def test_the_game_master_hides_shows_and_notes_a_combatant(server: Server, browser: Any) -> None:
+    # issue 12 item 11: hidden combatants are not sent to a player; notes never are.
+    gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    pat = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    pat.goto(f"{server.base}/t/{server.ana}")
+    gm.wait_for_selector("#order li")
+    pat.wait_for_selector('.token[data-id="bo"]')
+    gm.select_option("#gm-who", "bo")
+    gm.fill("#gm-note", "carries the vault key")
+    gm.click("#gm-note-save")
+    gm.wait_for_selector("#order .note")
+    assert gm.locator("#order li", has_text="Bo").locator(".note").inner_text() == (
+        "Note: carries the vault key"
+    )
+    gm.click("#gm-hide")
+    gm.wait_for_selector('.token.hidden[data-id="bo"]')
+    assert gm.locator("#gm-hide").inner_text() == "Show to players"
+    pat.wait_for_function("!document.querySelector('.token[data-id=\"bo\"]')")
+    assert server.table.state.hidden == {"bo"}
+    assert [t.split("\n")[0] for t in pat.locator("#order li").all_inner_texts()] == [
+        "Ana",
+        "Cy",
+        "Dee",
+    ]
+    content = pat.content()
+    assert "Bo" not in pat.locator("#order").inner_text() and "vault key" not in content
+    assert "Attack Bo" not in content
+    gm.locator("#map-box").screenshot(path=str(SHOTS / "gm-hidden.png"))
+    gm.click("#gm-hide")  # show
+    pat.wait_for_selector('.token[data-id="bo"]')
+    assert server.table.state.hidden == frozenset()
+    assert "vault key" not in pat.content()
+    assert [r.action.do for r in server.table.log[1:] if r.action] == ["note", "hide", "show"]

@@ -38,6 +38,7 @@ function sideColour(side) {
 }
 
 function name(cid) {
+  if (cid === null || cid === undefined) return "someone";
   const c = state && state.combatants.find((x) => x.id === cid);
   return c ? c.name : cid;
 }
@@ -130,7 +131,8 @@ function render() {
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
-  $("turn").textContent = `Round ${state.round}: ${name(state.turn)}'s turn; next ${name(state.next)} (you: ${you})`;
+  const whose = state.turn === null ? "the game master's turn" : `${name(state.turn)}'s turn`;
+  $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
   renderMap();
   renderOrder();
   renderActions();
@@ -143,7 +145,20 @@ function renderGm() {
   if (box.hidden) return;
   const sel = $("gm-who");
   const was = sel.value || state.turn;
-  sel.replaceChildren(...state.combatants.map((c) => el("option", { value: c.id, selected: c.id === was }, c.name)));
+  sel.replaceChildren(...state.combatants.map((c) => el("option", { value: c.id, selected: c.id === was }, c.name + (c.hidden ? " (hidden)" : ""))));
+  gmPicked();
+}
+
+// The game master's controls follow the combatant picked: hide or show, its note.
+let notePicked = null;
+function gmPicked() {
+  const c = state.combatants.find((x) => x.id === $("gm-who").value);
+  if (!c) return;
+  $("gm-hide").textContent = c.hidden ? "Show to players" : "Hide from players";
+  $("gm-hide").setAttribute("aria-pressed", String(Boolean(c.hidden)));
+  const note = $("gm-note");
+  if (notePicked !== c.id || document.activeElement !== note) note.value = c.note || "";
+  notePicked = c.id;
 }
 
 function gmAct(what, params = {}) {
@@ -285,10 +300,10 @@ function mapKey(e) {
 function tokenOf(c) {
   const [x, y] = [c.at[0] * TILE + TILE / 2, c.at[1] * TILE + TILE / 2];
   const statuses = c.statuses.map((s) => s.label + (s.value ? ` (${s.value})` : "")).join(", ");
-  const label = `${c.name}, ${c.side}, HP ${hpText(c)}${c.down ? ", down" : ""}${c.acting ? ", acting now" : ""}` +
+  const label = `${c.name}, ${c.side}, HP ${hpText(c)}${c.down ? ", down" : ""}${c.acting ? ", acting now" : ""}${c.hidden ? ", hidden from players" : ""}` +
     (statuses ? `, ${statuses}` : "") + ` at ${c.at[0]}, ${c.at[1]}`;
   const t = el("svg:g", {
-    class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}`,
+    class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}${c.hidden ? " hidden" : ""}`,
     tabindex: "0", role: "button", "aria-label": label, "data-id": c.id,
   });
   t.append(el("svg:title", {}, label));
@@ -328,6 +343,8 @@ function renderOrder() {
     card.append(el("span", {}, `HP ${hpText(c)}`));
     if (c.down) card.append(el("span", {}, "down"));
     if (c.gear) card.append(el("span", { class: "small" }, c.gear));
+    if (c.hidden) card.append(el("span", { class: "tag" }, "hidden from players"));
+    if (c.note) card.append(el("span", { class: "note", title: "your note (players never see it)" }, `Note: ${c.note}`));
     for (const s of c.statuses) card.append(el("span", { class: "small" }, `${s.label}${s.value ? " " + s.value : ""}`));
     for (const f of c.fields || []) card.append(el("span", { class: "small", title: f.detail || null }, `${f.label} ${f.value}`));
     li.append(card);
@@ -543,6 +560,12 @@ function setup() {
   $("gm-status-add").addEventListener("click", () => gmAct("status", { add: $("gm-status").value }));
   $("gm-status-remove").addEventListener("click", () => gmAct("status", { remove: $("gm-status").value }));
   $("gm-remove").addEventListener("click", () => gmAct("remove"));
+  $("gm-who").addEventListener("change", () => { notePicked = null; gmPicked(); });
+  $("gm-hide").addEventListener("click", () => {
+    const c = state.combatants.find((x) => x.id === $("gm-who").value);
+    if (c) gmAct(c.hidden ? "show" : "hide");
+  });
+  $("gm-note-save").addEventListener("click", () => gmAct("note", { text: $("gm-note").value }));
   $("gm-move").addEventListener("click", () => {
     moving = !moving;
     $("gm-move").setAttribute("aria-pressed", String(moving));
