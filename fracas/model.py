@@ -207,10 +207,19 @@ class Event:
     """How a face may mark the event's line: ``""`` (plainly), ``"critical_failure"``,
     ``"critical_hit"``, ``"down"``, ``"turn"`` (a turn's start or end). Faces style by
     this, never by reading the sentence."""
+    reveals: ClassVar[str] = ""
+    """The field naming the combatant whose HP, or HP-like state (damage taken, wounds,
+    a limb's damage, armour worn down), this event's line tells; a face that hides that
+    combatant's HP from someone shows :meth:`veiled` instead. ``""``: none."""
 
     def apply(self, state: Encounter) -> Encounter:
         """The state after this event."""
         return state
+
+    def veiled(self, state: Encounter) -> str:
+        """The line of this event for someone who may not see the HP of the combatant it
+        :attr:`reveals` (its name, no figure)."""
+        return f"  {state.name(getattr(self, self.reveals))}: details hidden"
 
     def describe(self, state: Encounter) -> str | None:
         """A log line, given the state just before this event; None for no line."""
@@ -357,6 +366,7 @@ class Damaged(Event):
     target: str
     amount: int
     cause: str = ""
+    reveals: ClassVar[str] = "target"
 
     def after(self, c: Combatant) -> int:
         """The HP of ``c`` after this damage."""

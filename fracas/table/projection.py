@@ -6,7 +6,9 @@ The game master sees everything. A player sees its own sides exactly; a combatan
 another side shows its HP as the table's :attr:`~fracas.table.TableRules.enemy_hp`
 says (``exact``, a ``label``: healthy, hurt, bloodied, down, or ``hidden``), without
 its ruleset fields (which hold wounds, limbs and the like), and the log's HP figures
-for it, and the odds' chance that it goes down, are left out likewise. The ranges of
+for it, and the odds' chance that it goes down, are left out likewise, as is every
+line of an event that :attr:`~fracas.model.Event.reveals` its HP-like state (a
+ruleset's wounds, limb damage, armour worn down: the event's :meth:`veiled` line). The ranges of
 what a combatant holds (rings on a map) go to the game master and to its own player.
 
 A combatant the game master hides (``hide``, table state) is not sent to a player or a
@@ -224,6 +226,10 @@ class View:
                 return f"  {c.name} takes damage"
             after = event.apply(state).get(event.target)
             return f"  {c.name} takes damage: {hp_label(self.table.ruleset, after)}"
+        cid = getattr(event, event.reveals, None) if event.reveals else None
+        if isinstance(cid, str) and cid in state.combatants:
+            # a ruleset's line that tells HP-like state (wounds, a limb's damage, armour)
+            return None if self.hp_shown(state, cid) == "exact" else event.veiled(state)
         if isinstance(event, CombatantAdded):
             c = event.combatant
             sides = self._sides(state)
