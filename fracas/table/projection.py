@@ -41,6 +41,7 @@ from fracas.render import action_title, record_entries
 from fracas.rulesets.base import Ruleset, Shown
 from fracas.table.choices import Option
 from fracas.table.identity import Identity, Role
+from fracas.table.physical import Pending
 from fracas.table.table import Table
 
 __all__ = ["View", "hp_label"]
@@ -149,7 +150,7 @@ class View:
         this identity sees."""
         table = self.table
         with table._lock:
-            state, seq = table.state, table.seq
+            state, seq, pending = table.state, table.seq, table.pending
         ruleset = table.ruleset
         presenter = ruleset.presenter()
         unseen = self.unseen(state)
@@ -206,12 +207,33 @@ class View:
             "bounds": list(bounds) if bounds is not None else None,
             "metric": ruleset.metric_name(),
             "values": seen(presenter.encounter(state)),
+            "dice": "physical" if table.physical else "fracas",
+            "pending": None if pending is None else self._pending(pending, unseen),
             "combatants": combatants,
             "you": {
                 "name": self.identity.name,
                 "role": self.identity.role.value,
                 "owns": sorted(self.identity.owns - unseen.ids),
             },
+        }
+
+    def _pending(self, pending: Pending, unseen: Unseen) -> dict[str, Any]:
+        """The die an action waits for, and whether this identity gives it (or may
+        cancel the action)."""
+        if mentions(pending.action, unseen.ids) or pending.needed.owner in unseen.ids:
+            return {"question": "the game master rolls", "yours": False, "cancel": False}
+        need = pending.needed
+        shown = dataclasses.replace(pending.action, dice={})
+        return {
+            "question": need.question,
+            "label": need.label,
+            "sides": need.sides,
+            "owner": need.owner,
+            "action": action_title(pending.seq, shown),
+            "by": "the game master" if pending.by.role is Role.GM else pending.by.name,
+            "given": {k: list(v) for k, v in pending.action.dice.items()},
+            "yours": pending.may_give(self.identity),
+            "cancel": pending.may_cancel(self.identity),
         }
 
     # --- the log ------------------------------------------------------------------------

@@ -416,3 +416,58 @@ def test_the_game_master_hides_shows_and_notes_a_combatant(server: Server, brows
     assert server.table.state.hidden == frozenset()
     assert "vault key" not in pat.content()
     assert [r.action.do for r in server.table.log[1:] if r.action] == ["note", "hide", "show"]
+
+
+def test_physical_dice_are_typed_in_each_by_its_owner(server: Server, browser: Any) -> None:
+    # issue 12 item 7: the page asks "Ana's attack d20?"; a face the die lacks is refused
+    gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    pat = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    pat.goto(f"{server.base}/t/{server.ana}")
+    gm.wait_for_selector("#order li")
+    pat.wait_for_selector("#order li")
+    gm.click("#gm-dice")
+    gm.wait_for_selector('#gm-dice[aria-pressed="true"]')
+    seq = server.table.seq
+    pat.get_by_role("button", name="Attack", exact=True).click()
+    pat.get_by_role("button", name="Attack Bo").click()
+    question = pat.locator("#die-question")
+    pat.wait_for_function(
+        "document.getElementById('die-question').innerText.endsWith(\"Ana's attack d20?\")"
+    )
+    assert question.inner_text() == f"#{seq} ana: attack bo: Ana's attack d20?"
+    pat.fill("#die-face", "21")
+    pat.click("#die-give")
+    pat.wait_for_selector("#notice:not([hidden])")
+    assert pat.locator("#notice").inner_text().startswith("die_out_of_range:")
+    assert "give 1..20" in pat.locator("#notice").inner_text()
+    for face, asked in (("20", "Ana's ammo d3?"), ("2", "Bo's defend d20?")):
+        pat.fill("#die-face", face)
+        pat.keyboard.press("Enter")
+        pat.wait_for_function(
+            f"document.getElementById('die-question').innerText.endsWith({asked!r})"
+        )
+    # Bo's die: not Pat's to give; the game master gives it
+    assert question.inner_text().endswith(
+        "waiting for Bo's player or the game master: Bo's defend d20?"
+    )
+    assert pat.locator("#die-face").is_hidden()
+    gm.wait_for_function(
+        "document.getElementById('die-question').innerText.endsWith(\"Bo's defend d20?\")"
+    )
+    gm.locator("#dice-box").screenshot(path=str(SHOTS / "gm-die.png"))
+    gm.fill("#die-face", "3")
+    gm.click("#die-give")
+    pat.wait_for_function(
+        "document.getElementById('die-question').innerText.endsWith(\"Ana's crit d4?\")"
+    )
+    pat.fill("#die-face", "4")
+    pat.click("#die-give")
+    pat.wait_for_selector("#dice-box", state="hidden")
+    assert server.table.seq == seq + 1
+    rolls = [(r.label, r.value) for r in server.table.log[-1].rolls]
+    assert rolls == [("attack", 20), ("ammo", 2), ("defend:bo", 3), ("crit", 4)]
+    assert server.table.state.get("bo").hp == 5
+    gm.wait_for_function(
+        "document.getElementById('log').innerText.includes('Bo defends (ranged): d20 3')"
+    )

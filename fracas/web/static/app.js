@@ -113,6 +113,11 @@ function handle(m) {
   } else if (m.type === "refused") {
     notice(`${m.code}: ${m.message}`);
     if (asked && m.id === asked.id) hideOdds();
+  } else if (m.type === "asked") {
+    notice("");
+    chosen = null;
+    hideOdds();
+    render();
   } else if (m.type === "done") {
     notice("");
     chosen = null;
@@ -136,13 +141,42 @@ function render() {
   renderMap();
   renderOrder();
   renderActions();
+  renderDice();
   renderGm();
+}
+
+// --- physical dice: the table asks for each die, the page gives it -----------------
+
+let dieAsked = null; // the label of the die the input is for
+function renderDice() {
+  const p = state.pending;
+  const box = $("dice-box");
+  box.hidden = !p;
+  if (!p) { dieAsked = null; return; }
+  const who = p.owner ? `${name(p.owner)}'s player or the game master` : "the game master";
+  $("die-question").textContent = p.label
+    ? (p.yours ? `${p.action}: ${p.question}` : `${p.action}: waiting for ${who}: ${p.question}`)
+    : p.question;
+  $("die-row").hidden = !p.yours && !p.cancel;
+  $("die-face").hidden = $("die-give").hidden = !p.yours;
+  $("die-face").closest("label").hidden = !p.yours;
+  $("die-cancel").hidden = !p.cancel;
+  if (p.yours) {
+    $("die-face").max = p.sides;
+    $("die-face").setAttribute("aria-label", p.question);
+    if (dieAsked !== `${p.label}|${JSON.stringify(p.given)}`) {
+      dieAsked = `${p.label}|${JSON.stringify(p.given)}`;
+      $("die-face").value = "";
+      $("die-face").focus();
+    }
+  }
 }
 
 function renderGm() {
   const box = $("gm-box");
   box.hidden = state.you.role !== "gm";
   if (box.hidden) return;
+  $("gm-dice").setAttribute("aria-pressed", String(state.dice === "physical"));
   const sel = $("gm-who");
   const was = sel.value || state.turn;
   sel.replaceChildren(...state.combatants.map((c) => el("option", { value: c.id, selected: c.id === was }, c.name + (c.hidden ? " (hidden)" : ""))));
@@ -565,6 +599,14 @@ function setup() {
     const c = state.combatants.find((x) => x.id === $("gm-who").value);
     if (c) gmAct(c.hidden ? "show" : "hide");
   });
+  $("gm-dice").addEventListener("click", () => send({ type: "dice", physical: state.dice !== "physical" }));
+  $("dice-box").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const face = $("die-face").value.trim();
+    if (!/^\d+$/.test(face)) { notice(`${face || "nothing"} is not a face: give a whole number`); return; }
+    send({ type: "die", face: Number(face) });
+  });
+  $("die-cancel").addEventListener("click", () => send({ type: "cancel" }));
   $("gm-note-save").addEventListener("click", () => gmAct("note", { text: $("gm-note").value }));
   $("gm-move").addEventListener("click", () => {
     moving = !moving;
