@@ -471,3 +471,92 @@ def test_physical_dice_are_typed_in_each_by_its_owner(server: Server, browser: A
     gm.wait_for_function(
         "document.getElementById('log').innerText.includes('Bo defends (ranged): d20 3')"
     )
+
+
+def _view_box(page: Any) -> list[float]:
+    box: list[float] = page.evaluate(
+        "document.getElementById('map').getAttribute('viewBox').split(' ').map(Number)"
+    )
+    return box
+
+
+def _centre_of(page: Any, x: int, y: int) -> tuple[float, float]:
+    """The page position of tile (x, y)'s centre, under any pan and zoom."""
+    point: list[float] = page.evaluate(
+        """([x, y]) => { const svg = document.getElementById('map');
+        const p = new DOMPoint(x * 40 + 20, y * 40 + 20).matrixTransform(svg.getScreenCTM());
+        return [p.x, p.y]; }""",
+        [x, y],
+    )
+    return point[0], point[1]
+
+
+def test_pan_zoom_and_the_game_master_drags_a_token(server: Server, browser: Any) -> None:
+    # issue 12 items 1 and 9: pan and zoom (buttons, keys, wheel, drag); a token dragged
+    # to a tile is the game master's move; a 390 px phone has no sideways scroll.
+    gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    gm.wait_for_selector("#order li")
+    whole = _view_box(gm)
+    assert whole == [-24, -4, 8 * 40 + 48, 6 * 40 + 8]
+    assert gm.locator("#zoom-out").is_disabled()
+    gm.click("#zoom-in")
+    zoomed = _view_box(gm)
+    assert zoomed[2] == pytest.approx(whole[2] / 1.25, abs=0.01)
+    assert gm.locator("#zoom-level").inner_text() == "125%"
+    gm.locator("body").press("+")
+    assert _view_box(gm)[2] == pytest.approx(whole[2] / 1.25**2, abs=0.01)
+    gm.locator("body").press("0")
+    assert _view_box(gm) == whole
+    # the wheel zooms around the pointer: the tile under it stays under it
+    x, y = _centre_of(gm, 6, 4)
+    gm.mouse.move(x, y)
+    gm.mouse.wheel(0, -100)
+    gm.wait_for_function("document.getElementById('zoom-level').innerText === '125%'")
+    after = _centre_of(gm, 6, 4)
+    assert after == pytest.approx((x, y), abs=1.5)
+    # a drag on an empty tile pans; the tile counter still reads the right tile
+    before = _view_box(gm)
+    sx, sy = _centre_of(gm, 4, 3)
+    gm.mouse.move(sx, sy)
+    gm.mouse.down()
+    gm.mouse.move(sx + 60, sy + 30, steps=5)
+    gm.mouse.up()
+    panned = _view_box(gm)
+    assert panned[0] < before[0] and panned[2] == before[2]
+    assert server.table.seq == 1  # panning writes nothing
+    gm.mouse.move(*_centre_of(gm, 2, 2))
+    gm.wait_for_function("document.getElementById('tile-info').innerText.startsWith('Tile 2, 2')")
+    gm.locator("#map").press("Shift+ArrowRight")  # shift and an arrow pan a tile
+    assert _view_box(gm)[0] == pytest.approx(panned[0] + 40, abs=0.01)
+
+    # the game master drags Cy's token to tile (3, 4): a move
+    cy = server.table.state.get("cy").at
+    assert cy is not None
+    gm.mouse.move(*_centre_of(gm, *cy))
+    gm.mouse.down()
+    gm.mouse.move(*_centre_of(gm, 3, 4), steps=8)
+    gm.mouse.up()
+    gm.wait_for_selector('.token[data-id="cy"][aria-label$="at 3, 4"]')
+    record = server.table.log[-1]
+    assert record.action is not None and record.action.do == "move"
+    assert server.table.state.get("cy").at == (3, 4)
+    gm.locator("#map-box").screenshot(path=str(SHOTS / "gm-zoomed.png"))
+
+    # a player cannot drag: the press pans (zoomed) or does nothing; nothing is written
+    pat = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    pat.goto(f"{server.base}/t/{server.ana}")
+    pat.wait_for_selector("#order li")
+    seq = server.table.seq
+    ana = server.table.state.get("ana").at
+    assert ana is not None
+    pat.mouse.move(*_centre_of(pat, *ana))
+    pat.mouse.down()
+    pat.mouse.move(*_centre_of(pat, 5, 5), steps=5)
+    pat.mouse.up()
+    assert server.table.seq == seq
+    for _ in range(3):
+        pat.click("#zoom-in")
+    width = pat.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    pat.screenshot(path=str(SHOTS / "player-390-zoomed.png"), full_page=True)

@@ -211,7 +211,7 @@ function renderMap() {
   if (state.bounds) [w, h] = state.bounds;
   for (const c of placed) { w = Math.max(w, c.at[0] + 2); h = Math.max(h, c.at[1] + 2); }
   const svg = $("map");
-  svg.setAttribute("viewBox", `-24 -4 ${w * TILE + 48} ${h * TILE + 8}`); // room for edge labels
+  mapView.setFull([-24, -4, w * TILE + 48, h * TILE + 8]); // room for edge labels; zoomed and panned
   const grid = $("grid-rect");
   grid.setAttribute("width", w * TILE);
   grid.setAttribute("height", h * TILE);
@@ -319,7 +319,10 @@ const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowR
 function mapKey(e) {
   if (!state) return;
   const step = ARROWS[e.key];
-  if (step) {
+  if (step && e.shiftKey) {
+    e.preventDefault();
+    mapView.panBy(step[0] * TILE, step[1] * TILE);
+  } else if (step) {
     e.preventDefault();
     const from = cursor || (origin() ? origin().at : [0, 0]);
     const t = [Math.min(mapSize[0] - 1, Math.max(0, from[0] + step[0])), Math.min(mapSize[1] - 1, Math.max(0, from[1] + step[1]))];
@@ -618,6 +621,18 @@ function setup() {
     if (state) renderRings();
   });
   $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
+  mapView.attach({
+    canDrag: () => Boolean(state && state.you.role === "gm"),
+    hover: (e) => pointAt(tileAt(e)),
+    drop: (cid, e) => {
+      // the game master's move: `move` with only `to` takes no turn and costs nothing
+      const [x, y] = tileAt(e);
+      const c = placed(cid);
+      if (!c || x < 0 || y < 0 || x >= mapSize[0] || y >= mapSize[1]) return;
+      if (c.at[0] === x && c.at[1] === y) return;
+      send({ type: "act", action: { actor: cid, do: "move", to: [x, y] } });
+    },
+  });
   $("map").addEventListener("keydown", mapKey);
   $("map").addEventListener("click", (e) => {
     if (e.target.closest(".token")) return;
@@ -652,6 +667,9 @@ function setup() {
     if (typing) return;
     if (e.key === "n" && !e.ctrlKey && !e.metaKey) endTurn();
     else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); send({ type: e.shiftKey ? "redo" : "undo" }); }
+    else if ((e.key === "+" || e.key === "=") && !e.ctrlKey && !e.metaKey) mapView.zoomBy(mapView.STEP);
+    else if (e.key === "-" && !e.ctrlKey && !e.metaKey) mapView.zoomBy(1 / mapView.STEP);
+    else if (e.key === "0" && !e.ctrlKey && !e.metaKey) mapView.reset();
     else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
   });
   connect();
