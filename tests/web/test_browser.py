@@ -560,3 +560,48 @@ def test_pan_zoom_and_the_game_master_drags_a_token(server: Server, browser: Any
     width = pat.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     pat.screenshot(path=str(SHOTS / "player-390-zoomed.png"), full_page=True)
+
+
+def test_hovering_a_tile_shows_every_creatures_odds_in_the_blast(
+    tmp_path: Path, browser: Any
+) -> None:
+    # issue 12 item 4; DC-24, DC-27, DC-31: a Molotov aimed at a tile reaches Ana in its
+    # blast, and Bo too where it scatters; the numbers are `fracas odds`'s.
+    from fracas.model import Action
+
+    server = Server(tmp_path, MOLOTOV)
+    try:
+        gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+        gm.goto(f"{server.base}/t/{server.gm}")
+        gm.wait_for_selector("#order li")
+        gm.get_by_role("button", name="Throw", exact=True).click()
+        gm.wait_for_selector("#map.aiming")
+        gm.mouse.move(*tile_point(gm, 2, 3))
+        gm.wait_for_selector("#odds .blast-odds")
+        expected = server.table.odds(Action("bo", "throw", at=(2, 3))).to_json()
+        blocks = gm.locator("#odds .blast-odds")
+        assert [b.get_attribute("data-id") for b in blocks.all()] == list(expected["combatants"])
+        assert gm.locator("#odds strong").first.inner_text() == "Throw at 2, 3: exact odds"
+        for block in blocks.all():
+            o = expected["combatants"][block.get_attribute("data-id")]
+            line = block.locator(".odds-line").inner_text()
+            assert line == (
+                f"hit {100 * o['hit']:.1f}% · mean damage {o['mean']:.2f} · "
+                f"down {100 * o['down']:.1f}%"
+            )
+        ana = blocks.filter(has_text="Ana").locator(".bars span")
+        assert ana.count() == len(expected["combatants"]["ana"]["damage"])
+        gm.locator("#act-box").screenshot(path=str(SHOTS / "gm-blast-odds.png"))
+        # another tile: nobody but the thrower's own risk; the answer follows the cursor
+        gm.mouse.move(*tile_point(gm, 6, 0))
+        gm.wait_for_function(
+            "(document.querySelector('#odds strong') || {innerText: ''})"
+            ".innerText.startsWith('Throw at 6, 0')"
+        )
+        gm.wait_for_selector("#odds .blast-odds")
+        far = server.table.odds(Action("bo", "throw", at=(6, 0))).to_json()
+        ids = [b.get_attribute("data-id") for b in gm.locator("#odds .blast-odds").all()]
+        assert ids == list(far["combatants"]) == ["bo"]
+        assert server.table.seq == 1  # hovering writes nothing
+    finally:
+        server.stop()

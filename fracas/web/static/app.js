@@ -21,6 +21,7 @@ let showRanges = false; // the "Ranges" toggle: rings around the measuring comba
 let cursor = null; // the tile the tile counter reads: [x, y]
 let mapSize = [8, 6]; // tiles drawn: [width, height]
 const oddsCache = new Map();
+const askedKeys = new Map(); // odds question id -> its key (for the cache)
 const sides = [];
 
 function el(tag, attrs = {}, text = "") {
@@ -124,8 +125,12 @@ function handle(m) {
     hideOdds();
     render();
   } else if (m.type === "odds") {
-    oddsCache.set(`${m.seq}|${asked && asked.key}`, m.odds);
-    if (asked && m.id === asked.id) showOdds(m.odds, asked.target);
+    const key = askedKeys.get(m.id);
+    askedKeys.delete(m.id);
+    if (key) oddsCache.set(`${m.seq}|${key}`, m.odds);
+    if (asked && m.id === asked.id) {
+      if (asked.tile) showBlastOdds(m.odds, asked.tile); else showOdds(m.odds, asked.target);
+    }
   }
 }
 
@@ -302,7 +307,10 @@ function showTile() {
       text += band ? `, within ${band.label} (${band.tiles})` : ", beyond every range";
     }
   }
-  if (aiming()) text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
+  if (aiming()) {
+    text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
+    askTileOdds(cursor);
+  }
   const info = $("tile-info");
   if (info.textContent !== text) info.textContent = text;
 }
@@ -501,6 +509,44 @@ function askOdds(t) {
   box.hidden = false;
   box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${title(chosen.do)} ${name(t)}…`));
   asked = { id: send({ type: "odds", action }), key, target: t };
+  askedKeys.set(asked.id, key);
+}
+
+// An explosive aimed at a tile: hovering (or the tile cursor on) a tile asks the odds of
+// the throw there, and shows every creature it may reach (the scatter's too).
+let tileTimer = null;
+function askTileOdds(tile) {
+  clearTimeout(tileTimer);
+  if (!aiming() || !tile) return;
+  const action = actionFor(null, tile);
+  const key = JSON.stringify(action);
+  if (asked && asked.key === key) return;
+  const cached = oddsCache.get(`${seq}|${key}`);
+  if (cached) { asked = { id: null, key, tile }; showBlastOdds(cached, tile); return; }
+  tileTimer = setTimeout(() => {
+    if (!aiming()) return;
+    const box = $("odds");
+    box.hidden = false;
+    box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }),
+      el("span", {}, ` working out the odds of ${title(chosen.do).toLowerCase()} at ${tile[0]}, ${tile[1]}…`));
+    asked = { id: send({ type: "odds", action }), key, tile };
+    askedKeys.set(asked.id, key);
+  }, 120);
+}
+
+function showBlastOdds(odds, tile) {
+  const box = $("odds");
+  box.hidden = false;
+  box.replaceChildren(el("strong", {}, `${title(chosen ? chosen.do : "")} at ${tile[0]}, ${tile[1]}: exact odds`));
+  const ids = Object.keys(odds.combatants);
+  if (!ids.length) { box.append(el("p", {}, "no creature it may reach")); return; }
+  for (const cid of ids) {
+    const block = el("div", { class: "blast-odds", "data-id": cid });
+    block.append(el("strong", {}, name(cid)));
+    oddsBody(block, odds.combatants[cid]);
+    box.append(block);
+  }
+  box.append(el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
 }
 
 function pct(p) { return `${(100 * p).toFixed(1)}%`; }
@@ -512,6 +558,12 @@ function showOdds(odds, t) {
   const o = odds.combatants[t];
   box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: exact odds`));
   if (!o) { box.append(el("p", {}, "it cannot affect them")); return; }
+  oddsBody(box, o);
+  box.append(el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
+}
+
+// One creature's odds: hit, mean, down (where this page sees its HP), damage bars.
+function oddsBody(box, o) {
   const parts = [];
   if (o.hit !== null) parts.push(`hit ${pct(o.hit)}`);
   parts.push(`mean damage ${o.mean.toFixed(2)}`);
@@ -525,10 +577,11 @@ function showOdds(odds, t) {
     bars.append(el("span", { style: `height:${Math.max(1, Math.round(40 * p / top))}px`, title: `${d} damage: ${pct(p)}` }));
     labels.append(el("span", {}, String(d)));
   }
-  box.append(bars, labels, el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
+  box.append(bars, labels);
 }
 
 function hideOdds() {
+  clearTimeout(tileTimer);
   asked = null;
   $("odds").hidden = true;
 }
