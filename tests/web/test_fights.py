@@ -42,7 +42,10 @@ def _enemies(table: Table) -> set[str]:
 PACE = """
 window.__sent = [];
 const send = WebSocket.prototype.send;
-WebSocket.prototype.send = function (data) { window.__sent.push(Date.now()); return send.call(this, data); };
+WebSocket.prototype.send = function (data) {
+  window.__sent.push(Date.now());
+  return send.call(this, data);
+};
 """
 """Kept by the page: when it sent each socket message."""
 
