@@ -55,6 +55,10 @@ def test_hide_show_and_note_are_table_actions_logged_and_undoable(tmp_path: Path
         table.act(Action("grik", "hide"))
         table.act(Action("bo", "note", params={"text": "has the vault key"}))
         assert table.state.hidden == {"grik"} and table.state.notes == {"bo": NOTES[0]}
+        watched = json.dumps(
+            [View(table, Identity.viewer()).state(), View(table, Identity.viewer()).lines()]
+        )
+        assert "grik" not in watched.lower() and NOTES[0] not in watched  # a viewer: likewise
         lines = [line["text"] for line in View(table, Identity.gm()).lines()]
         assert "GM hides Grik from the players" in lines
         assert "GM notes on Bo: has the vault key" in lines
@@ -208,3 +212,28 @@ def _until(ws: Any, kind: str) -> dict[str, Any]:
         if message["type"] == kind:
             return message
     raise AssertionError(kind)
+
+
+def test_the_download_replays_hide_and_note(tmp_path: Path) -> None:
+    """The game master's download carries hide, show and note as actions: `fracas run`
+    (here: the same file played) reaches the same hidden set and notes."""
+    import yaml
+
+    from fracas.files import parse_text, play_file
+
+    with served(tmp_path, FIGHT) as s:
+        s.table.act(Action("grik", "hide"))
+        s.table.act(Action("bo", "note", params={"text": NOTES[0]}))
+        s.table.act(Action("ana", "attack", "bo"))
+        client = TestClient(s.app)
+        text = client.get("/api/export", headers={"Authorization": f"Bearer {s.gm}"}).text
+        assert [a["do"] for a in yaml.safe_load(text)["actions"]] == ["hide", "note", "attack"]
+        played = play_file(parse_text(text, "fight.yaml"))
+        assert played.refused is None
+        assert played.engine.state == s.table.state
+        assert played.engine.state.hidden == {"grik"}
+        assert played.engine.state.notes == {"bo": NOTES[0]}
+        assert (
+            client.get("/api/export", headers={"Authorization": f"Bearer {s.ana}"}).status_code
+            == 403
+        )
