@@ -17,7 +17,7 @@ from fracas.dice.source import TableDice, label_of
 from fracas.engine import plan
 from fracas.errors import DiceError
 from fracas.model import Action, Encounter
-from fracas.play.dice import die_question
+from fracas.render import die_question
 from fracas.rulesets.base import Ruleset
 from fracas.table.identity import Forbidden, Identity, Role
 
