@@ -605,3 +605,19 @@ def test_hovering_a_tile_shows_every_creatures_odds_in_the_blast(
         assert server.table.seq == 1  # hovering writes nothing
     finally:
         server.stop()
+
+
+def test_the_game_masters_page_fits_a_phone(server: Server, browser: Any) -> None:
+    # issue 12 item 1: a 390 px phone, the game master's controls and a die asked for
+    gm = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    gm.wait_for_selector("#order li")
+    gm.click("#gm-dice")
+    gm.wait_for_selector('#gm-dice[aria-pressed="true"]')
+    gm.get_by_role("button", name="Attack", exact=True).click()
+    gm.get_by_role("button", name="Attack Bo").click()
+    gm.wait_for_selector("#dice-box:not([hidden])")
+    gm.click("#zoom-in")
+    width = gm.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the game master's page is {width} px wide on a 390 px phone"
+    gm.screenshot(path=str(SHOTS / "gm-390.png"), full_page=True)
