@@ -1,5 +1,6 @@
 """The game master's table actions, in every ruleset: ``set``, ``heal``, ``damage``,
-``status``, ``add``, ``remove``, ``initiative``, ``delay`` and ``roll``.
+``status``, ``add``, ``remove``, ``initiative``, ``delay``, ``roll``, ``hide``, ``show``
+and ``note``.
 
 They take no turn (like ``set``): the engine plans them without advancing to the
 actor's turn, they are records of the log like any action (undo and redo work on
@@ -26,10 +27,12 @@ from fracas.model import (
     Action,
     CombatantAdded,
     CombatantRemoved,
+    Concealed,
     Encounter,
     Event,
     FieldsSet,
     HpChanged,
+    NoteWritten,
     OrderSet,
     Rolled,
     StatusCleared,
@@ -41,6 +44,8 @@ from fracas.validation import validate
 __all__ = [
     "CORE_DICE",
     "GM_ACTIONS",
+    "NOTE_MAX",
+    "PRIVATE_ACTIONS",
     "SET_ONLY_FIELDS",
     "added_ids",
     "change_hp",
@@ -126,7 +131,35 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
         required=("notation",),
         types={"notation": str},
     ),
+    ActionSpec(
+        "hide",
+        "a game master's hiding of the actor from the players: their pages get nothing of "
+        "it (not its token, its turn, its log lines, its odds) until `show`",
+        (),
+        "none",
+    ),
+    ActionSpec(
+        "show",
+        "a game master's showing of a hidden actor to the players again",
+        (),
+        "none",
+    ),
+    ActionSpec(
+        "note",
+        "a game master's note on the actor: `text: ...` (empty: cleared); never sent to a player",
+        ("text",),
+        "none",
+        required=("text",),
+        types={"text": str},
+    ),
 )
+
+PRIVATE_ACTIONS = frozenset({"note"})
+"""Table actions whose records only the game master reads (a player's log has no line of
+them, nor of their undo and redo)."""
+
+NOTE_MAX = 2000
+"""The longest note, in characters."""
 
 ROLL_LABEL = "roll"
 CORE_DICE: tuple[DieSpec, ...] = (
@@ -164,6 +197,21 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
         return [OrderSet(_permutation(state, params["order"]))]
     if action.do == "delay":
         return [OrderSet(delayed(state, actor, params["after"]))]
+    if action.do in ("hide", "show"):
+        hide = action.do == "hide"
+        if (actor in state.hidden) == hide:
+            now = "hidden" if hide else "shown"
+            raise Refusal(
+                f"already_{now}", f"{action.do} {actor!r}: {state.name(actor)} is already {now}"
+            )
+        return [Concealed(actor, hide)]
+    if action.do == "note":
+        text = params["text"].strip()
+        if len(text) > NOTE_MAX:
+            raise Refusal(
+                "bad_value", f"note: {len(text)} characters; a note has at most {NOTE_MAX}"
+            )
+        return [NoteWritten(actor, text)]
     assert action.do == "roll", action.do
     return [_roll(actor, params["notation"], dice)]
 

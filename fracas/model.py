@@ -23,6 +23,7 @@ __all__ = [
     "Combatant",
     "CombatantAdded",
     "CombatantRemoved",
+    "Concealed",
     "Damaged",
     "Encounter",
     "Event",
@@ -30,6 +31,7 @@ __all__ = [
     "HpChanged",
     "Moved",
     "Note",
+    "NoteWritten",
     "OrderSet",
     "Rolled",
     "StatusCleared",
@@ -141,11 +143,19 @@ class Encounter:
     """Encounter-wide ruleset values, reported beside ``round``."""
     table: TableRules = TableRules()
     """The table's own rules (skipping down combatants' turns, the map's size)."""
+    hidden: frozenset[str] = frozenset()
+    """Combatants the game master hides from the players (``hide`` / ``show``): table
+    state, never read by the rules; the players' projection leaves them out."""
+    notes: Mapping[str, str] = EMPTY
+    """The game master's note on a combatant (``note``): never sent to a player."""
 
     def __post_init__(self) -> None:
         if type(self.combatants) is not FrozenDict:
             object.__setattr__(self, "combatants", FrozenDict(self.combatants))
         _frozen(self, "values")
+        _frozen(self, "notes")
+        if type(self.hidden) is not frozenset:
+            object.__setattr__(self, "hidden", frozenset(self.hidden))
         if type(self.order) is not tuple:
             object.__setattr__(self, "order", tuple(self.order))
 
@@ -201,10 +211,19 @@ class Event:
     """How a face may mark the event's line: ``""`` (plainly), ``"critical_failure"``,
     ``"critical_hit"``, ``"down"``, ``"turn"`` (a turn's start or end). Faces style by
     this, never by reading the sentence."""
+    reveals: ClassVar[str] = ""
+    """The field naming the combatant whose HP, or HP-like state (damage taken, wounds,
+    a limb's damage, armour worn down), this event's line tells; a face that hides that
+    combatant's HP from someone shows :meth:`veiled` instead. ``""``: none."""
 
     def apply(self, state: Encounter) -> Encounter:
         """The state after this event."""
         return state
+
+    def veiled(self, state: Encounter) -> str:
+        """The line of this event for someone who may not see the HP of the combatant it
+        :attr:`reveals` (its name, no figure)."""
+        return f"  {state.name(getattr(self, self.reveals))}: details hidden"
 
     def describe(self, state: Encounter) -> str | None:
         """A log line, given the state just before this event; None for no line."""
@@ -351,6 +370,7 @@ class Damaged(Event):
     target: str
     amount: int
     cause: str = ""
+    reveals: ClassVar[str] = "target"
 
     def after(self, c: Combatant) -> int:
         """The HP of ``c`` after this damage."""
@@ -483,6 +503,8 @@ class CombatantRemoved(Event):
             state,
             combatants={k: v for k, v in state.combatants.items() if k != self.actor},
             order=tuple(cid for cid in state.order if cid != self.actor),
+            hidden=state.hidden - {self.actor},
+            notes={k: v for k, v in state.notes.items() if k != self.actor},
         )
 
     def describe(self, state: Encounter) -> str | None:
@@ -524,3 +546,37 @@ class Rolled(Event):
             else:
                 text += f" {'+' if sign > 0 else '-'} {shown}"
         return f"{state.name(self.actor)} rolls {self.notation}: {text} = {self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class Concealed(Event):
+    """The game master hides a combatant from the players, or shows it again."""
+
+    actor: str
+    hidden: bool
+
+    def apply(self, state: Encounter) -> Encounter:
+        hidden = state.hidden | {self.actor} if self.hidden else state.hidden - {self.actor}
+        return dataclasses.replace(state, hidden=hidden)
+
+    def describe(self, state: Encounter) -> str | None:
+        what = "hides" if self.hidden else "shows"
+        return f"GM {what} {state.name(self.actor)}" + (" from the players" if self.hidden else "")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteWritten(Event):
+    """The game master's note on a combatant (an empty text clears it)."""
+
+    actor: str
+    text: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        notes = {k: v for k, v in state.notes.items() if k != self.actor}
+        if self.text:
+            notes[self.actor] = self.text
+        return dataclasses.replace(state, notes=notes)
+
+    def describe(self, state: Encounter) -> str | None:
+        name = state.name(self.actor)
+        return f"GM notes on {name}: {self.text}" if self.text else f"GM clears the note on {name}"

@@ -19,6 +19,7 @@ __all__ = [
     "Line",
     "action_title",
     "damage_rows",
+    "die_question",
     "events_json",
     "log_entries",
     "log_lines",
@@ -47,6 +48,16 @@ def action_title(number: int, action: Action) -> str:
         what += f" at [{action.at[0]}, {action.at[1]}]"
     extras = [f"{k}={_shown(v)}" for k, v in action.params.items()]
     return f"#{number} {action.actor}: {what}" + (f" ({', '.join(extras)})" if extras else "")
+
+
+def die_question(
+    state: Encounter, actor: str, sides: int, label: str, of: str | None, n: int | None
+) -> str:
+    """``Ana's attack d20? ``: whose die (``of``, else the actor), its label, its size (a
+    physical die asked for at a prompt or a page)."""
+    who = state.name(of) if of is not None and of in state.combatants else state.name(actor)
+    nth = f" #{n}" if n is not None else ""
+    return f"{who}'s {label}{nth} d{sides}? "
 
 
 def _shown(value: Any) -> Any:

@@ -83,7 +83,19 @@ DICE_LABELS = {  # dice-combat.md 2.4
     "scatter": 3,
     "direction": 8,
 }
-GM_ACTIONS = ("heal", "damage", "status", "add", "remove", "initiative", "delay", "roll")
+GM_ACTIONS = (
+    "heal",
+    "damage",
+    "status",
+    "add",
+    "remove",
+    "initiative",
+    "delay",
+    "roll",
+    "hide",
+    "show",
+    "note",
+)
 """The game master's core actions, after ``set`` (fracas.gm)."""
 ACTIONS = ("attack", "throw", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)
 

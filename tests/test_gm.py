@@ -22,7 +22,19 @@ from tests.helpers import cli, play
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
-GM = ("heal", "damage", "status", "add", "remove", "initiative", "delay", "roll")
+GM = (
+    "heal",
+    "damage",
+    "status",
+    "add",
+    "remove",
+    "initiative",
+    "delay",
+    "roll",
+    "hide",
+    "show",
+    "note",
+)
 
 
 def started(path: Path, text: str | None = None) -> tuple[EncounterFile, Engine]:

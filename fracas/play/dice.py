@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from fracas.errors import FracasError
 from fracas.model import Encounter
+from fracas.render import die_question
 
 __all__ = ["AskedDice", "Cancelled", "die_question"]
 
@@ -20,15 +21,6 @@ class Cancelled(FracasError):
 
     def __init__(self) -> None:
         super().__init__("cancelled", "the action was cancelled: nothing of it was written")
-
-
-def die_question(
-    state: Encounter, actor: str, sides: int, label: str, of: str | None, n: int | None
-) -> str:
-    """``Ana's attack d20? ``: whose die (``of``, else the actor), its label, its size."""
-    who = state.name(of) if of is not None and of in state.combatants else state.name(actor)
-    nth = f" #{n}" if n is not None else ""
-    return f"{who}'s {label}{nth} d{sides}? "
 
 
 class AskedDice:

@@ -27,7 +27,21 @@ class Forbidden(FracasError):
     """The identity may not do that at this table (``forbidden``)."""
 
 
-GM_ONLY = frozenset({"set", "move", "add", "remove", "heal", "damage", "status", "initiative"})
+GM_ONLY = frozenset(
+    {
+        "set",
+        "move",
+        "add",
+        "remove",
+        "heal",
+        "damage",
+        "status",
+        "initiative",
+        "hide",
+        "show",
+        "note",
+    }
+)
 """Core actions only a game master takes (edits of the table, not moves of a combatant).
 
 ``move`` is the game master's unless the ruleset makes it the actor's own movement."""

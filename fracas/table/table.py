@@ -38,7 +38,8 @@ from fracas.store.records import check_replayed, record_from_json, record_json
 from fracas.table.choice_odds import Choice, choice_odds
 from fracas.table.choices import Option, options_now
 from fracas.table.feed import Change, Feed
-from fracas.table.identity import Identity, Role, TableRules
+from fracas.table.identity import Forbidden, Identity, Role, TableRules
+from fracas.table.physical import Pending, StopDice, needed
 
 __all__ = ["StoreLost", "Table", "TableService", "fresh_seed", "live_seed"]
 
@@ -83,6 +84,11 @@ class Table:
         self.feed = Feed()
         self.before: list[Encounter] = []
         """The state before each record of ``engine.log`` (for the log's words)."""
+        self.physical = False
+        """Dice are physical: an action asks for each of its dice (:meth:`roll`)."""
+        self.pending: Pending | None = None
+        """The action waiting for its next physical die (not stored: nothing of it is
+        kept until its last die is given)."""
         self._lock = threading.RLock()
 
     # --- what is there ------------------------------------------------------------
@@ -147,11 +153,78 @@ class Table:
         """
         by.check_act(action, self.ruleset.move_is_own(action))
         who = None if by.role is Role.GM else by.name
-        return self._run(lambda: self.engine.act(action, dice, by=who))
+        with self._lock:
+            self._no_pending()
+            return self._run(lambda: self.engine.act(action, dice, by=who))
+
+    # --- physical dice ------------------------------------------------------------
+
+    def roll(self, action: Action, by: Identity = GAME_MASTER) -> Record | Pending:
+        """Take ``action`` with physical dice: stored at once when it needs no die more
+        than it gives, else held as :attr:`pending`, asking for its next die."""
+        by.check_act(action, self.ruleset.move_is_own(action))
+        with self._lock:
+            self._no_pending()
+            return self._next_die(self.engine.check(action), by)
+
+    def give(self, face: int, by: Identity = GAME_MASTER) -> Record | Pending:
+        """Give the face of the die :attr:`pending` asks for; the action is stored once
+        its last die is given.
+
+        Raises:
+            FracasError: ``no_die_asked``; ``forbidden`` (not this identity's die);
+                ``die_out_of_range`` (asked again); a refusal of the rules (dropped).
+        """
+        with self._lock:
+            pending = self.pending
+            if pending is None:
+                raise FracasError("no_die_asked", "no die is asked for now")
+            action = pending.check_give(by, face)
+            if pending.seq != self.seq:  # another process wrote since
+                self.pending = None
+                raise FracasError(
+                    "moved_on", "the table moved on while the dice were asked: roll again"
+                )
+            return self._next_die(action, pending.by)
+
+    def cancel(self, by: Identity = GAME_MASTER) -> None:
+        """Drop the action waiting for its dice (its taker or the game master)."""
+        with self._lock:
+            pending = self.pending
+            if pending is None:
+                raise FracasError("no_die_asked", "no action waits for dice now")
+            if not pending.may_cancel(by):
+                raise Forbidden(
+                    "forbidden",
+                    f"only the game master or {pending.by.name!r} may cancel this action",
+                )
+            self.pending = None
+
+    def _next_die(self, action: Action, by: Identity) -> Record | Pending:
+        try:
+            need = needed(self.ruleset, self.state, action)
+        except FracasError:
+            self.pending = None
+            raise
+        if need is not None:
+            self.pending = Pending(action, by, need, self.seq)
+            return self.pending
+        self.pending = None
+        who = None if by.role is Role.GM else by.name
+        return self._run(lambda: self.engine.act(action, StopDice(), by=who))
+
+    def _no_pending(self) -> None:
+        if self.pending is not None:
+            raise FracasError(
+                "dice_pending",
+                f"an action waits for its dice ({self.pending.needed.question}): give it "
+                "or cancel first",
+            )
 
     def undo(self, by: Identity = GAME_MASTER) -> Record:
         """Take back the latest effective action; stored like any record."""
         with self._lock:
+            self._no_pending()
             latest = self.engine.undoable
             by.check_undo(self.rules, latest.by if latest else None)
             who = None if by.role is Role.GM else by.name
@@ -160,6 +233,7 @@ class Table:
     def redo(self, by: Identity = GAME_MASTER) -> Record:
         """Put back the latest undone action; stored like any record."""
         with self._lock:
+            self._no_pending()
             latest = self.engine.redoable
             by.check_undo(self.rules, latest.by if latest else None, redo=True)
             who = None if by.role is Role.GM else by.name

@@ -9,10 +9,16 @@ page -> server
   ``{"type": "act", "id": K, "seq": N, "action": {actor, do, target, at, ...}}``
   ``{"type": "undo" | "redo", "id": K, "seq": N}``
   ``{"type": "odds", "id": K, "seq": N, "action": {...}}``
+  ``{"type": "dice", "id": K, "seq": N, "physical": true}``  the game master: dice
+      typed in from now on (false: rolled by fracas)
+  ``{"type": "die", "id": K, "seq": N, "face": F}``  the face of the die asked for
+  ``{"type": "cancel", "id": K, "seq": N}``  drop the action waiting for its dice
 server -> page
   ``{"type": "sync", "seq": S, "state": {...}, "lines": [...], "options": {...}}``
       the state now, the log lines from the page's last seq on, what it may do
   ``{"type": "done", "id": K, "seq": S}``  the page's action is stored
+  ``{"type": "asked", "id": K, "seq": S}``  the action waits for a physical die (the
+      state's ``pending`` says which; every page of the table is synced)
   ``{"type": "refused", "id": K, "code": C, "message": M}``  nothing was written
   ``{"type": "odds", "id": K, "seq": S, "odds": {...}}``  (``fracas odds --json``'s)
 
@@ -37,7 +43,9 @@ from fracas.files import read_action
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
-from fracas.table import Change, Identity, Table, TableService, View
+from fracas.table import Change, Identity, Role, Table, TableService, View
+from fracas.table.physical import Pending
+from fracas.table.projection import mentions
 from fracas.web.links import LinkError, Links
 
 __all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page"]
@@ -53,6 +61,9 @@ def _odds(ruleset: Ruleset, state: Encounter, action: Action, seed: int) -> Odds
     """Run in the odds executor (a process pool: off the event loop, another core)."""
     return action_odds(ruleset, state, action, seed=seed)
 
+
+KINDS = ("act", "undo", "redo", "odds", "dice", "die", "cancel")
+"""The message types a page sends after its hello."""
 
 POLL = 1.0
 """Seconds between two looks at the store for other processes' records."""
@@ -109,6 +120,14 @@ class Page:
             "options": view.options(),
         }
 
+    async def refuse(self, ident: Any, exc: FracasError) -> None:
+        """Say why a message was refused (a hidden combatant named "someone")."""
+        try:
+            message = View(self.table, self.identity).clean(exc.message)
+        except LinkError:
+            message = exc.message
+        await self.send({"type": "refused", "id": ident, "code": exc.code, "message": message})
+
     # --- messages -------------------------------------------------------------------
 
     def _check_rate(self) -> None:
@@ -137,9 +156,7 @@ class Page:
         except LinkError:
             raise  # the link is gone: the socket closes
         except FracasError as exc:
-            await self.send(
-                {"type": "refused", "id": ident, "code": exc.code, "message": exc.message}
-            )
+            await self.refuse(ident, exc)
             if exc.code == "moved_on":
                 await self.sync()
 
@@ -150,10 +167,10 @@ class Page:
             self.seq = seq if isinstance(seq, int) and seq >= 0 else 0
             await self.sync()
             return
-        if kind not in ("act", "undo", "redo", "odds"):
+        if kind not in KINDS:
             raise Refused(
                 "unknown_message",
-                f"unknown message type {kind!r}; valid: hello, act, undo, redo, odds",
+                f"unknown message type {kind!r}; valid: hello, {', '.join(KINDS)}",
             )
         seq = message.get("seq")
         if not isinstance(seq, int):
@@ -164,21 +181,53 @@ class Page:
             await self._odds(message, table, identity, seq)
             return
         change = self._change(kind, message, table, identity, seq)
-        seq_now = await anyio.to_thread.run_sync(change)
+        waiting = table.pending
+        try:
+            seq_now, asked = await anyio.to_thread.run_sync(change)
+        except FracasError:
+            if table.pending is not waiting:  # a refusal dropped the action waiting
+                await self.hub.touched(self.encounter)
+            raise
+        if asked:
+            await self.send({"type": "asked", "id": message.get("id"), "seq": seq_now})
+            await self.hub.touched(self.encounter)
+            return
         await self.send({"type": "done", "id": message.get("id"), "seq": seq_now})
 
-    def _action(self, message: dict[str, Any], table: Table) -> Action:
+    def _action(self, message: dict[str, Any], table: Table, identity: Identity) -> Action:
         raw = message.get("action")
         if not isinstance(raw, dict):
             raise Refused("bad_message", "an act or odds message carries an 'action' object")
-        return read_action(table.file, raw, table.state.combatants)
+        state = table.state
+        known = state.combatants
+        if identity.role is not Role.GM:  # a hidden combatant is not in a player's fight
+            known = {cid: c for cid, c in known.items() if cid not in state.hidden}
+        action = read_action(table.file, raw, known)
+        if identity.role is not Role.GM and mentions(action, state.hidden):
+            raise Refused(
+                "unknown_combatant",
+                f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
+            )
+        return action
 
     def _change(
         self, kind: str, message: dict[str, Any], table: Table, identity: Identity, seq: int
-    ) -> Callable[[], int]:
-        action = self._action(message, table) if kind == "act" else None
+    ) -> Callable[[], tuple[int, bool]]:
+        """The change a message asks for, to run off the loop: (the seq after it, whether
+        it left an action waiting for a die, or changed the table's dice)."""
+        action = self._action(message, table, identity) if kind == "act" else None
+        face = message.get("face")
+        physical = message.get("physical")
+        if kind == "die" and type(face) is not int:
+            raise Refused(
+                "bad_message", f"a die message gives its 'face' as a number, not {face!r}"
+            )
+        if kind == "dice":
+            identity.check_gm("choose how dice are rolled")
+            if not isinstance(physical, bool):
+                raise Refused("bad_message", "a dice message says 'physical': true or false")
 
-        def run() -> int:
+        def run() -> tuple[int, bool]:
             with table._lock:  # the seq seen and the change, at once
                 if table.seq != seq:
                     raise Refused(
@@ -186,20 +235,37 @@ class Page:
                         f"the table moved on (record {table.seq}, your page saw {seq}); "
                         "nothing was written; here is what happened",
                     )
-                if action is not None:
-                    table.act(action, identity)
+                done: object = None
+                if kind == "dice":
+                    assert isinstance(physical, bool)
+                    table.physical = physical
+                    if not physical:
+                        table.pending = None
+                    return table.seq, True
+                if kind == "cancel":
+                    table.cancel(identity)
+                    return table.seq, True
+                if kind == "die":
+                    assert isinstance(face, int)
+                    done = table.give(face, identity)
+                elif action is not None:
+                    done = (
+                        table.roll(action, identity)
+                        if table.physical
+                        else table.act(action, identity)
+                    )
                 elif kind == "undo":
                     table.undo(identity)
                 else:
                     table.redo(identity)
-                return table.seq
+                return table.seq, isinstance(done, Pending)
 
         return run
 
     async def _odds(
         self, message: dict[str, Any], table: Table, identity: Identity, seq: int
     ) -> None:
-        action = self._action(message, table)
+        action = self._action(message, table, identity)
         identity.check_act(action, table.ruleset.move_is_own(action))
         if self.odds is not None:
             self.odds.cancel()  # a newer question: the older is not wanted
@@ -219,9 +285,7 @@ class Page:
         except asyncio.CancelledError:
             return  # a newer question replaced it, or the page left
         except FracasError as exc:
-            await self.send(
-                {"type": "refused", "id": ident, "code": exc.code, "message": exc.message}
-            )
+            await self.refuse(ident, exc)
             return
         if self.odds is future:
             self.odds = None
@@ -297,6 +361,13 @@ class Hub:
             await page.ws.close(4403)
         except (WebSocketDisconnect, RuntimeError):
             self.leave(page)
+
+    async def touched(self, encounter: str) -> None:
+        """The table changed without a record (a die asked for, the dice chosen): every
+        page of it gets its new view."""
+        for page in list(self.pages.get(encounter, ())):
+            if not page.loop.is_closed():
+                page.loop.call_soon_threadsafe(self._push, page)
 
     async def revoked(self, encounter: str, link_id: str) -> None:
         """Close every page of a revoked link."""

@@ -60,7 +60,19 @@ OPTIONS: dict[str, Any] = {  # 2.5, with the defaults
     "reach_2h": 2,
     "track_temporary": True,
 }
-GM_ACTIONS = ("heal", "damage", "status", "add", "remove", "initiative", "delay", "roll")
+GM_ACTIONS = (
+    "heal",
+    "damage",
+    "status",
+    "add",
+    "remove",
+    "initiative",
+    "delay",
+    "roll",
+    "hide",
+    "show",
+    "note",
+)
 """The game master's core actions, after ``set`` (fracas.gm)."""
 ACTIONS = ("attack", "stealth", "cast", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)
 DICE = ("attack", "defend", "stealth", "notice", "strike")

@@ -180,6 +180,8 @@ class Soaked(Event):
     """SK-12: the armor against the base damage (the log line; :class:`Eroded` and
     :class:`Harmed` change the state)."""
 
+    reveals: ClassVar[str] = "target"
+
     target: str
     base: int
     av: int
@@ -214,6 +216,8 @@ class Eroded(Event):
 @dataclass(frozen=True, slots=True)
 class AdditionalRolled(Event):
     """SK-9, SK-16: additional damage, resolved apart from the armor's AV."""
+
+    reveals: ClassVar[str] = "target"
 
     target: str
     damage_type: str
@@ -257,6 +261,8 @@ class Harmed(Damaged):
 @dataclass(frozen=True, slots=True)
 class Wounded(Event):
     """SK-14: one wound per attack when a die showed its maximum."""
+
+    reveals: ClassVar[str] = "target"
 
     target: str
     why: str

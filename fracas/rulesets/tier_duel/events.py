@@ -5,6 +5,7 @@ crossbow and firearm loads, equipping, spells and the stealth attacker revealed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
@@ -71,6 +72,8 @@ class Rolled(Event):
 @dataclass(frozen=True, slots=True)
 class TemporaryDamage(Event):
     """TD-5: damage taken is tracked as temporary_damage (never below 0)."""
+
+    reveals: ClassVar[str] = "target"
 
     target: str
     amount: int

@@ -9,7 +9,7 @@ run of events once). HP changes through the core ``Damaged``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from fracas.frozen import FrozenDict, evolve, freeze
 from fracas.model import Encounter, Event, StatusSet
@@ -186,6 +186,8 @@ class StrayChecked(Event):
 class LimbHit(Event):
     """WL-11 to WL-14: one hit on a limb: its dice, cover, DT and what gets past DT."""
 
+    reveals: ClassVar[str] = "target"
+
     target: str
     shot: int | None
     limb: LimbName
@@ -229,6 +231,8 @@ class CritRolled(Event):
 class LimbDamaged(Event):
     """WL-20 to WL-22: Cripple Threshold damage to a limb, and any injury it causes."""
 
+    reveals: ClassVar[str] = "target"
+
     target: str
     limb: LimbName
     ct: int
@@ -259,6 +263,8 @@ class LimbDamaged(Event):
 @dataclass(frozen=True, slots=True)
 class DeathDefied(Event):
     """WL-19: Deal With the Reaper or Too Stubborn to Die: 1 HP instead, once per rest."""
+
+    reveals: ClassVar[str] = "target"
 
     target: str
     ability: str
@@ -291,6 +297,8 @@ class SneakSpent(Event):
 @dataclass(frozen=True, slots=True)
 class InjuryTested(Event):
     """WL-21: END + Survival against the DC of a major injury; success makes it minor."""
+
+    reveals: ClassVar[str] = "actor"
 
     actor: str
     limb: LimbName

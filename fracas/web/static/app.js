@@ -16,11 +16,9 @@ let chosen = null; // {actor, do, option, params}
 let moving = false; // the game master's move: the next tile clicked
 let ws = null;
 let nextId = 1;
-let asked = null; // the odds question in flight: {id, key}
 let showRanges = false; // the "Ranges" toggle: rings around the measuring combatant
 let cursor = null; // the tile the tile counter reads: [x, y]
 let mapSize = [8, 6]; // tiles drawn: [width, height]
-const oddsCache = new Map();
 const sides = [];
 
 function el(tag, attrs = {}, text = "") {
@@ -38,6 +36,7 @@ function sideColour(side) {
 }
 
 function name(cid) {
+  if (cid === null || cid === undefined) return "someone";
   const c = state && state.combatants.find((x) => x.id === cid);
   return c ? c.name : cid;
 }
@@ -112,14 +111,23 @@ function handle(m) {
   } else if (m.type === "refused") {
     notice(`${m.code}: ${m.message}`);
     if (asked && m.id === asked.id) hideOdds();
+  } else if (m.type === "asked") {
+    notice("");
+    chosen = null;
+    hideOdds();
+    render();
   } else if (m.type === "done") {
     notice("");
     chosen = null;
     hideOdds();
     render();
   } else if (m.type === "odds") {
-    oddsCache.set(`${m.seq}|${asked && asked.key}`, m.odds);
-    if (asked && m.id === asked.id) showOdds(m.odds, asked.target);
+    const key = askedKeys.get(m.id);
+    askedKeys.delete(m.id);
+    if (key) oddsCache.set(`${m.seq}|${key}`, m.odds);
+    if (asked && m.id === asked.id) {
+      if (asked.tile) showBlastOdds(m.odds, asked.tile); else showOdds(m.odds, asked.target);
+    }
   }
 }
 
@@ -130,20 +138,63 @@ function render() {
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
-  $("turn").textContent = `Round ${state.round}: ${name(state.turn)}'s turn; next ${name(state.next)} (you: ${you})`;
+  const whose = state.turn === null ? "the game master's turn" : `${name(state.turn)}'s turn`;
+  $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
   renderMap();
   renderOrder();
   renderActions();
+  renderDice();
   renderGm();
+}
+
+// --- physical dice: the table asks for each die, the page gives it -----------------
+
+let dieAsked = null; // the label of the die the input is for
+function renderDice() {
+  const p = state.pending;
+  const box = $("dice-box");
+  box.hidden = !p;
+  if (!p) { dieAsked = null; return; }
+  const who = p.owner ? `${name(p.owner)}'s player or the game master` : "the game master";
+  $("die-question").textContent = p.label
+    ? (p.yours ? `${p.action}: ${p.question}` : `${p.action}: waiting for ${who}: ${p.question}`)
+    : p.question;
+  $("die-row").hidden = !p.yours && !p.cancel;
+  $("die-face").hidden = $("die-give").hidden = !p.yours;
+  $("die-face").closest("label").hidden = !p.yours;
+  $("die-cancel").hidden = !p.cancel;
+  if (p.yours) {
+    $("die-face").max = p.sides;
+    $("die-face").setAttribute("aria-label", p.question);
+    if (dieAsked !== `${p.label}|${JSON.stringify(p.given)}`) {
+      dieAsked = `${p.label}|${JSON.stringify(p.given)}`;
+      $("die-face").value = "";
+      $("die-face").focus();
+    }
+  }
 }
 
 function renderGm() {
   const box = $("gm-box");
   box.hidden = state.you.role !== "gm";
   if (box.hidden) return;
+  $("gm-dice").setAttribute("aria-pressed", String(state.dice === "physical"));
   const sel = $("gm-who");
   const was = sel.value || state.turn;
-  sel.replaceChildren(...state.combatants.map((c) => el("option", { value: c.id, selected: c.id === was }, c.name)));
+  sel.replaceChildren(...state.combatants.map((c) => el("option", { value: c.id, selected: c.id === was }, c.name + (c.hidden ? " (hidden)" : ""))));
+  gmPicked();
+}
+
+// The game master's controls follow the combatant picked: hide or show, its note.
+let notePicked = null;
+function gmPicked() {
+  const c = state.combatants.find((x) => x.id === $("gm-who").value);
+  if (!c) return;
+  $("gm-hide").textContent = c.hidden ? "Show to players" : "Hide from players";
+  $("gm-hide").setAttribute("aria-pressed", String(Boolean(c.hidden)));
+  const note = $("gm-note");
+  if (notePicked !== c.id || document.activeElement !== note) note.value = c.note || "";
+  notePicked = c.id;
 }
 
 function gmAct(what, params = {}) {
@@ -162,7 +213,7 @@ function renderMap() {
   if (state.bounds) [w, h] = state.bounds;
   for (const c of placed) { w = Math.max(w, c.at[0] + 2); h = Math.max(h, c.at[1] + 2); }
   const svg = $("map");
-  svg.setAttribute("viewBox", `-24 -4 ${w * TILE + 48} ${h * TILE + 8}`); // room for edge labels
+  mapView.setFull([-24, -4, w * TILE + 48, h * TILE + 8]); // room for edge labels; zoomed and panned
   const grid = $("grid-rect");
   grid.setAttribute("width", w * TILE);
   grid.setAttribute("height", h * TILE);
@@ -253,7 +304,10 @@ function showTile() {
       text += band ? `, within ${band.label} (${band.tiles})` : ", beyond every range";
     }
   }
-  if (aiming()) text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
+  if (aiming()) {
+    text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
+    askTileOdds(cursor);
+  }
   const info = $("tile-info");
   if (info.textContent !== text) info.textContent = text;
 }
@@ -270,7 +324,10 @@ const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowR
 function mapKey(e) {
   if (!state) return;
   const step = ARROWS[e.key];
-  if (step) {
+  if (step && e.shiftKey) {
+    e.preventDefault();
+    mapView.panBy(step[0] * TILE, step[1] * TILE);
+  } else if (step) {
     e.preventDefault();
     const from = cursor || (origin() ? origin().at : [0, 0]);
     const t = [Math.min(mapSize[0] - 1, Math.max(0, from[0] + step[0])), Math.min(mapSize[1] - 1, Math.max(0, from[1] + step[1]))];
@@ -285,10 +342,10 @@ function mapKey(e) {
 function tokenOf(c) {
   const [x, y] = [c.at[0] * TILE + TILE / 2, c.at[1] * TILE + TILE / 2];
   const statuses = c.statuses.map((s) => s.label + (s.value ? ` (${s.value})` : "")).join(", ");
-  const label = `${c.name}, ${c.side}, HP ${hpText(c)}${c.down ? ", down" : ""}${c.acting ? ", acting now" : ""}` +
+  const label = `${c.name}, ${c.side}, HP ${hpText(c)}${c.down ? ", down" : ""}${c.acting ? ", acting now" : ""}${c.hidden ? ", hidden from players" : ""}` +
     (statuses ? `, ${statuses}` : "") + ` at ${c.at[0]}, ${c.at[1]}`;
   const t = el("svg:g", {
-    class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}`,
+    class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}${c.hidden ? " hidden" : ""}`,
     tabindex: "0", role: "button", "aria-label": label, "data-id": c.id,
   });
   t.append(el("svg:title", {}, label));
@@ -328,6 +385,8 @@ function renderOrder() {
     card.append(el("span", {}, `HP ${hpText(c)}`));
     if (c.down) card.append(el("span", {}, "down"));
     if (c.gear) card.append(el("span", { class: "small" }, c.gear));
+    if (c.hidden) card.append(el("span", { class: "tag" }, "hidden from players"));
+    if (c.note) card.append(el("span", { class: "note", title: "your note (players never see it)" }, `Note: ${c.note}`));
     for (const s of c.statuses) card.append(el("span", { class: "small" }, `${s.label}${s.value ? " " + s.value : ""}`));
     for (const f of c.fields || []) card.append(el("span", { class: "small", title: f.detail || null }, `${f.label} ${f.value}`));
     li.append(card);
@@ -435,50 +494,6 @@ function act(t) {
   send({ type: "act", action: actionFor(t) });
 }
 
-// --- odds ---------------------------------------------------------------------------
-
-function askOdds(t) {
-  if (!chosen || !chosen.option.targets || !chosen.option.targets.includes(t)) return;
-  const action = actionFor(t);
-  const key = JSON.stringify(action);
-  const cached = oddsCache.get(`${seq}|${key}`);
-  if (cached) { asked = { id: null, key, target: t }; showOdds(cached, t); return; }
-  const box = $("odds");
-  box.hidden = false;
-  box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${title(chosen.do)} ${name(t)}…`));
-  asked = { id: send({ type: "odds", action }), key, target: t };
-}
-
-function pct(p) { return `${(100 * p).toFixed(1)}%`; }
-
-function showOdds(odds, t) {
-  const box = $("odds");
-  box.hidden = false;
-  box.replaceChildren();
-  const o = odds.combatants[t];
-  box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: exact odds`));
-  if (!o) { box.append(el("p", {}, "it cannot affect them")); return; }
-  const parts = [];
-  if (o.hit !== null) parts.push(`hit ${pct(o.hit)}`);
-  parts.push(`mean damage ${o.mean.toFixed(2)}`);
-  if (o.down !== undefined) parts.push(`down ${pct(o.down)}`);
-  box.append(el("p", { class: "odds-line" }, parts.join(" · ")));
-  const dmg = Object.entries(o.damage).map(([d, p]) => [Number(d), p]).sort((a, b) => a[0] - b[0]).slice(0, 16);
-  const top = Math.max(...dmg.map(([, p]) => p));
-  const bars = el("div", { class: "bars", role: "img", "aria-label": "damage: " + dmg.map(([d, p]) => `${d} ${pct(p)}`).join(", ") });
-  const labels = el("div", { class: "bars-labels", "aria-hidden": "true" });
-  for (const [d, p] of dmg) {
-    bars.append(el("span", { style: `height:${Math.max(1, Math.round(40 * p / top))}px`, title: `${d} damage: ${pct(p)}` }));
-    labels.append(el("span", {}, String(d)));
-  }
-  box.append(bars, labels, el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
-}
-
-function hideOdds() {
-  asked = null;
-  $("odds").hidden = true;
-}
-
 // --- the log ------------------------------------------------------------------------
 
 function appendLog(lines) {
@@ -543,6 +558,20 @@ function setup() {
   $("gm-status-add").addEventListener("click", () => gmAct("status", { add: $("gm-status").value }));
   $("gm-status-remove").addEventListener("click", () => gmAct("status", { remove: $("gm-status").value }));
   $("gm-remove").addEventListener("click", () => gmAct("remove"));
+  $("gm-who").addEventListener("change", () => { notePicked = null; gmPicked(); });
+  $("gm-hide").addEventListener("click", () => {
+    const c = state.combatants.find((x) => x.id === $("gm-who").value);
+    if (c) gmAct(c.hidden ? "show" : "hide");
+  });
+  $("gm-dice").addEventListener("click", () => send({ type: "dice", physical: state.dice !== "physical" }));
+  $("dice-box").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const face = $("die-face").value.trim();
+    if (!/^\d+$/.test(face)) { notice(`${face || "nothing"} is not a face: give a whole number`); return; }
+    send({ type: "die", face: Number(face) });
+  });
+  $("die-cancel").addEventListener("click", () => send({ type: "cancel" }));
+  $("gm-note-save").addEventListener("click", () => gmAct("note", { text: $("gm-note").value }));
   $("gm-move").addEventListener("click", () => {
     moving = !moving;
     $("gm-move").setAttribute("aria-pressed", String(moving));
@@ -553,6 +582,18 @@ function setup() {
     if (state) renderRings();
   });
   $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
+  mapView.attach({
+    canDrag: () => Boolean(state && state.you.role === "gm"),
+    hover: (e) => pointAt(tileAt(e)),
+    drop: (cid, e) => {
+      // the game master's move: `move` with only `to` takes no turn and costs nothing
+      const [x, y] = tileAt(e);
+      const c = placed(cid);
+      if (!c || x < 0 || y < 0 || x >= mapSize[0] || y >= mapSize[1]) return;
+      if (c.at[0] === x && c.at[1] === y) return;
+      send({ type: "act", action: { actor: cid, do: "move", to: [x, y] } });
+    },
+  });
   $("map").addEventListener("keydown", mapKey);
   $("map").addEventListener("click", (e) => {
     if (e.target.closest(".token")) return;
@@ -587,6 +628,9 @@ function setup() {
     if (typing) return;
     if (e.key === "n" && !e.ctrlKey && !e.metaKey) endTurn();
     else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); send({ type: e.shiftKey ? "redo" : "undo" }); }
+    else if ((e.key === "+" || e.key === "=") && !e.ctrlKey && !e.metaKey) mapView.zoomBy(mapView.STEP);
+    else if (e.key === "-" && !e.ctrlKey && !e.metaKey) mapView.zoomBy(1 / mapView.STEP);
+    else if (e.key === "0" && !e.ctrlKey && !e.metaKey) mapView.reset();
     else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
   });
   connect();

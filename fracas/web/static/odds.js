@@ -1,0 +1,96 @@
+// fracas serve: the exact odds before a roll, asked of the server over the page's socket
+// (app.js's send) and shown as numbers and a bar chart: a target's when it is hovered or
+// focused, every creature's in the blast when an explosive is aimed at a tile.
+"use strict";
+
+let asked = null; // the odds question in flight: {id, key, target | tile}
+const oddsCache = new Map(); // "seq|question" -> odds
+const askedKeys = new Map(); // odds question id -> its key (for the cache)
+
+function askOdds(t) {
+  if (!chosen || !chosen.option.targets || !chosen.option.targets.includes(t)) return;
+  const action = actionFor(t);
+  const key = JSON.stringify(action);
+  const cached = oddsCache.get(`${seq}|${key}`);
+  if (cached) { asked = { id: null, key, target: t }; showOdds(cached, t); return; }
+  const box = $("odds");
+  box.hidden = false;
+  box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${title(chosen.do)} ${name(t)}…`));
+  asked = { id: send({ type: "odds", action }), key, target: t };
+  askedKeys.set(asked.id, key);
+}
+
+// An explosive aimed at a tile: hovering (or the tile cursor on) a tile asks the odds of
+// the throw there, and shows every creature it may reach (the scatter's too).
+let tileTimer = null;
+function askTileOdds(tile) {
+  clearTimeout(tileTimer);
+  if (!aiming() || !tile) return;
+  const action = actionFor(null, tile);
+  const key = JSON.stringify(action);
+  if (asked && asked.key === key) return;
+  const cached = oddsCache.get(`${seq}|${key}`);
+  if (cached) { asked = { id: null, key, tile }; showBlastOdds(cached, tile); return; }
+  tileTimer = setTimeout(() => {
+    if (!aiming()) return;
+    const box = $("odds");
+    box.hidden = false;
+    box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }),
+      el("span", {}, ` working out the odds of ${title(chosen.do).toLowerCase()} at ${tile[0]}, ${tile[1]}…`));
+    asked = { id: send({ type: "odds", action }), key, tile };
+    askedKeys.set(asked.id, key);
+  }, 120);
+}
+
+function showBlastOdds(odds, tile) {
+  const box = $("odds");
+  box.hidden = false;
+  box.replaceChildren(el("strong", {}, `${title(chosen ? chosen.do : "")} at ${tile[0]}, ${tile[1]}: exact odds`));
+  const ids = Object.keys(odds.combatants);
+  if (!ids.length) { box.append(el("p", {}, "no creature it may reach")); return; }
+  for (const cid of ids) {
+    const block = el("div", { class: "blast-odds", "data-id": cid });
+    block.append(el("strong", {}, name(cid)));
+    oddsBody(block, odds.combatants[cid]);
+    box.append(block);
+  }
+  box.append(el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
+}
+
+function pct(p) { return `${(100 * p).toFixed(1)}%`; }
+
+function showOdds(odds, t) {
+  const box = $("odds");
+  box.hidden = false;
+  box.replaceChildren();
+  const o = odds.combatants[t];
+  box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: exact odds`));
+  if (!o) { box.append(el("p", {}, "it cannot affect them")); return; }
+  oddsBody(box, o);
+  box.append(el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
+}
+
+// One creature's odds: hit, mean, down (where this page sees its HP), damage bars.
+function oddsBody(box, o) {
+  const parts = [];
+  if (o.hit !== null) parts.push(`hit ${pct(o.hit)}`);
+  parts.push(`mean damage ${o.mean.toFixed(2)}`);
+  if (o.down !== undefined) parts.push(`down ${pct(o.down)}`);
+  box.append(el("p", { class: "odds-line" }, parts.join(" · ")));
+  const dmg = Object.entries(o.damage).map(([d, p]) => [Number(d), p]).sort((a, b) => a[0] - b[0]).slice(0, 16);
+  const top = Math.max(...dmg.map(([, p]) => p));
+  const bars = el("div", { class: "bars", role: "img", "aria-label": "damage: " + dmg.map(([d, p]) => `${d} ${pct(p)}`).join(", ") });
+  const labels = el("div", { class: "bars-labels", "aria-hidden": "true" });
+  for (const [d, p] of dmg) {
+    bars.append(el("span", { style: `height:${Math.max(1, Math.round(40 * p / top))}px`, title: `${d} damage: ${pct(p)}` }));
+    labels.append(el("span", {}, String(d)));
+  }
+  box.append(bars, labels);
+}
+
+function hideOdds() {
+  clearTimeout(tileTimer);
+  asked = null;
+  $("odds").hidden = true;
+}
+
