@@ -31,11 +31,11 @@ from fracas.rulesets.base import Ruleset
 
 __all__ = ["CombatantOdds", "Estimate", "Odds", "action_odds"]
 
-EXACT_SHARE = 0.7
+EXACT_SHARE = 0.5
 """The share of a time budget the exact enumeration may take before the rest goes to a
 Monte Carlo estimate."""
-MIN_SAMPLES = 200
-"""Samples an estimate takes even when the budget is spent."""
+FLOOR_SAMPLES = 50
+"""Samples an estimate takes even past its budget (a very slow action)."""
 MAX_SAMPLES = 20_000
 """Samples an estimate stops at when it has no time budget."""
 
@@ -158,7 +158,7 @@ def action_odds(
 
     Bounded: ``seconds`` of wall time (None: unbounded, always exact) and
     ``max_paths`` dice paths; past either, with ``estimate``, a seeded Monte Carlo
-    estimate in what is left of the time (at least 200 samples), else the refusal.
+    estimate in what is left of the time (at least 50 samples), else the refusal.
     ``cancel`` (a :class:`threading.Event` or a callable) is looked at every few paths.
 
     Raises:
@@ -203,9 +203,9 @@ def action_odds(
         def until(n: int) -> bool:
             if n % 64 == 0 and total.cancelled():
                 raise FracasError("cancelled", "the odds were cancelled by their caller") from None
-            if n < MIN_SAMPLES:
-                return False
-            return total.expired() if seconds is not None else n >= MAX_SAMPLES
+            if seconds is None:
+                return n >= MAX_SAMPLES
+            return total.expired() and n >= FLOOR_SAMPLES
 
         sampled = sample_outcomes(
             ruleset, before, decision, ruleset.roll_all if not core else roller,

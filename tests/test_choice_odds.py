@@ -69,7 +69,7 @@ def test_past_the_budget_the_slow_choices_come_last_as_marked_estimates() -> Non
     assert kinds == sorted(kinds)  # every exact answer before every estimate
     for c in found:
         if c.odds.estimate is not None:
-            assert c.odds.estimate.samples >= 200
+            assert c.odds.estimate.samples >= 50  # FLOOR_SAMPLES, past the budget
 
 
 def test_a_cancelled_request_stops() -> None:

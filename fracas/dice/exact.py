@@ -145,6 +145,7 @@ class _PathDice:
     __slots__ = (
         "clashes",
         "cut",
+        "draws",
         "dens",
         "faces",
         "given",
@@ -176,6 +177,7 @@ class _PathDice:
         self.nums: list[int] = [1]  # nums[i]: the product of the chosen weights before i
         self.tables: list[tuple[Class, ...] | None] = []  # a pool's classes, or None: a die
         self.cut = False  # this run took a pool's cut class
+        self.draws = 0  # pools drawn so far this run: they do not count against the depth
         self.labels: list[tuple[str, str | None, int | None]] = []
         self.pos = 0
         self.limit = limit
@@ -201,7 +203,7 @@ class _PathDice:
         self.pos = pos + 1
         if pos < len(self.faces):
             return self.faces[pos]
-        if pos >= self.limit:
+        if pos - self.draws >= self.limit:
             raise _Truncated
         self.faces.append(1)
         self.sides.append(sides)
@@ -218,13 +220,12 @@ class _PathDice:
             return pool.roll_each(self, label, of=of, n=n)
         pos = self.pos
         self.pos = pos + 1
+        self.draws += 1  # a pool is cut per die, at its own depth (``Pool.classes``)
         if pos < len(self.faces):
             table = self.tables[pos]
             assert table is not None  # replay is deterministic
             chosen = table[self.faces[pos] - 1]
         else:
-            if pos >= self.limit:
-                raise _Truncated
             table = pool.classes(key, self.limit)
             chosen = table[0]
             self.faces.append(1)
@@ -285,6 +286,7 @@ class _PathDice:
         if table is not None:
             nums[-1] = nums[-2] * table[faces[-1] - 1].weight
         self.pos = 0
+        self.draws = 0
         self.cut = False
         return True
 
@@ -357,6 +359,7 @@ def enumerate_exact(
             matched.clear()
             clashes.clear()
         path.pos = 0
+        path.draws = 0
         try:
             result = fn(path)
         except _Truncated:

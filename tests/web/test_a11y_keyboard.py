@@ -201,7 +201,9 @@ def test_the_log_turn_tile_counter_and_odds_are_polite_live_regions(
     )
     assert live == [
         ["turn", "polite"],
+        ["zoom-level", "polite"],
         ["tile-info", "polite"],
+        ["die-question", "assertive"],  # a physical die asked for: said at once
         ["odds-live", "polite"],
         ["log", "polite"],
     ]
