@@ -145,8 +145,8 @@ class _PathDice:
     __slots__ = (
         "clashes",
         "cut",
-        "draws",
         "dens",
+        "draws",
         "faces",
         "given",
         "heads",
