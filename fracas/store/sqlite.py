@@ -21,7 +21,7 @@ import builtins
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +34,7 @@ from fracas.store import (
     NewEncounter,
     StoredEncounter,
     StoreError,
+    Watcher,
     check_name,
     check_numbered,
     name_from,
@@ -242,6 +243,10 @@ class SQLiteStore:
         with self._guard(), self._transaction() as db:
             self._row(db, name)
             db.execute("DELETE FROM encounters WHERE name = ?", (name,))
+
+    def watch(self, listener: Watcher) -> Callable[[], None]:
+        """SQLite tells no one of a commit: never called; readers look again now and then."""
+        return lambda: None
 
     def close(self) -> None:
         self._db.close()
