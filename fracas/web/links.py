@@ -128,6 +128,7 @@ class Links:
         }
         tmp = self.path.with_name(f".{self.path.name}.tmp")
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             tmp.chmod(0o600)
             tmp.replace(self.path)

@@ -1,0 +1,177 @@
+"""Real ``fracas serve`` processes on one store, and pages that talk to them over real
+WebSockets (loopback): for the cross-process tests (``test_multiprocess*.py``) and the
+stress and load scripts (``bench/stress_pg.py``, ``bench/bench_serve.py``).
+
+The servers share the store and the links file (``XDG_DATA_HOME`` points both at one
+directory: a PostgreSQL store's links file lives in the user's data directory). Each
+start of ``fracas serve`` mints new tokens, so the tokens to use are the last server's:
+the earlier servers re-read the links file and accept them too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from fracas.web.serve import free_port
+
+__all__ = ["FIGHT", "Page", "PageGone", "Server", "add_action"]
+
+ROOT = Path(__file__).parents[2]
+
+FIGHT = """\
+ruleset: dice-combat
+seed: 5
+order: [ana, bo, cy]
+combatants:
+  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 6}}
+  - {id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}
+  - {id: cy, name: Cy, side: players, at: [4, 0], hand: club}
+"""
+
+
+class PageGone(Exception):
+    """The page's socket closed or could not open (its server is gone)."""
+
+
+class Server:
+    """One ``fracas serve`` process on 127.0.0.1; ``tokens`` by link name (``gm``,
+    ``Ana (ana)``, ...)."""
+
+    def __init__(self, db: str, target: str, home: Path, *args: str) -> None:
+        self.port = free_port("127.0.0.1")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_DATA_HOME": str(home)}
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        command = [sys.executable, "-m", "fracas", "serve", target, "--db", db]
+        self.proc = subprocess.Popen(
+            [*command, "--port", str(self.port), *args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        assert self.proc.stdout is not None
+        self.lines: list[str] = []
+        while not self.lines or "Ctrl-C stops" not in self.lines[-1]:
+            line = self.proc.stdout.readline()
+            if not line:
+                self.kill()
+                raise RuntimeError("fracas serve ended: " + "\n".join(self.lines))
+            self.lines.append(line.rstrip("\n"))
+        self.tokens: dict[str, str] = {}
+        for line in self.lines:
+            if "/t/" in line and ": " in line:
+                who, url = line.strip().split(": ", 1)
+                self.tokens["gm" if who == "game master" else who.strip()] = url.rsplit("/t/")[1]
+
+    def url(self, token: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws?token={token}"
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, no flush."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self._close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._close()
+
+    def _close(self) -> None:
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+class Page:
+    """A page's socket to one server: hello, acts, the syncs it hears."""
+
+    def __init__(self, server: Server, token: str, seq: int = 0, wait: float = 10.0) -> None:
+        self.server = server
+        self.seq = seq
+        self.state: dict[str, Any] = {}
+        self._stack = ExitStack()
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                self.ws: ClientConnection = self._stack.enter_context(
+                    connect(server.url(token), open_timeout=5, max_size=2**22)
+                )
+                break
+            except InvalidStatus as exc:
+                raise PageGone(f"refused: {exc}") from None
+            except (OSError, InvalidHandshake, TimeoutError) as exc:
+                if time.monotonic() > deadline:
+                    raise PageGone(f"cannot connect: {exc}") from None
+                time.sleep(0.05)  # not listening yet
+        self.send({"type": "hello", "seq": seq})
+        self.until("sync")
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.ws.send(json.dumps(message))
+        except (ConnectionClosed, OSError) as exc:
+            raise PageGone(str(exc)) from None
+
+    def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        try:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        except TimeoutError:
+            raise
+        except (ConnectionClosed, OSError) as exc:
+            raise PageGone(str(exc)) from None
+        if message.get("type") == "sync":
+            self.seq, self.state = message["seq"], message["state"]
+        return message
+
+    def until(self, *kinds: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message of one of ``kinds`` (others are taken in on the way)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kinds} message in {timeout} s")
+            message = self.receive(left)
+            if message.get("type") in kinds:
+                return message
+
+    def until_seq(self, seq: int, timeout: float = 10.0) -> None:
+        """Until the page holds the log up to ``seq``."""
+        while self.seq < seq:
+            self.until("sync", timeout=timeout)
+
+    def close(self) -> None:
+        try:
+            self._stack.close()
+        except (ConnectionClosed, OSError):
+            pass
+
+
+def add_action(i: int) -> dict[str, Any]:
+    """The game master's ``i``-th scripted action: add a raider ``z{i}`` (each one names
+    itself, so the store shows which actions it holds, and how many times)."""
+    zed = {
+        "id": f"z{i}",
+        "name": f"Zed {i}",
+        "side": "raiders",
+        "hp": 3,
+        "at": [i % 50, 3 + i // 50],
+    }
+    return {"actor": "ana", "do": "add", "combatant": zed}
