@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import Any
 
@@ -158,10 +158,8 @@ class Page:
             self.until("sync", timeout=timeout)
 
     def close(self) -> None:
-        try:
+        with suppress(ConnectionClosed, OSError):
             self._stack.close()
-        except (ConnectionClosed, OSError):
-            pass
 
 
 def add_action(i: int) -> dict[str, Any]:
