@@ -152,7 +152,7 @@ class SQLiteStore:
             try:
                 db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             except sqlite3.Error as exc:
-                raise StoreError("store_failed", f"{self.location!r}: {exc}") from None
+                raise self._error(exc) from None
             try:
                 yield db
             except BaseException:
@@ -164,9 +164,7 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 if db.in_transaction:
                     db.rollback()
-                raise StoreError(
-                    "store_failed", f"{self.location!r}: commit failed: {exc}"
-                ) from None
+                raise self._error(exc, "commit failed: ") from None
 
     # --- the interface ------------------------------------------------------------
 
@@ -259,7 +257,23 @@ class SQLiteStore:
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreError("store_failed", f"{self.location!r}: {exc}") from None
+            raise self._error(exc) from None
+
+    def _error(self, exc: sqlite3.Error, doing: str = "") -> StoreError:
+        """``store_read_only`` (the file or its directory refuses writes), ``store_full``
+        (the disk is full), else ``store_failed``."""
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        if code == sqlite3.SQLITE_READONLY:
+            return StoreError(
+                "store_read_only",
+                f"the store {self.location!r} refuses writes (read-only: {exc}); "
+                "nothing was written",
+            )
+        if code == sqlite3.SQLITE_FULL:
+            return StoreError(
+                "store_full", f"the store {self.location!r}: the disk is full; nothing was written"
+            )
+        return StoreError("store_failed", f"{self.location!r}: {doing}{exc}")
 
     def _row(self, db: sqlite3.Connection, name: str) -> tuple[int, int]:
         row = db.execute("SELECT id, seq FROM encounters WHERE name = ?", (name,)).fetchone()
