@@ -81,7 +81,7 @@ def create_app(tables: TableService, links: Links, executor: Executor) -> Starle
             raise LinkError("too_big", f"a body of {len(raw)} bytes; at most {MAX_MESSAGE}")
         try:
             data = json.loads(raw or b"{}")
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep
             raise LinkError("bad_json", f"not JSON: {exc}") from None
         if not isinstance(data, dict):
             raise LinkError("bad_json", "the body is a JSON object")

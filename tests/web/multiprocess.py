@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from contextlib import ExitStack, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from fracas.web.serve import free_port
 
-__all__ = ["FIGHT", "Page", "PageGone", "Server", "add_action"]
+__all__ = ["FIGHT", "Page", "PageGone", "Server", "Trial", "add_action", "session", "trial"]
 
 ROOT = Path(__file__).parents[2]
 
@@ -117,8 +120,8 @@ class Page:
                 break
             except InvalidStatus as exc:
                 raise PageGone(f"refused: {exc}") from None
-            except (OSError, InvalidHandshake, TimeoutError) as exc:
-                if time.monotonic() > deadline:
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
+                if time.monotonic() > deadline or server.proc.poll() is not None:
                     raise PageGone(f"cannot connect: {exc}") from None
                 time.sleep(0.05)  # not listening yet
         self.send({"type": "hello", "seq": seq})
@@ -173,3 +176,134 @@ def add_action(i: int) -> dict[str, Any]:
         "at": [i % 50, 3 + i // 50],
     }
     return {"actor": "ana", "do": "add", "combatant": zed}
+
+
+@dataclass
+class Trial:
+    """What one kill trial saw."""
+
+    killed: str
+    """Which server was killed: the acting page's (``actor``) or the watching page's."""
+    at: float
+    """Seconds into the session."""
+    acked: int
+    """Actions acknowledged (``done``)."""
+    stored_unacked: int
+    """Actions stored whose ``done`` was lost with the server (found in the state after
+    reconnecting, not sent again)."""
+    resent: int
+    """Actions sent again after a reconnect (their first try had not been stored)."""
+    refusals: dict[str, int]
+    lost: int
+    doubled: int
+
+
+def session(
+    servers: list[Server], token: str, actor: int, actions: int, start: int = 0
+) -> tuple[Page, dict[int, int], int, int, dict[str, int]]:
+    """The game master's page adds raiders ``start`` to ``start + actions - 1`` one after
+    the other through ``servers[actor]``; when its server goes, it reconnects to a
+    living one from its seq and, as the page does, sends the action again unless the
+    state shows it stored. Returns the page, ``{i: seq}`` of the acknowledged actions,
+    the stored-but-unacknowledged and resent counts, and the refusals by code."""
+    try:
+        page = Page(servers[actor], token)
+    except PageGone:  # killed before the page got there
+        page = _reconnect(servers, token, 0)
+    acked: dict[int, int] = {}
+    unacked = resent = 0
+    refusals: dict[str, int] = {}
+    for i in range(start, start + actions):
+        tries = 0
+        while True:
+            try:
+                if f"z{i}" in {c["id"] for c in page.state.get("combatants", [])}:
+                    unacked += 1  # stored before the server went: its done was lost
+                    break
+                resent += tries > 0
+                tries += 1
+                page.send({"type": "act", "id": i, "seq": page.seq, "action": add_action(i)})
+                reply = page.until("done", "refused", timeout=10)
+                if reply["type"] == "done":
+                    acked[i] = reply["seq"]
+                    page.until_seq(reply["seq"])
+                    break
+                refusals[reply["code"]] = refusals.get(reply["code"], 0) + 1
+                if reply["code"] == "moved_on":
+                    page.until("sync")
+                else:
+                    time.sleep(0.05)
+            except PageGone:
+                page.close()
+                page = _reconnect(servers, token, page.seq)
+    return page, acked, unacked, resent, refusals
+
+
+def _reconnect(servers: list[Server], token: str, seq: int) -> Page:
+    for _ in range(100):
+        for server in servers:
+            if server.proc.poll() is None:
+                try:
+                    return Page(server, token, seq=seq, wait=1)
+                except (PageGone, TimeoutError):
+                    continue
+        time.sleep(0.05)
+    raise PageGone("no server left")
+
+
+def trial(db: str, home: Path, rng: random.Random, actions: int = 12) -> Trial:
+    """Two servers on ``db``, a game master's page acting on one and a player's page
+    watching on the other; one server SIGKILLed at a random moment; the pages go on
+    with the survivor. Checks the store holds every action once, in order, and the
+    watcher ends with the log."""
+    (home / "fight.yaml").write_text(FIGHT)
+    first = Server(db, str(home / "fight.yaml"), home)
+    second = Server(db, "fight", home)
+    servers = [first, second]
+    try:
+        tokens = second.tokens
+        actor = rng.randrange(2)
+        watcher = Page(servers[1 - actor], tokens["Ana (ana)"])
+        victim = rng.randrange(2)
+        at = rng.uniform(0.0, 0.02 * actions)
+        timer = threading.Timer(at, servers[victim].kill)
+        began = time.perf_counter()
+        timer.start()
+        page, acked, unacked, resent, refusals = session(servers, tokens["gm"], actor, actions)
+        timer.join()
+        at = min(at, time.perf_counter() - began)
+        end = page.seq
+        try:
+            watcher.until_seq(end, timeout=10)
+        except PageGone:
+            watcher.close()
+            watcher = _reconnect(servers, tokens["Ana (ana)"], watcher.seq)
+            watcher.until_seq(end, timeout=10)
+        assert watcher.seq == end
+        page.close()
+        watcher.close()
+    finally:
+        for server in servers:
+            server.kill()
+    from fracas.store import open_store
+
+    store = open_store(db)
+    records = store.load("fight").records
+    store.close()
+    ids = [r["action"]["combatant"]["id"] for r in records if r["kind"] == "action"]
+    want = [f"z{i}" for i in range(actions)]
+    lost = len(set(want) - set(ids))
+    doubled = len(ids) - len(set(ids))
+    for i, seq in acked.items():  # each acknowledged action is where its done said
+        assert records[seq - 1]["action"]["combatant"]["id"] == f"z{i}", (i, seq)
+    assert ids == want, f"stored {ids}"
+    return Trial(
+        "actor" if victim == actor else "watcher",
+        at,
+        len(acked),
+        unacked,
+        resent,
+        refusals,
+        lost,
+        doubled,
+    )
