@@ -117,6 +117,9 @@ class EncounterStore(Protocol):
 
     location: str
     """Where the store is, for messages (a path, a URL without its password)."""
+    listening: bool
+    """True while :meth:`watch` hears every commit as it happens (then a reader need
+    not look for other processes' records); always False for SQLite."""
 
     def create(self, new: NewEncounter, records: Sequence[JSON], name: str | None = None) -> str:
         """Store a new encounter with its first records (the start, the file's actions).

@@ -133,6 +133,8 @@ class PostgresStore:
         self._slots = threading.BoundedSemaphore(_POOL)
         self._lock = threading.Lock()
         self._closed = False
+        self.listening = False
+        """True while the watching connection is up (LISTEN), after its catch-up."""
         self._listeners: list[Watcher] = []
         self._watching: threading.Thread | None = None
         with self._guard("open"):
@@ -370,27 +372,27 @@ class PostgresStore:
                 continue
 
     def _listen(self) -> None:
-        """The watching thread: LISTEN on a connection of its own, reconnecting (and
-        telling the listeners to catch up) after it is lost."""
-        lost = False
+        """The watching thread: LISTEN on a connection of its own, then tell the listeners
+        to catch up (commits before it listened); again after the connection is lost."""
         pause = 0.05
         while not self._closed:
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=2) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
-                    if lost:
-                        self._emit(None, 0)
-                    lost, pause = False, 0.05
+                    self._emit(None, 0)  # what was committed before it listened, or while lost
+                    pause = 0.05
+                    self.listening = True
                     while not self._closed and self._listeners:
                         for note in conn.notifies(timeout=0.5):
                             name, _, seq = note.payload.partition(" ")
                             self._emit(name, int(seq) if seq.isdigit() else 0)
             except psycopg.Error:
-                lost = True
+                self.listening = False
                 time.sleep(pause)
                 pause = min(pause * 2, 1.0)
             with self._lock:
                 if not self._listeners:
+                    self.listening = False
                     self._watching = None
                     return
 

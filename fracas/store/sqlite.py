@@ -86,6 +86,7 @@ class SQLiteStore:
     def __init__(self, path: Path, *, durable: bool = True, timeout: float = 30.0) -> None:
         self.path = path
         self.location = str(path)
+        self.listening = False
         self._lock = threading.RLock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

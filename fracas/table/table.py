@@ -384,7 +384,8 @@ class TableService:
         return self.create(text, source, **kwargs)
 
     def open(self, name: str) -> Table:
-        """The table of stored encounter ``name`` (resumed once per process).
+        """The table of stored encounter ``name`` (resumed once per process, then caught
+        up with the store: at each open, unless the store's watch is live).
 
         Raises:
             StoreError: ``unknown_encounter``; ``log_drift`` or ``bad_record`` when the
@@ -394,6 +395,8 @@ class TableService:
             table = self._tables.get(name)
             if table is None:
                 table = self._tables[name] = _resume(self.store, name, self.rules)
+            elif self.store.listening and not table._stale:
+                return table  # the store's watch brings every commit: nothing to look for
         table.refresh()
         return table
 

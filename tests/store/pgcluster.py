@@ -45,8 +45,11 @@ def find_bindir() -> Path | None:
 class Cluster:
     """One running throwaway cluster: ``url(db)`` connects to database ``db``."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, fsync: bool = False) -> None:
         self.bindir = bindir
+        self.fsync = fsync
+        """``fsync=off`` for the tests (a crash of the machine may lose the cluster: it is
+        thrown away anyway); on for a benchmark that compares with a durable SQLite."""
         self.dir = Path(tempfile.mkdtemp(prefix="fracas-pg-"))
         self.port = 5432
         self.data = self.dir / "data"
@@ -75,7 +78,8 @@ class Cluster:
             raise RuntimeError(f"{tool} failed: {out.stdout}{out.stderr}{log[-2000:]}")
 
     def start(self) -> None:
-        options = f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync=off"
+        options = f"-k {self.dir} -p {self.port} -c listen_addresses=''"
+        options += f" -c fsync={'on' if self.fsync else 'off'} -c max_connections=200"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-o", options, "start")
 
     def stop(self, mode: str = "fast") -> None:

@@ -226,13 +226,18 @@ def session(
                 reply = page.until("done", "refused", timeout=10)
                 if reply["type"] == "done":
                     acked[i] = reply["seq"]
-                    page.until_seq(reply["seq"])
                     break
                 refusals[reply["code"]] = refusals.get(reply["code"], 0) + 1
                 if reply["code"] == "moved_on":
                     page.until("sync")
                 else:
                     time.sleep(0.05)
+            except PageGone:
+                page.close()
+                page = _reconnect(servers, token, page.seq)
+        while i in acked and page.seq < acked[i]:  # its sync, before the next action
+            try:
+                page.until_seq(acked[i])
             except PageGone:
                 page.close()
                 page = _reconnect(servers, token, page.seq)
