@@ -145,7 +145,9 @@ async def _table(
     for ws in pages:
         await ws.send(json.dumps({"type": "hello", "seq": 0}))
         await until_sync(ws, seq)
-    await asyncio.sleep(rng.uniform(0, args.interval))
+    out["ready"] += 1
+    await out["go"].wait()
+    await asyncio.sleep(min(rng.uniform(0, args.interval), out["deadline"] - time.perf_counter()))
     for _ in range(args.rounds):
         if time.perf_counter() > out["deadline"]:
             return
@@ -164,7 +166,8 @@ async def _table(
             out["times"].append(time.perf_counter() - start)
         else:
             out["errors"]["not heard in 5 s"] += 1
-        await asyncio.sleep(max(0.0, args.interval * rng.uniform(0.5, 1.5)))
+        pause = args.interval * rng.uniform(0.5, 1.5)
+        await asyncio.sleep(max(0.0, min(pause, out["deadline"] - time.perf_counter())))
 
 
 async def _connect(url: str) -> Any:
@@ -177,21 +180,34 @@ async def _connect(url: str) -> Any:
     raise RuntimeError(f"no server at {url.split('?')[0]}")
 
 
-async def _fleet_run(urls: list[list[str]], args: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"times": [], "errors": Counter(), "deadline": 0.0}
+async def _fleet_run(urls: list[list[str]], args: Any, pids: list[int]) -> dict[str, Any]:
+    out: dict[str, Any] = {"times": [], "errors": Counter(), "deadline": 0.0, "ready": 0}
+    out["go"] = asyncio.Event()
     rng = random.Random(5)
     sockets = []
     for addresses in urls:
         sockets.append([await _connect(u) for u in addresses])
+    tables = [asyncio.ensure_future(_table(row[0], row[1:], args, rng, out)) for row in sockets]
+    while out["ready"] < len(sockets):  # every page said hello and has its sync
+        await asyncio.sleep(0.05)
+    servers = [_proc_cpu(pid) for pid in pids]
     out["deadline"] = time.perf_counter() + args.seconds
     began = time.perf_counter()
     before = cpu()
-    await asyncio.gather(*(_table(row[0], row[1:], args, rng, out) for row in sockets))
+    out["go"].set()
+    await asyncio.gather(*tables)
     out["wall"], out["cpu"] = time.perf_counter() - began, cpu() - before
+    out["servers"] = [_proc_cpu(pid) - b for pid, b in zip(pids, servers, strict=True)]
     for row in sockets:
         for ws in row:
             await ws.close()
     return out
+
+
+def _proc_cpu(pid: int) -> float:
+    """User plus system CPU seconds of process ``pid`` so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def fleet(backend: str, tables: int, args: Any) -> None:
@@ -233,7 +249,7 @@ def fleet(backend: str, tables: int, args: Any) -> None:
                     [servers[(i + j) % count].url(t) for j, t in enumerate(row)]
                     for i, row in enumerate(tokens)
                 ]
-                out = asyncio.run(_fleet_run(urls, args))
+                out = asyncio.run(_fleet_run(urls, args, [s.proc.pid for s in servers]))
             finally:
                 for server in servers:
                     server.stop()
@@ -242,16 +258,23 @@ def fleet(backend: str, tables: int, args: Any) -> None:
                 cluster.destroy()
     times = sorted(out["times"])
     if not times:
-        print(f"(d) {backend}: no action completed; errors {dict(out['errors'])}")
+        print(
+            f"(d) {backend}: no action in {out['wall']:.1f} s; errors {dict(out['errors'])}; "
+            f"CPU: the servers' {' + '.join(f'{c:.1f}' for c in out['servers'])} s (idle)"
+        )
         return
-    p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+    p90, p99 = (times[min(len(times) - 1, int(q * len(times)))] for q in (0.9, 0.99))
     print(
         f"(d) {backend}, {count} process{'es' if count > 1 else ''}, {tables} tables x "
         f"{args.pages} pages: {len(times)} actions in {out['wall']:.1f} s "
         f"({len(times) / out['wall']:.0f} a second); round trip p50 "
-        f"{1000 * statistics.median(times):.1f} ms p99 {1000 * p99:.1f} ms max "
+        f"{1000 * statistics.median(times):.1f} ms p90 {1000 * p90:.1f} ms p99 "
+        f"{1000 * p99:.1f} ms max "
         f"{1000 * times[-1]:.1f} ms; errors {sum(out['errors'].values())} "
-        f"{dict(out['errors']) or ''}; the clients' CPU {out['cpu']:.1f} s"
+        f"{dict(out['errors']) or ''}; CPU: the servers' "
+        f"{' + '.join(f'{c:.1f}' for c in out['servers'])} s "
+        f"({1000 * sum(out['servers']) / len(times):.1f} ms an action), the clients' "
+        f"{out['cpu']:.1f} s"
     )
 
 

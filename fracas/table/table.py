@@ -163,7 +163,15 @@ class Table:
     def refresh(self) -> list[Record]:
         """Catch up with what other processes appended; returns (and publishes) the new
         records. New records are replayed onto the table as it is (a whole reload when
-        that fails, or when an earlier append's outcome is unknown)."""
+        that fails, or when an earlier append's outcome is unknown). While the store's
+        watch is live (``store.listening``: PostgreSQL) there is nothing to look for:
+        every commit is heard and caught up as it happens (:meth:`catch_up`)."""
+        if self.store.listening and not self._stale:
+            return []
+        return self.catch_up()
+
+    def catch_up(self) -> list[Record]:
+        """:meth:`refresh`, looking at the store whatever its watch says."""
         with self._lock:
             seq = self.seq
             if self._stale:
@@ -331,7 +339,7 @@ class TableService:
                 tables = [table] if table is not None and table.seq < seq else []
         for table in tables:
             try:
-                table.refresh()
+                table.catch_up()
             except FracasError:
                 continue  # the store is away again: the next notice or look catches up
 
@@ -395,8 +403,6 @@ class TableService:
             table = self._tables.get(name)
             if table is None:
                 table = self._tables[name] = _resume(self.store, name, self.rules)
-            elif self.store.listening and not table._stale:
-                return table  # the store's watch brings every commit: nothing to look for
         table.refresh()
         return table
 

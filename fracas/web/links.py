@@ -84,6 +84,7 @@ class Links:
         self._lock = threading.Lock()
         self._links: dict[str, dict[str, Link]] = {}
         self._seen: tuple[int, int, int] | None = None
+        self._by_hash: dict[str, tuple[str, Link]] = {}
         self._read()
 
     def _stat(self) -> tuple[int, int, int] | None:
@@ -110,9 +111,11 @@ class Links:
                     "bad_links", f"cannot read the links file {str(path)!r}: {exc}"
                 ) from None
             self._seen = seen
-        self._by_hash = {
-            link.hash: (enc, link) for enc, links in self._links.items() for link in links.values()
-        }
+            self._by_hash = {
+                link.hash: (enc, link)
+                for enc, links in self._links.items()
+                for link in links.values()
+            }
 
     def _save(self) -> None:
         self._by_hash = {

@@ -77,3 +77,22 @@ def test_a_page_reconnecting_to_the_other_process_catches_up(
     assert {"z0", "z1"} <= {c["id"] for c in again.state["combatants"]}
     other.close()
     again.close()
+
+
+def test_two_processes_links_files_agree(tmp_path: Path) -> None:
+    """Links kept by one server process (made, renewed, revoked) are what the other
+    reads at its next look: a revoke on one is a revoke on both."""
+    from fracas.web.links import LinkError, Links, links_path
+
+    path = links_path(str(tmp_path / "s.sqlite3"))
+    one, two = Links(path), Links(path)
+    link, token = one.add("fight", "Pat", ["ana"])
+    assert two.identify(token)[1].id == link.id
+    gm = two.gm("fight")
+    assert one.identify(gm)[1].id == "gm"
+    one.revoke("fight", link.id)
+    with pytest.raises(LinkError) as err:
+        two.identify(token)
+    assert err.value.code == "bad_token"
+    renewed = two.renew("fight")
+    assert renewed == {}  # the revoked link stays revoked: two saw one's revoke first
