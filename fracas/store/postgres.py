@@ -152,7 +152,8 @@ class PostgresStore:
 
     @contextmanager
     def _conn(self) -> Iterator[psycopg.Connection[Any]]:
-        """A connection of the pool for one transaction; a broken one is dropped."""
+        """A connection of the pool for one transaction; a broken one is dropped, and
+        with it the idle ones (after a server restart, one request fails, not eight)."""
         if self._closed:
             raise StoreError("store_closed", f"the store {self.location!r} was closed")
         if not self._slots.acquire(timeout=30):
@@ -168,6 +169,11 @@ class PostgresStore:
             if conn is not None:
                 if conn.broken or conn.closed or self._closed:
                     conn.close()
+                    if conn.broken:  # the server went away: every idle one is stale too
+                        with self._lock:
+                            stale, self._idle = self._idle, []
+                        for other in stale:
+                            other.close()
                 else:
                     with self._lock:
                         self._idle.append(conn)
