@@ -125,3 +125,23 @@ def test_postgres_restarted_under_a_table_acting_in_a_loop(pg_server: Cluster) -
     assert table.seq == len(store.load("fight").records)
     print(f"server down {down:.2f} s; refusals: {len(refused)}")
     store.close()
+
+
+def test_a_full_disk_is_store_full_and_the_table_keeps_its_state(tmp_path: Path) -> None:
+    """SQLite's file may not grow (``max_page_count``, as a full disk): the append that
+    needs a new page is refused ``store_full``; the table holds what is stored."""
+    store = open_store(tmp_path / "s.sqlite3", durable=False)
+    table = TableService(store).create(FIGHT, "fight.yaml", name="fight", seed=3)
+    db = store._db  # type: ignore[attr-defined]
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    with pytest.raises(FracasError) as err:
+        for i in range(200):
+            add(table, i)
+    assert err.value.code == "store_full" and "nothing was written" in err.value.message
+    stored = added(store)
+    assert 0 < len(stored) < 200 and table.seq == len(store.load("fight").records)
+    assert [c for c in table.state.combatants if c.startswith("z")] == stored
+    db.execute("PRAGMA max_page_count = 1000000")
+    add(table, len(stored))
+    assert added(store) == [*stored, f"z{len(stored)}"]
+    store.close()
