@@ -9,6 +9,7 @@ one line on stderr; nothing prints a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -95,10 +96,11 @@ def _start(ef: EncounterFile, engine: Engine) -> Any:
     "--db",
     metavar="[PATH]",
     is_flag=False,
-    flag_value=_DEFAULT_DB,
+    flag_value=os.environ.get("FRACAS_DB") or _DEFAULT_DB,
     default=None,
-    help="Also store the encounter played, as a new encounter of this store (without "
-    "PATH: the default store of `fracas play`), where `fracas play NAME` goes on with it. "
+    help="Also store the encounter played, as a new encounter of this store (a path or a "
+    "postgresql:// URL; without PATH: the store of `fracas play`, FRACAS_DB or the "
+    "default), where `fracas play NAME` goes on with it. "
     "A run stopped by an illegal action stores nothing.",
 )
 def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
@@ -457,7 +459,7 @@ def _store_option(help: str) -> Callable[[Callable[..., None]], Callable[..., No
 
 @main.command()
 @click.argument("target", metavar="FILE|ENCOUNTER", required=False)
-@_store_option("The encounter store, a SQLite file (created where missing).")
+@_store_option("The encounter store: a SQLite file (created where missing) or a postgresql:// URL.")
 @click.option("--name", help="Name of a new encounter (default: the file's name, made unique).")
 @click.option(
     "--seed",

@@ -294,6 +294,17 @@ class Engine:
         self.random = RandomDice(seed)
         self.seed = self.random.seed
 
+    def fork(self) -> Engine:
+        """A copy to try a change on: its log, state and dice go their own way from here
+        (a table keeps the original until the change is stored)."""
+        twin = Engine(self.ruleset, self.state, self.seed, self.bounds)
+        twin.random.setstate(self.random.getstate())
+        twin.log = list(self.log)
+        twin._done = list(self._done)
+        twin._undone = list(self._undone)
+        twin._before = dict(self._before)
+        return twin
+
     def begin(
         self, given: Mapping[str, Sequence[int]] | None = None, order: Sequence[str] | None = None
     ) -> Record:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.store.pgcluster import pg_server  # noqa: F401  (the session's throwaway PostgreSQL)
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--slow", action="store_true", help="also run the tests marked slow (CI does)")

@@ -9,15 +9,16 @@ acting on one encounter therefore never lose nor duplicate an action.
 The store knows nothing of rules, engines or SQLite: records go in and come
 out as JSON objects (``fracas.store.records`` turns engine records into them
 and back), and :class:`EncounterStore` is the whole interface a backend
-implements. :func:`open_store` picks the backend; SQLite
-(``fracas.store.sqlite``) is the one today, a PostgreSQL one can follow
-without touching rules or commands.
+implements. :func:`open_store` picks the backend: a path is a SQLite file
+(``fracas.store.sqlite``), a ``postgresql://`` URL a PostgreSQL database
+(``fracas.store.postgres``, for several server processes). A backend that hears
+other processes' commits says so through :meth:`EncounterStore.watch`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,6 +33,7 @@ __all__ = [
     "NewEncounter",
     "StoreError",
     "StoredEncounter",
+    "Watcher",
     "default_db_path",
     "name_from",
     "open_store",
@@ -39,6 +41,10 @@ __all__ = [
 
 JSON = dict[str, Any]
 """One record as stored: a JSON object with at least ``seq`` and ``kind``."""
+
+Watcher = Callable[[str | None, int], None]
+"""Told ``(name, seq)``: records were committed to ``name``, its next record now ``seq``;
+``(None, 0)``: changes may have been missed, catch up on every encounter."""
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 """What an encounter's name looks like: an id, never a path or a file name."""
@@ -111,6 +117,9 @@ class EncounterStore(Protocol):
 
     location: str
     """Where the store is, for messages (a path, a URL without its password)."""
+    listening: bool
+    """True while :meth:`watch` hears every commit as it happens (then a reader need
+    not look for other processes' records); always False for SQLite."""
 
     def create(self, new: NewEncounter, records: Sequence[JSON], name: str | None = None) -> str:
         """Store a new encounter with its first records (the start, the file's actions).
@@ -146,6 +155,13 @@ class EncounterStore(Protocol):
         """Remove an encounter and its log (``unknown_encounter`` if none)."""
         ...
 
+    def watch(self, listener: Watcher) -> Callable[[], None]:
+        """Hear of the records other processes commit, as they commit (see
+        :data:`Watcher`); returns the function that stops it. A backend that cannot
+        hear them (SQLite) never calls ``listener``: its readers look again now and
+        then (``Table.refresh``)."""
+        ...
+
     def close(self) -> None:
         """Let go of the store's connections and files."""
         ...
@@ -159,7 +175,9 @@ def default_db_path() -> Path:
 
 
 def open_store(location: str | Path, *, durable: bool = True) -> EncounterStore:
-    """Open (creating where needed) the store at ``location``: a SQLite file path.
+    """Open (creating where needed) the store at ``location``: a SQLite file path, or a
+    PostgreSQL URL (``postgresql://user:password@host:port/database``, or ``postgres://``;
+    needs the ``postgres`` extra: psycopg).
 
     ``durable`` (the default) makes every commit reach the disk before it returns;
     without it a power cut may lose the last commits (never corrupt the store):
@@ -168,9 +186,19 @@ def open_store(location: str | Path, *, durable: bool = True) -> EncounterStore:
     text = str(location)
     if "://" in text:
         scheme = text.split("://", 1)[0]
-        raise StoreError(
-            "unknown_store", f"{scheme!r} stores are not built yet; give a SQLite file path"
-        )
+        if scheme not in ("postgresql", "postgres"):
+            raise StoreError(
+                "unknown_store",
+                f"{scheme!r} stores are not known; give a SQLite file path or a postgresql:// URL",
+            )
+        try:
+            from fracas.store.postgres import PostgresStore
+        except ImportError:
+            raise StoreError(
+                "store_unavailable",
+                "a PostgreSQL store needs psycopg: pip install 'fracas[postgres]'",
+            ) from None
+        return PostgresStore(text, durable=durable)
     from fracas.store.sqlite import SQLiteStore
 
     return SQLiteStore(Path(text).expanduser(), durable=durable)

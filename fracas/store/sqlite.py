@@ -21,7 +21,7 @@ import builtins
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +34,7 @@ from fracas.store import (
     NewEncounter,
     StoredEncounter,
     StoreError,
+    Watcher,
     check_name,
     check_numbered,
     name_from,
@@ -85,6 +86,7 @@ class SQLiteStore:
     def __init__(self, path: Path, *, durable: bool = True, timeout: float = 30.0) -> None:
         self.path = path
         self.location = str(path)
+        self.listening = False
         self._lock = threading.RLock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -151,7 +153,7 @@ class SQLiteStore:
             try:
                 db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             except sqlite3.Error as exc:
-                raise StoreError("store_failed", f"{self.location!r}: {exc}") from None
+                raise self._error(exc) from None
             try:
                 yield db
             except BaseException:
@@ -163,9 +165,7 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 if db.in_transaction:
                     db.rollback()
-                raise StoreError(
-                    "store_failed", f"{self.location!r}: commit failed: {exc}"
-                ) from None
+                raise self._error(exc, "commit failed: ") from None
 
     # --- the interface ------------------------------------------------------------
 
@@ -243,6 +243,10 @@ class SQLiteStore:
             self._row(db, name)
             db.execute("DELETE FROM encounters WHERE name = ?", (name,))
 
+    def watch(self, listener: Watcher) -> Callable[[], None]:
+        """SQLite tells no one of a commit: never called; readers look again now and then."""
+        return lambda: None
+
     def close(self) -> None:
         self._db.close()
 
@@ -254,7 +258,23 @@ class SQLiteStore:
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreError("store_failed", f"{self.location!r}: {exc}") from None
+            raise self._error(exc) from None
+
+    def _error(self, exc: sqlite3.Error, doing: str = "") -> StoreError:
+        """``store_read_only`` (the file or its directory refuses writes), ``store_full``
+        (the disk is full), else ``store_failed``."""
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        if code == sqlite3.SQLITE_READONLY:
+            return StoreError(
+                "store_read_only",
+                f"the store {self.location!r} refuses writes (read-only: {exc}); "
+                "nothing was written",
+            )
+        if code == sqlite3.SQLITE_FULL:
+            return StoreError(
+                "store_full", f"the store {self.location!r}: the disk is full; nothing was written"
+            )
+        return StoreError("store_failed", f"{self.location!r}: {doing}{exc}")
 
     def _row(self, db: sqlite3.Connection, name: str) -> tuple[int, int]:
         row = db.execute("SELECT id, seq FROM encounters WHERE name = ?", (name,)).fetchone()

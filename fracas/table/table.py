@@ -33,7 +33,7 @@ from fracas.frozen import thaw
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
-from fracas.store import EncounterInfo, EncounterStore, MovedOn, NewEncounter, StoreError
+from fracas.store import JSON, EncounterInfo, EncounterStore, MovedOn, NewEncounter, StoreError
 from fracas.store.records import check_replayed, record_from_json, record_json
 from fracas.table.choice_odds import Choice, choice_odds
 from fracas.table.choices import Option, options_now
@@ -90,6 +90,8 @@ class Table:
         """The action waiting for its next physical die (not stored: nothing of it is
         kept until its last die is given)."""
         self._lock = threading.RLock()
+        self._stale = False
+        """An append's outcome is unknown (the store went away): read it back first."""
 
     # --- what is there ------------------------------------------------------------
 
@@ -155,7 +157,7 @@ class Table:
         who = None if by.role is Role.GM else by.name
         with self._lock:
             self._no_pending()
-            return self._run(lambda: self.engine.act(action, dice, by=who))
+            return self._run(lambda engine: engine.act(action, dice, by=who))
 
     # --- physical dice ------------------------------------------------------------
 
@@ -211,7 +213,7 @@ class Table:
             return self.pending
         self.pending = None
         who = None if by.role is Role.GM else by.name
-        return self._run(lambda: self.engine.act(action, StopDice(), by=who))
+        return self._run(lambda engine: engine.act(action, StopDice(), by=who))
 
     def _no_pending(self) -> None:
         if self.pending is not None:
@@ -225,41 +227,76 @@ class Table:
         """Take back the latest effective action; stored like any record."""
         with self._lock:
             self._no_pending()
+            self._fresh()
             latest = self.engine.undoable
             by.check_undo(self.rules, latest.by if latest else None)
             who = None if by.role is Role.GM else by.name
-            return self._run(lambda: self.engine.undo(by=who))
+            return self._run(lambda engine: engine.undo(by=who))
 
     def redo(self, by: Identity = GAME_MASTER) -> Record:
         """Put back the latest undone action; stored like any record."""
         with self._lock:
             self._no_pending()
+            self._fresh()
             latest = self.engine.redoable
             by.check_undo(self.rules, latest.by if latest else None, redo=True)
             who = None if by.role is Role.GM else by.name
-            return self._run(lambda: self.engine.redo(by=who))
+            return self._run(lambda engine: engine.redo(by=who))
 
     def refresh(self) -> list[Record]:
         """Catch up with what other processes appended; returns (and publishes) the new
-        records."""
+        records. New records are replayed onto the table as it is (a whole reload when
+        that fails, or when an earlier append's outcome is unknown). While the store's
+        watch is live (``store.listening``: PostgreSQL) there is nothing to look for:
+        every commit is heard and caught up as it happens (:meth:`catch_up`)."""
+        if self.store.listening and not self._stale:
+            return []
+        return self.catch_up()
+
+    def catch_up(self) -> list[Record]:
+        """:meth:`refresh`, looking at the store whatever its watch says."""
         with self._lock:
             seq = self.seq
-            if not self.store.records_since(self.name, seq):
-                return []
-            self._recover()
+            if self._stale:
+                self._recover()
+            else:
+                since = self.store.records_since(self.name, seq)
+                if not since:
+                    return []
+                self._apply(since)
             new = self.engine.log[seq:]
         self.feed.publish(self.name, new)
         return new
+
+    def _apply(self, bodies: Sequence[JSON]) -> None:
+        """Replay stored records that follow this table's log (each checked as a resume
+        checks it); on any doubt, reload the whole encounter instead."""
+        twin, before = self.engine.fork(), list(self.before)
+        try:
+            for body in bodies:
+                record = record_from_json(self.file, body)
+                if record.seq != len(twin.log):
+                    raise StoreError("bad_record", f"record #{record.seq} at {len(twin.log)}")
+                before.append(twin.state)
+                check_replayed(body, twin.replay(record, self.file.order), self.name)
+        except FracasError:
+            self._recover()
+            return
+        self.engine, self.before = twin, before
 
     def since(self, error: MovedOn) -> list[Record]:
         """The records another writer appended, as this table now holds them."""
         return self.engine.log[error.expected :]
 
-    def _run(self, make: Callable[[], Record]) -> Record:
+    def _run(self, make: Callable[[Engine], Record]) -> Record:
+        """Make the record on a fork of the engine, store it, and only then keep the fork:
+        a change the store refuses or loses leaves the table as it was."""
         with self._lock:
+            self._fresh()
             before = self.state
+            twin = self.engine.fork()
             try:
-                record = make()
+                record = make(twin)
             except FracasError:
                 self._check_fresh()  # refused on a stale state? then say that instead
                 raise
@@ -270,11 +307,22 @@ class Table:
                 self.feed.publish(self.name, self.since(exc))
                 raise
             except BaseException:  # refused, failed or interrupted: the store says
-                self._recover()
+                self._stale = True
+                seq = self.seq
+                self._recover()  # the store away: the table stays as it was, stale
+                self.feed.publish(self.name, self.engine.log[seq:])  # it was stored after all
                 raise
+            self.engine = twin
             self.before.append(before)
         self.feed.publish(self.name, [record])
         return record
+
+    def _fresh(self) -> None:
+        """After an append whose outcome is unknown: become what the store holds first."""
+        if self._stale:
+            seq = self.seq
+            self._recover()
+            self.feed.publish(self.name, self.engine.log[seq:])
 
     def _check_fresh(self) -> None:
         seq = self.seq
@@ -285,13 +333,23 @@ class Table:
             raise MovedOn(self.name, seq, since)
 
     def _recover(self) -> None:
+        """Become exactly what the store holds. A store away for now
+        (``store_unavailable``) leaves the table as it is and says so; any other
+        failure to read it back is :class:`StoreLost`."""
         try:
             fresh = _resume(self.store, self.name, self.rules)
+        except StoreError as exc:
+            if exc.code == "store_unavailable":
+                raise
+            raise StoreLost(
+                "store_failed", f"{self.name!r} cannot be read back from the store: {exc}"
+            ) from None
         except FracasError as exc:
             raise StoreLost(
                 "store_failed", f"{self.name!r} cannot be read back from the store: {exc}"
             ) from None
         self.engine, self.before, self.file = fresh.engine, fresh.before, fresh.file
+        self._stale = False
 
     def reload(self) -> None:
         """Become again exactly what the store holds."""
@@ -350,6 +408,23 @@ class TableService:
         self.rules = rules or TableRules()
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
+        self._unwatch = store.watch(self._heard)
+
+    def _heard(self, name: str | None, seq: int) -> None:
+        """The store heard another process commit (in the store's watching thread): the
+        open table catches up, its feed tells its listeners. ``name`` None: catch up on
+        every open table (notifications may have been missed)."""
+        with self._lock:
+            if name is None:
+                tables = list(self._tables.values())
+            else:
+                table = self._tables.get(name)
+                tables = [table] if table is not None and table.seq < seq else []
+        for table in tables:
+            try:
+                table.catch_up()
+            except FracasError:
+                continue  # the store is away again: the next notice or look catches up
 
     def create(
         self,
@@ -400,7 +475,8 @@ class TableService:
         return self.create(text, source, **kwargs)
 
     def open(self, name: str) -> Table:
-        """The table of stored encounter ``name`` (resumed once per process).
+        """The table of stored encounter ``name`` (resumed once per process, then caught
+        up with the store: at each open, unless the store's watch is live).
 
         Raises:
             StoreError: ``unknown_encounter``; ``log_drift`` or ``bad_record`` when the

@@ -39,7 +39,15 @@ class LinkError(FracasError):
 
 
 def links_path(db: str | Path) -> Path:
-    """The links file beside the store at ``db``."""
+    """The links file beside the store at ``db`` (a PostgreSQL store's: in the user's data
+    directory, named after its database URL without the password)."""
+    text = str(db)
+    if "://" in text:
+        from fracas.store import default_db_path
+        from fracas.store.postgres import redact
+
+        digest = hashlib.sha256(redact(text).encode()).hexdigest()[:16]
+        return default_db_path().parent / f"postgres-{digest}.links.json"
     p = Path(db).expanduser()
     return p.with_name(p.name + ".links.json")
 
@@ -75,18 +83,39 @@ class Links:
         self.path = path
         self._lock = threading.Lock()
         self._links: dict[str, dict[str, Link]] = {}
-        if path is not None and path.exists():
+        self._seen: tuple[int, int, int] | None = None
+        self._by_hash: dict[str, tuple[str, Link]] = {}
+        self._read()
+
+    def _stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = self.path.stat() if self.path is not None else None
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino) if st is not None else None
+
+    def _read(self) -> None:
+        """Read the file, and again whenever another process (a second ``fracas serve``
+        on the same store) changed it: a revoke there is a revoke here."""
+        path = self.path
+        seen = self._stat()
+        if path is not None and seen is not None and seen != self._seen:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-                for enc, links in data["encounters"].items():
-                    self._links[enc] = {k: Link(**v) for k, v in links.items()}
+                self._links = {
+                    enc: {k: Link(**v) for k, v in links.items()}
+                    for enc, links in data["encounters"].items()
+                }
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 raise LinkError(
                     "bad_links", f"cannot read the links file {str(path)!r}: {exc}"
                 ) from None
-        self._by_hash = {
-            link.hash: (enc, link) for enc, links in self._links.items() for link in links.values()
-        }
+            self._seen = seen
+            self._by_hash = {
+                link.hash: (enc, link)
+                for enc, links in self._links.items()
+                for link in links.values()
+            }
 
     def _save(self) -> None:
         self._by_hash = {
@@ -102,9 +131,11 @@ class Links:
         }
         tmp = self.path.with_name(f".{self.path.name}.tmp")
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             tmp.chmod(0o600)
             tmp.replace(self.path)
+            self._seen = self._stat()
         except OSError as exc:
             raise LinkError(
                 "save_failed", f"cannot write {str(self.path)!r}: {exc.strerror}"
@@ -116,6 +147,7 @@ class Links:
         """A new game master's token for ``encounter`` (the previous one stops working)."""
         token = secrets.token_urlsafe(32)
         with self._lock:
+            self._read()
             self._links.setdefault(encounter, {})[GM_ID] = Link(GM_ID, "gm", _hash(token))
             self._save()
         return token
@@ -133,6 +165,7 @@ class Links:
             )
         token = secrets.token_urlsafe(32)
         with self._lock:
+            self._read()
             links = self._links.setdefault(encounter, {})
             if any(link.name == name and not link.revoked for link in links.values()):
                 raise LinkError("bad_name", f"a player called {name!r} has a link already")
@@ -149,6 +182,7 @@ class Links:
         working): link id -> token."""
         out: dict[str, str] = {}
         with self._lock:
+            self._read()
             for link in self._links.get(encounter, {}).values():
                 if link.id != GM_ID and not link.revoked:
                     token = secrets.token_urlsafe(32)
@@ -170,6 +204,7 @@ class Links:
     def revoke(self, encounter: str, link_id: str) -> Link:
         """Refuse ``link_id``'s token from now on."""
         with self._lock:
+            self._read()
             link = self._get(encounter, link_id)
             link.revoked = True
             self._save()
@@ -178,6 +213,7 @@ class Links:
     def assign(self, encounter: str, link_id: str, owns: list[str]) -> Link:
         """Make ``link_id`` play exactly ``owns``."""
         with self._lock:
+            self._read()
             link = self._get(encounter, link_id)
             link.owns = sorted(set(owns))
             self._save()
@@ -192,6 +228,7 @@ class Links:
             LinkError: ``bad_token``: unknown or revoked.
         """
         with self._lock:
+            self._read()
             found = self._by_hash.get(_hash(token))
         if found is None or found[1].revoked:
             raise LinkError("bad_token", "this link does not open a table (unknown or revoked)")
@@ -200,8 +237,10 @@ class Links:
     def of(self, encounter: str) -> list[Link]:
         """The player links of ``encounter``, revoked ones too."""
         with self._lock:
+            self._read()
             return [v for k, v in self._links.get(encounter, {}).items() if k != GM_ID]
 
     def link(self, encounter: str, link_id: str) -> Link | None:
         with self._lock:
+            self._read()
             return self._links.get(encounter, {}).get(link_id)

@@ -137,17 +137,19 @@ class Page:
         if len(self.sent) > count:
             raise Refused("too_fast", f"more than {count} messages in {window:g} s; wait a moment")
 
-    async def handle(self, text: str) -> None:
+    async def handle(self, text: str | bytes) -> None:
         ident: Any = None
         try:
             self._check_rate()
+            if not isinstance(text, str):
+                raise Refused("bad_message", "a message is a text frame of JSON, not binary")
             if len(text.encode()) > MAX_MESSAGE:
                 raise Refused(
                     "too_big", f"a message of {len(text.encode())} bytes; at most {MAX_MESSAGE}"
                 )
             try:
                 message = json.loads(text)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep
                 raise Refused("bad_json", f"not JSON: {exc}") from None
             if not isinstance(message, dict):
                 raise Refused("bad_message", "a message is a JSON object with a 'type'")
@@ -401,8 +403,11 @@ class Hub:
         self.join(page)
         try:
             while True:
-                text = await ws.receive_text()
-                await page.handle(text)
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                await page.handle(text if text is not None else frame.get("bytes") or b"")
         except WebSocketDisconnect:
             pass
         except LinkError:

@@ -92,7 +92,7 @@ def test_not_a_fracas_store(tmp_path: Path) -> None:
         open_store(other)
     assert err.value.code == "bad_store" and "not a fracas store" in err.value.message
     with pytest.raises(StoreError) as err:
-        open_store("postgresql://localhost/fracas")
+        open_store("mysql://localhost/fracas")  # postgresql:// is a store now
     assert err.value.code == "unknown_store"
 
 
