@@ -43,6 +43,7 @@ from fracas.files import read_action
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
+from fracas.store import StoreError
 from fracas.table import Change, Identity, Role, Table, TableService, View
 from fracas.table.physical import Pending
 from fracas.table.projection import mentions
@@ -126,6 +127,12 @@ class Page:
             message = View(self.table, self.identity).clean(exc.message)
         except LinkError:
             message = exc.message
+        except FracasError:  # no view now (the store is down): say nothing of the table
+            message = (
+                exc.message
+                if isinstance(exc, StoreError)
+                else "the table cannot be read now; try again"
+            )
         await self.send({"type": "refused", "id": ident, "code": exc.code, "message": message})
 
     # --- messages -------------------------------------------------------------------
