@@ -194,42 +194,65 @@ def _solve_component(
     rounds: list[Fraction],
     width: int,
 ) -> None:
-    """Gaussian elimination on (I - Q) x = b over one component (b: what leaves it)."""
-    pos = {v: k for k, v in enumerate(comp)}
-    m = len(comp)
-    rows: list[list[Fraction]] = []
+    """Solve x = Q x + b over one component (b: what leaves it, and the rounds), by
+    eliminating its states one at a time on sparse rows (a state's row names only the
+    states it leads to, so a fight's cycles of misses and reloads stay small), then
+    substituting back. Exact, in Fractions."""
+    members = set(comp)
+    inner: dict[int, dict[int, Fraction]] = {}
+    const: dict[int, dict[int, Fraction]] = {}
+    users: dict[int, set[int]] = {v: set() for v in comp}
     for v in comp:
-        row = [Fraction(0)] * (m + width + 1)
-        row[pos[v]] += 1
+        row: dict[int, Fraction] = {}
+        b: dict[int, Fraction] = {}
         for j, p, inc in edges[v]:
-            row[m + width] += p * inc
-            if comp_of[j] == c:
-                row[pos[j]] -= p
+            if inc:
+                b[width] = b.get(width, 0) + p * inc
+            if j in members:
+                row[j] = row.get(j, 0) + p
             else:
                 vj = values[j]
                 assert vj is not None
-                for k in range(width):
-                    row[m + k] += p * vj[k]
-                row[m + width] += p * rounds[j]
-        rows.append(row)
-    for col in range(m):
-        pivot = next(r for r in range(col, m) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        prow = rows[col]
-        inv = 1 / prow[col]
-        for k in range(col, len(prow)):
-            prow[k] *= inv
-        for r in range(m):
-            if r != col and rows[r][col] != 0:
-                f = rows[r][col]
-                row = rows[r]
-                for k in range(col, len(row)):
-                    if prow[k]:
-                        row[k] -= f * prow[k]
-    for v in comp:
-        row = rows[pos[v]]
-        values[v] = row[m : m + width]
-        rounds[v] = row[m + width]
+                for k, q in enumerate(vj):
+                    if q:
+                        b[k] = b.get(k, 0) + p * q
+                if rounds[j]:
+                    b[width] = b.get(width, 0) + p * rounds[j]
+        inner[v] = row
+        const[v] = b
+        for j in row:
+            if j != v:
+                users[j].add(v)
+    order: list[int] = []
+    for k in comp:
+        row, b = inner.pop(k), const[k]
+        loop = row.pop(k, 0)
+        if loop:
+            scale = 1 / (1 - loop)
+            row = {j: q * scale for j, q in row.items()}
+            b = const[k] = {i: q * scale for i, q in b.items()}
+        inner[k] = row
+        order.append(k)
+        for r in users.pop(k):
+            if r not in users:  # eliminated already: it names k no more
+                continue
+            rr, rb = inner[r], const[r]
+            f = rr.pop(k)
+            for j, q in row.items():
+                rr[j] = rr.get(j, 0) + f * q
+                if j != r:
+                    users[j].add(r)
+            for i, q in b.items():
+                rb[i] = rb.get(i, 0) + f * q
+    solved: dict[int, dict[int, Fraction]] = {}
+    for k in reversed(order):
+        total = dict(const[k])
+        for j, q in inner[k].items():
+            for i, x in solved[j].items():
+                total[i] = total.get(i, 0) + q * x
+        solved[k] = total
+        values[k] = [Fraction(total.get(i, 0)) for i in range(width)]
+        rounds[k] = Fraction(total.get(width, 0))
 
 
 def _sccs(edges: Sequence[Sequence[tuple[int, Fraction, int]]]) -> list[list[int]]:

@@ -5,7 +5,7 @@ over every face by :func:`~fracas.dice.exact.enumerate_exact`)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NoReturn
@@ -26,6 +26,7 @@ __all__ = [
     "Transitions",
     "canonical",
     "file_start",
+    "fold_runs",
     "next_states",
     "outcome",
     "sides_of",
@@ -122,10 +123,31 @@ def next_states(
         irrelevant=skip,
     )
     out: dict[Encounter, Fraction] = {}
+    runs = [key for key in dist.outcomes if not isinstance(key, Encounter)]
+    folded = fold_runs(state, runs)  # type: ignore[arg-type]
     for key, p in dist.outcomes.items():
-        after = key if isinstance(key, Encounter) else fold(state, key)  # type: ignore[arg-type]
+        after = key if isinstance(key, Encounter) else folded[key]  # type: ignore[index]
         out[after] = out.get(after, Fraction(0)) + p
     return Outcomes(out, dist.paths, dist.truncated)
+
+
+def fold_runs(
+    state: Encounter, runs: Iterable[tuple[Event, ...]]
+) -> dict[tuple[Event, ...], Encounter]:
+    """Each run of events folded onto ``state``, as :func:`~fracas.model.fold` does, a
+    shared first part once: the runs of one action mostly differ in their last event
+    (the damage), so each event is applied once per distinct prefix, not once per run."""
+    root: dict[Event, tuple[Encounter, dict[Event, Any]]] = {}
+    out: dict[tuple[Event, ...], Encounter] = {}
+    for run in runs:
+        now, level = state, root
+        for event in run:
+            found = level.get(event)
+            if found is None:
+                found = level[event] = (event.apply(now), {})
+            now, level = found
+        out[run] = now
+    return out
 
 
 class _Touched:
@@ -323,8 +345,9 @@ _UNHASHABLE = "\0unhashable"
 
 def _fold_all(state: Encounter, events: _Events) -> Outcomes:
     out: dict[Encounter, Fraction] = {}
+    folded = fold_runs(state, events.outcomes)  # type: ignore[arg-type]
     for key, p in events.outcomes.items():
-        after = fold(state, key)  # type: ignore[arg-type]
+        after = folded[key]  # type: ignore[index]
         out[after] = out.get(after, Fraction(0)) + p
     return Outcomes(out, events.paths, events.truncated)
 
