@@ -65,6 +65,7 @@ def _frac(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
+_ZERO = Fraction(0)
 _CUT = "\0cut"
 _STUCK = "\0stalemate"
 
@@ -207,17 +208,17 @@ def _solve_component(
         b: dict[int, Fraction] = {}
         for j, p, inc in edges[v]:
             if inc:
-                b[width] = b.get(width, 0) + p * inc
+                b[width] = b.get(width, _ZERO) + p * inc
             if j in members:
-                row[j] = row.get(j, 0) + p
+                row[j] = row.get(j, _ZERO) + p
             else:
                 vj = values[j]
                 assert vj is not None
                 for k, q in enumerate(vj):
                     if q:
-                        b[k] = b.get(k, 0) + p * q
+                        b[k] = b.get(k, _ZERO) + p * q
                 if rounds[j]:
-                    b[width] = b.get(width, 0) + p * rounds[j]
+                    b[width] = b.get(width, _ZERO) + p * rounds[j]
         inner[v] = row
         const[v] = b
         for j in row:
@@ -226,7 +227,7 @@ def _solve_component(
     order: list[int] = []
     for k in comp:
         row, b = inner.pop(k), const[k]
-        loop = row.pop(k, 0)
+        loop = row.pop(k, _ZERO)
         if loop:
             scale = 1 / (1 - loop)
             row = {j: q * scale for j, q in row.items()}
@@ -239,20 +240,20 @@ def _solve_component(
             rr, rb = inner[r], const[r]
             f = rr.pop(k)
             for j, q in row.items():
-                rr[j] = rr.get(j, 0) + f * q
+                rr[j] = rr.get(j, _ZERO) + f * q
                 if j != r:
                     users[j].add(r)
             for i, q in b.items():
-                rb[i] = rb.get(i, 0) + f * q
+                rb[i] = rb.get(i, _ZERO) + f * q
     solved: dict[int, dict[int, Fraction]] = {}
     for k in reversed(order):
         total = dict(const[k])
         for j, q in inner[k].items():
             for i, x in solved[j].items():
-                total[i] = total.get(i, 0) + q * x
+                total[i] = total.get(i, _ZERO) + q * x
         solved[k] = total
-        values[k] = [Fraction(total.get(i, 0)) for i in range(width)]
-        rounds[k] = Fraction(total.get(width, 0))
+        values[k] = [total.get(i, _ZERO) for i in range(width)]
+        rounds[k] = total.get(width, _ZERO)
 
 
 def _sccs(edges: Sequence[Sequence[tuple[int, Fraction, int]]]) -> list[list[int]]:

@@ -27,7 +27,7 @@ from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import Tactic
 from fracas.grid import chebyshev
-from fracas.lab.fight import Transitions
+from fracas.lab.transitions import Transitions
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.rulesets.base import ActionSpec, Ruleset
 from fracas.table.choices import param_choices

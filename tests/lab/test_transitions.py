@@ -12,8 +12,9 @@ import pytest
 
 from fracas.engine import Engine
 from fracas.files import load, parse_text
-from fracas.lab.fight import _TRACED, Transitions, _Used, file_start, next_states, outcome
+from fracas.lab.fight import file_start, next_states, outcome
 from fracas.lab.policy import Policy
+from fracas.lab.transitions import _TRACED, Transitions, _Used
 from tests.lab.duels import DC_PISTOL, duel
 
 EXAMPLES = sorted(Path("examples").glob("*.yaml"))
