@@ -41,6 +41,7 @@ SAMPLE_FIGHTS = 64
 _CACHE = 200_000
 """Scores kept per policy before the cache is cleared (a long simulation's memory)."""
 
+_ZERO = Fraction(0)
 Score = tuple[Fraction, Fraction]
 """(expected enemies taken down minus allies, expected enemy HP lost minus allies')."""
 
@@ -201,17 +202,18 @@ class Policy:
         if found is not None:
             return found
         try:
-            dist = self.transitions.next_states(state, action, max_paths=SCORE_PATHS).states
+            dist = self.transitions.runs(state, action, max_paths=SCORE_PATHS)
         except FracasError as exc:
             if exc.code != "too_many_paths":
                 raise
-            dist = self._sample(state, action)
+            dist = list(self._sample(state, action).items())
         side = state.get(action.actor).side
-        downs = hp = Fraction(0)
-        for after, p in dist.items():
-            d, h = self._gain(state, after, side)
-            downs += p * d
-            hp += p * h
+        gains: dict[tuple[int, int], Fraction] = {}
+        for after, p in dist:
+            gain = self._gain(state, after, side)
+            gains[gain] = gains.get(gain, _ZERO) + p
+        downs = sum((p * d for (d, _), p in gains.items() if d), _ZERO)
+        hp = sum((p * h for (_, h), p in gains.items() if h), _ZERO)
         if len(self._scores) >= _CACHE:
             self._scores.clear()
         self._scores[key] = found = (downs, hp)

@@ -15,12 +15,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from fracas.engine import Engine
+from fracas.dice.source import RandomDice
+from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import EncounterFile, parse_text
 from fracas.lab.fight import DRAW, file_start, outcome, sides_of
 from fracas.lab.policy import Policy
-from fracas.model import Encounter
+from fracas.model import Encounter, fold
 
 __all__ = ["CHUNK", "MAX_ROUNDS", "Chunk", "Sim", "run_chunk", "simulate", "wilson"]
 
@@ -96,7 +97,7 @@ def run_chunk(task: Chunk) -> Tally:
     out = Tally()
     ids = list(start.combatants)
     for _ in range(task.fights):
-        engine = Engine(rs, start, rng.getrandbits(63), ef.bounds)
+        dice = RandomDice(rng.getrandbits(63))
         state = start
         dealt = dict.fromkeys(ids, 0)
         taken = dict.fromkeys(ids, 0)
@@ -104,8 +105,10 @@ def run_chunk(task: Chunk) -> Tally:
         actions = 0
         while won is None and state.round - start.round < task.max_rounds:
             action = policy.choose(state)
-            engine.act(action)
-            after = engine.state
+            # The rules' own planning and fold, as Engine.act does, without what only a
+            # table needs (the check of a typed action, the log, undo): the policy's
+            # actions are the rules' own choices (``decided`` took them).
+            after = fold(state, plan(rs, state, action, dice))
             for cid, c in state.combatants.items():
                 now = after.combatants.get(cid)
                 lost = 0 if now is None else max(0, c.hp - now.hp)

@@ -66,26 +66,49 @@ class Transitions:
         self._exact[key] = found
         return found
 
+    def runs(
+        self, state: Encounter, action: Action, *, max_paths: int
+    ) -> list[tuple[Encounter, Fraction]]:
+        """The states ``action`` leads to with their probabilities, not merged (a state
+        may come more than once): what a score needs, without hashing each state."""
+        found = self._exact.get((state, action))
+        if found is not None:
+            return list(found.states.items())
+        events = self._events(state, action, max_paths)
+        if events is None:
+            return list(self.next_states(state, action, max_paths=max_paths).states.items())
+        folded = fold_runs(state, events.outcomes)  # type: ignore[arg-type]
+        return [(folded[k], p) for k, p in events.outcomes.items()]  # type: ignore[index]
+
     def _compute(self, state: Encounter, action: Action, max_paths: int) -> Outcomes:
+        events = self._events(state, action, max_paths)
+        if events is None:
+            return next_states(self.ruleset, state, action, max_paths=max_paths)
+        return _fold_all(state, events)
+
+    def _events(self, state: Encounter, action: Action, max_paths: int) -> _Events | None:
+        """The rolling step's events (shared, or enumerated and kept where proven
+        shareable); None where the plain way applies (a core action, another's turn,
+        dice given, something unhashable)."""
         rs = self.ruleset
         core = action.do in ("end_turn", "move") or action.do in TABLE_ACTIONS
         if core or state.turn.actor != action.actor or action.dice:
-            return next_states(rs, state, action, max_paths=max_paths)
+            return None
         decision = rs.decided(state, action)
         base = (action, decision)
         try:
             known = self._reads.get(base)
         except TypeError:  # an unhashable decision
-            return next_states(rs, state, action, max_paths=max_paths)
+            return None
         for read in known or ():
             events = self._blind.get((base, read, read.values(state)))
             if events is not None:
                 self.shared += 1
-                return _fold_all(state, events)
+                return events
         self.enumerations += 1
         made = _roll_events(rs, state, decision, max_paths)
         if made is None:  # an unhashable event: the plain way
-            return next_states(rs, state, action, max_paths=max_paths)
+            return None
         events, proven = made
         if proven is not None:
             if len(self._blind) >= _CACHE:
@@ -95,7 +118,7 @@ class Transitions:
             if proven not in reads:
                 reads.append(proven)
             self._blind[(base, proven, proven.values(state))] = events
-        return _fold_all(state, events)
+        return events
 
 
 @dataclass(frozen=True)
