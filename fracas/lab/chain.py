@@ -140,7 +140,7 @@ def win_odds(
                     ends[cut_sink] = _CUT
                 out.append((cut_sink, after.truncated, 0))
         i += 1
-    values, rounds = _solve(edges, ends, labels)
+    values, rounds = _solve(_passed_through(edges, ends), ends, labels)
     v0 = values[0]
     stalemate = v0[labels.index(_STUCK)]
     return WinOdds(
@@ -154,6 +154,46 @@ def win_odds(
 
 
 Vector = list[Fraction]
+Edges = Sequence[Sequence[tuple[int, Fraction, int]]]
+
+
+def _passed_through(edges: Edges, ends: dict[int, str]) -> list[list[tuple[int, Fraction, int]]]:
+    """The edges with every state that leads to one state for certain (an end of turn)
+    passed through: an edge into it goes on to where it leads, its rounds added. The
+    chain's values are the same and its components about half as large. A ring of such
+    states (a stalemate) is left as it is."""
+    onward: dict[int, tuple[int, int]] = {}
+
+    def certain(v: int) -> bool:
+        return v not in ends and len(edges[v]) == 1 and edges[v][0][1] == 1
+
+    def through(first: int) -> tuple[int, int]:
+        seen: list[int] = []
+        passed: set[int] = set()
+        v = first
+        while v not in onward and v not in passed and certain(v):
+            seen.append(v)
+            passed.add(v)
+            v = edges[v][0][0]
+        if v in passed:  # a ring: its states stay as they are
+            cut = seen.index(v)
+            for u in seen[cut:]:
+                onward[u] = (u, 0)
+            del seen[cut:]
+        end, total = onward.get(v, (v, 0))
+        for u in reversed(seen):
+            total += edges[u][0][2]
+            onward[u] = (end, total)
+        return onward.get(first, (first, 0))
+
+    out: list[list[tuple[int, Fraction, int]]] = []
+    for v, succ in enumerate(edges):
+        row: list[tuple[int, Fraction, int]] = []
+        for j, p, inc in succ:
+            k, more = through(j)
+            row.append((k, p, inc + more))
+        out.append(row)
+    return out
 
 
 def _solve(
