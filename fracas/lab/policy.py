@@ -27,6 +27,7 @@ from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import Tactic
 from fracas.grid import chebyshev
+from fracas.lab.fight import canonical
 from fracas.lab.transitions import Transitions
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.rulesets.base import ActionSpec, Ruleset
@@ -60,13 +61,17 @@ class Policy:
         """How many actions were ranked by the seeded sample (too many dice paths)."""
 
     def choose(self, state: Encounter) -> Action:
-        """The action of the combatant whose turn it is (cached per state)."""
-        found = self._choices.get(state)
+        """The action of the combatant whose turn it is: a function of the state's
+        :func:`~fracas.lab.fight.canonical` form (its round folded, as the chain keys
+        it), worked out on that form and cached per it, so a simulated fight in round 7
+        takes the action the chain's state takes."""
+        key = canonical(state)
+        found = self._choices.get(key)
         if found is None:
-            found = self._choose(state)
+            found = self._choose(key)
             if len(self._choices) >= _CACHE:
                 self._choices.clear()
-            self._choices[state] = found
+            self._choices[key] = found
         return found
 
     def _choose(self, state: Encounter) -> Action:
@@ -224,7 +229,7 @@ class Policy:
         downs = hp = 0
         for cid, c in before.combatants.items():
             now = after.combatants.get(cid)
-            if now is None:
+            if now is None or now is c:  # gone, or the very record it was: no gain
                 continue
             sign = 1 if c.side != side else -1
             downs += sign * (rs.is_down(now) and not rs.is_down(c))
