@@ -12,7 +12,7 @@ is a stalemate, counted as a draw.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -76,13 +76,17 @@ def win_odds(
     policy: Policy | None = None,
     *,
     max_states: int = MAX_STATES,
+    stop: Callable[[], bool] | None = None,
 ) -> WinOdds:
     """The exact win odds of the fight from ``start`` under ``policy`` (default: the
     default tactics).
 
+    ``stop`` (asked every few states) gives up the chain: ``too_slow``.
+
     Raises:
         FracasError: ``too_many_states`` past ``max_states`` states, ``too_many_paths``
-            where one action has too many dice paths (both suggest ``fracas lab sim``).
+            where one action has too many dice paths (both suggest ``fracas lab sim``);
+            ``too_slow`` when ``stop`` said so.
     """
     policy = policy or Policy(ruleset)
     sides = sides_of(start)
@@ -111,6 +115,10 @@ def win_odds(
     cut_sink = -1
     i = 0
     while i < len(states):
+        if stop is not None and i % 16 == 0 and stop():
+            raise FracasError(
+                "too_slow", f"the exact chain was stopped after {i:,} states; sample it instead"
+            )
         state = states[i]
         won = outcome(ruleset, state) if i not in ends else None  # ends: the cut's sink
         if i in ends:
@@ -187,7 +195,7 @@ def _passed_through(edges: Edges, ends: dict[int, str]) -> list[list[tuple[int, 
         return onward.get(first, (first, 0))
 
     out: list[list[tuple[int, Fraction, int]]] = []
-    for v, succ in enumerate(edges):
+    for succ in edges:
         row: list[tuple[int, Fraction, int]] = []
         for j, p, inc in succ:
             k, more = through(j)

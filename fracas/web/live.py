@@ -39,6 +39,7 @@ from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
 from fracas.table import Change, Identity, Table, TableService, View
 from fracas.web.links import LinkError, Links
+from fracas.web.winbar import WinBars
 
 __all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page"]
 
@@ -149,11 +150,15 @@ class Page:
             seq = message.get("seq", 0)
             self.seq = seq if isinstance(seq, int) and seq >= 0 else 0
             await self.sync()
+            self.hub.winbars.hello(self, message)  # "winbar": true asks for the win bar
+            return
+        if kind == "winbar":  # the win bar's own messages (fracas.web.winbar)
+            await self.hub.winbars.choose(self, message)
             return
         if kind not in ("act", "undo", "redo", "odds"):
             raise Refused(
                 "unknown_message",
-                f"unknown message type {kind!r}; valid: hello, act, undo, redo, odds",
+                f"unknown message type {kind!r}; valid: hello, act, undo, redo, odds, winbar",
             )
         seq = message.get("seq")
         if not isinstance(seq, int):
@@ -242,6 +247,7 @@ class Hub:
         self._stops: dict[str, Callable[[], None]] = {}
         self._tasks: set[asyncio.Future[None]] = set()
         self._pollers: dict[str, asyncio.Future[None]] = {}
+        self.winbars = WinBars(self)
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` on the loop, holding it until it ends."""
@@ -268,6 +274,7 @@ class Hub:
         if not pages and page.encounter in self._stops:
             self._stops.pop(page.encounter)()
             self.pages.pop(page.encounter, None)
+        self.winbars.leave(page)
 
     async def _poll(self, encounter: str) -> None:
         """While a table has pages, catch up every :data:`POLL` seconds with what other
