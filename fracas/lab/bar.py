@@ -11,6 +11,7 @@ of pages or sockets.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -115,6 +116,8 @@ _POLICIES: dict[str, Policy] = {}
 """Per table (its key), the policy of its last bar in this process: the next state's
 bar reuses the exact transitions and choices already worked out."""
 _KEPT = 4
+_ONE_AT_A_TIME = threading.Lock()
+"""A kept policy is not shared by two threads at once (an executor's threads)."""
 
 
 def bar_in_worker(
@@ -127,9 +130,10 @@ def bar_in_worker(
 ) -> dict[str, Any]:
     """:func:`win_bar` as an executor's task (a top-level function: it may run in a
     process pool), its policy kept per ``key`` between calls; the bar as JSON."""
-    policy = _POLICIES.get(key)
-    if policy is None:
-        if len(_POLICIES) >= _KEPT:
-            del _POLICIES[next(iter(_POLICIES))]
-        policy = _POLICIES[key] = Policy(ruleset, tactics)
-    return win_bar(ruleset, state, policy, seed=seed, **limits).to_json()
+    with _ONE_AT_A_TIME:
+        policy = _POLICIES.get(key)
+        if policy is None:
+            if len(_POLICIES) >= _KEPT:
+                del _POLICIES[next(iter(_POLICIES))]
+            policy = _POLICIES[key] = Policy(ruleset, tactics)
+        return win_bar(ruleset, state, policy, seed=seed, **limits).to_json()

@@ -251,8 +251,17 @@ def simulate(
             if progress is not None:
                 progress(part.fights)
     else:
+        # The first chunk here: the workers start from this process's warm caches (the
+        # policy's choices, the shared enumerations) where processes fork, and only
+        # then are they started, once, each taking its share of the rest in one batch.
+        first = run_chunk(tasks[0])
+        total.add(first)
+        if progress is not None:
+            progress(first.fights)
+        rest = tasks[1:]
+        batch = max(1, math.ceil(len(rest) / (workers * 4)))
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(run_chunk, tasks):
+            for part in pool.map(run_chunk, rest, chunksize=batch):
                 total.add(part)
                 if progress is not None:
                     progress(part.fights)

@@ -18,9 +18,12 @@ server -> page
       to a player's page only while ``players``; ``"bar": null`` tells a page the
       bar is no longer shown to it
 
-The work runs in the server's executor (off the event loop, as the odds do); a bar
-still being worked out when the table moves on is cancelled if it has not started,
-and its result dropped if it has. Whether players see it is decided here, on the
+The work runs off the event loop, as the odds do, in an executor of its own of the
+same kind as the server's odds executor (a process where the odds have a process
+pool), one worker, so a bar never holds up an odds request; it is started with the
+first page that asks and shut down with the last one. A bar still being worked out
+when the table moves on is cancelled if it has not started, and its result dropped
+if it has. Whether players see it is decided here, on the
 server, in :meth:`WinBars.sees`: a player's socket is never sent a bar otherwise.
 """
 
@@ -28,8 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
+import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from fracas.errors import FracasError
@@ -40,6 +45,8 @@ if TYPE_CHECKING:
     from fracas.web.live import Hub, Page
 
 __all__ = ["WinBars"]
+
+_log = logging.getLogger(__name__)
 
 
 class WinBars:
@@ -60,8 +67,18 @@ class WinBars:
         self._stops: dict[str, Callable[[], None]] = {}
         self._loops: dict[str, asyncio.AbstractEventLoop] = {}
         self._tables: dict[str, Table] = {}
+        self._own: Executor | None = None
         self._wanted: dict[str, set[Page]] = {}
         """Per table, the pages that asked for the bar (their hello's ``winbar``)."""
+
+    def _executor(self) -> Executor:
+        if self._own is None:
+            if isinstance(self.hub.executor, ProcessPoolExecutor):
+                spawn = multiprocessing.get_context("spawn")
+                self._own = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+            else:
+                self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="winbar")
+        return self._own
 
     def sees(self, page: Page) -> bool:
         """Whether ``page`` is sent the bar: the game master's always, anyone else's
@@ -109,6 +126,9 @@ class WinBars:
             pending[1].cancel()
         self._loops.pop(encounter, None)
         self._tables.pop(encounter, None)
+        if not self._wanted and self._own is not None:  # no page of any table asks
+            self._own.shutdown(wait=False, cancel_futures=True)
+            self._own = None
 
     # --- the work --------------------------------------------------------------------
 
@@ -131,7 +151,7 @@ class WinBars:
             if pending[0] == seq:
                 return  # already on its way
             pending[1].cancel()
-        future = self.hub.executor.submit(
+        future = self._executor().submit(
             bar_in_worker,
             _key(encounter, table),
             table.ruleset,
@@ -150,6 +170,9 @@ class WinBars:
             bar = await asyncio.wrap_future(future)
         except (asyncio.CancelledError, FracasError):
             return  # a newer state replaced it, or the rules refused (no bar then)
+        except Exception:  # a bug in the work: the bar stays as it was, the server on
+            _log.exception("the win bar of %s (record %d) failed", encounter, seq - 1)
+            return
         finally:
             if self._pending.get(encounter, (None, None))[1] is future:
                 del self._pending[encounter]
@@ -167,7 +190,13 @@ class WinBars:
             return
         if page not in self._wanted.get(page.encounter, ()):
             return  # it never asked, or it left
-        await page.send({"type": "winbar", "seq": seq, "players": players, "gm": gm, "bar": bar})
+        message = {"type": "winbar", "seq": seq, "players": players, "gm": gm, "bar": bar}
+        if page.loop is asyncio.get_running_loop():
+            await page.send(message)
+        elif not page.loop.is_closed():  # the page's socket lives on another loop
+            await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(page.send(message), page.loop)
+            )
 
     # --- the game master's choice ------------------------------------------------------
 

@@ -76,7 +76,7 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(token)}`);
   ws.onopen = () => {
     $("conn").textContent = "live";
-    ws.send(JSON.stringify({ type: "hello", seq }));
+    ws.send(JSON.stringify({ type: "hello", seq, winbar: true })); // winbar.js draws it
   };
   ws.onmessage = (e) => handle(JSON.parse(e.data));
   ws.onclose = (e) => {
@@ -120,6 +120,8 @@ function handle(m) {
   } else if (m.type === "odds") {
     oddsCache.set(`${m.seq}|${asked && asked.key}`, m.odds);
     if (asked && m.id === asked.id) showOdds(m.odds, asked.target);
+  } else if (m.type === "winbar") {
+    window.dispatchEvent(new CustomEvent("fracas:winbar", { detail: m })); // winbar.js
   }
 }
 
