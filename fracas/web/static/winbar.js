@@ -109,7 +109,7 @@
     strip.setAttribute("aria-label", `win chance, ${estimate ? "an estimate" : "exact"}: ${words.join("; ")}`);
     how.textContent = estimate
       ? `An estimate from ${bar.fights.toLocaleString("en")} simulated fights (the lab's tactics), after record ${m.seq - 1}.`
-      : `Exact (${bar.states.toLocaleString("en")} states of the fight, the lab's tactics), after record ${m.seq - 1}.`;
+      : `Exact (${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics), after record ${m.seq - 1}.`;
   }
 
   window.addEventListener("fracas:winbar", (e) => draw(e.detail));
