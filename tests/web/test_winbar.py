@@ -6,12 +6,16 @@ which only the game master may choose."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
+from fracas.lab.bar import bar_in_worker
 from fracas.lab.chain import win_odds
+from fracas.web import winbar
 from tests.web.support import served
 
 DUEL = """\
@@ -141,3 +145,55 @@ def test_a_page_that_does_not_ask_gets_no_bar(tmp_path: Path) -> None:
             kinds.append(until(gm, "sync")["type"])
         assert "winbar" not in kinds
         assert s.app.state.hub.winbars.latest == {}
+
+
+def test_a_bar_for_a_state_that_moved_on_is_dropped_or_cancelled(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The bar of record S is being worked out when two actions land: its result is
+    dropped when it ends, the bar of S+1 (still waiting) is cancelled, and the page
+    gets only the bar of S+2."""
+    started, release = threading.Event(), threading.Event()
+    submitted: list[Future[Any]] = []
+
+    def held(*args: Any) -> dict[str, Any]:
+        started.set()
+        release.wait(10)
+        return bar_in_worker(*args)
+
+    monkeypatch.setattr(winbar, "bar_in_worker", held)
+    with served(tmp_path, DUEL) as s:
+        bars = s.app.state.hub.winbars
+        real = bars._executor
+
+        pools: list[Any] = []
+
+        def watched() -> Any:
+            pool = real()
+            if pool not in pools:  # each submit to it noted, once
+                pools.append(pool)
+                submit = pool.submit
+
+                def recorded(*args: Any, **kwargs: Any) -> Future[Any]:
+                    future: Future[Any] = submit(*args, **kwargs)
+                    submitted.append(future)
+                    return future
+
+                pool.submit = recorded
+            return pool
+
+        monkeypatch.setattr(bars, "_executor", watched)
+        client = TestClient(s.app)
+        seen: list[dict[str, Any]] = []
+        with client.websocket_connect(f"/ws?token={s.gm}") as gm:
+            seq = hello(gm)["seq"]
+            assert started.wait(10)  # the bar of record seq - 1 is being worked out
+            for i, do in enumerate(("attack", "end_turn"), start=1):
+                action = {"actor": "ana", "do": do, **({"target": "bo"} if do == "attack" else {})}
+                gm.send_json({"type": "act", "id": i, "seq": seq, "action": action})
+                seq = until(gm, "done", seen)["seq"]
+            release.set()
+            bar_for(gm, seq, seen)
+        assert [m["seq"] for m in seen if m["type"] == "winbar"] == [seq]
+        assert len(submitted) == 3 and submitted[1].cancelled()
+        assert not submitted[0].cancelled() and submitted[0].done()
