@@ -1,25 +1,40 @@
-"""Benchmark: the balance lab's exact chain against icepool, and simulated fights.
+"""Benchmark: the balance lab before and after its speed work, against icepool.
 
-Run by hand from the repository root (it is not a test)::
+Run by hand from the repository root (it is not a test; a few minutes)::
 
-    .venv/bin/python bench/bench_lab.py [--hp 12 40] [--fights N] [--skip-icepool-above HP]
+    .venv/bin/python bench/bench_lab.py [--hp 12 40] [--fights N] [--before REF|PATH]
+        [--skip-before-above HP] [--skip-icepool-above HP]
+
+Every figure of (a) to (c) is taken twice in one run, side by side: in a fresh
+subprocess on this tree ("after") and on the code of commit ``BEFORE`` (taken out with
+``git archive`` into a temporary folder, or a checkout given as ``--before``), and the
+two results must be equal (asserted: the speed work changes no number). CPU seconds
+are the figures compared (the machine may be shared); wall seconds beside them.
 
 (a) The exact duel win odds of two dice-combat pistol fighters (3 tiles apart, 8
     rounds loaded) at each ``--hp``: ``fracas lab win``'s chain (the real rules, every
     state the fight reaches: HP, ammo, whose turn) and icepool's absorbing Markov chain
     over (HP, HP, whose turn), built from the single-attack damage distributions.
-    Equal (asserted); the time of each and the ratio. icepool at 40 HP takes minutes:
-    ``--skip-icepool-above`` leaves it out above that HP.
+    Equal (asserted); the time of each and the ratios. icepool at 40 HP takes minutes:
+    ``--skip-icepool-above`` leaves it out above that HP (``--skip-before-above`` the
+    before code likewise).
 (b) ``fracas lab sim`` fights per second on a 2 v 2 dice-combat fight (pistol and club
     against knife and pistol), on 1 and on 2 workers, and the speed-up.
 (c) ``fracas lab sim`` fights per second on ``examples/wasteland.yaml``.
 (d) Dask's overhead per chunk (a one-worker ``LocalCluster`` against this process),
-    where the extra ``fracas[dask]`` is installed.
+    where the extra ``fracas[dask]`` is installed (this tree only).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -28,12 +43,15 @@ from typing import Any
 import icepool
 
 from fracas.files import parse_text
-from fracas.lab import sim as lab_sim
 from fracas.lab.chain import win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.sim import simulate
 from fracas.model import Action
 from fracas.odds import action_odds
+
+ROOT = Path(__file__).resolve().parent.parent
+BEFORE = "8832641"
+"""The commit the "before" figures are taken from (the lab as it was merged)."""
 
 PISTOLS = """
 ruleset: dice-combat
@@ -87,60 +105,143 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
+def measure(case: str, fights: int) -> dict[str, Any]:
+    """Run in a subprocess whose PYTHONPATH picks the tree: one case, timed. Cases:
+    ``win:HP`` (the pistol duel's exact odds), ``sim:WORKERS`` (the 2 v 2 fight),
+    ``wasteland`` (the example). Only what both trees have is called."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    children = _children_cpu()
+    if case.startswith("win:"):
+        hp = int(case.partition(":")[2])
+        ef = parse_text(PISTOLS.replace("HP", str(hp)))
+        odds = win_odds(ef.ruleset, file_start(ef), max_states=2_000_000)
+        result: Any = {"a": str(odds.sides["a"]), "states": odds.states}
+    elif case.startswith("sim:"):
+        workers = int(case.partition(":")[2])
+        result = simulate(TWO_V_TWO, "2v2", fights, seed=1, workers=workers).to_json()
+    else:
+        text = (ROOT / "examples" / "wasteland.yaml").read_text()
+        result = simulate(text, "wasteland", fights, seed=1).to_json()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    cpu += _children_cpu() - children  # the pool's workers, reaped at its shutdown
+    digest = hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()[:16]
+    return {"wall": wall, "cpu": cpu, "result": result, "digest": digest}
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def in_tree(tree: Path, case: str, fights: int = 0) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    args = [sys.executable, str(Path(__file__).resolve()), "--measure", case]
+    done = subprocess.run(
+        [*args, "--fights", str(fights)], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    out: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return out
+
+
+def before_tree(ref: str, into: Path) -> Path:
+    """``ref`` as a folder: an existing checkout, or the commit taken out with git archive."""
+    if Path(ref).is_dir():
+        return Path(ref)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", ref, "fracas"], capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def _pair(old: Path | None, case: str, fights: int = 0) -> tuple[dict[str, Any] | None, Any]:
+    """(before, after) for one case; the results asserted equal."""
+    now = in_tree(ROOT, case, fights)
+    was = None if old is None else in_tree(old, case, fights)
+    if was is not None:
+        assert was["digest"] == now["digest"], (case, was["result"], now["result"])
+    return was, now
+
+
+def _secs(m: dict[str, Any] | None) -> str:
+    return f"{'-':>8} {'':>9}" if m is None else f"{m['cpu']:8.2f} [{m['wall']:6.2f}]"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hp", type=int, nargs="+", default=[12, 40])
     parser.add_argument("--fights", type=int, default=2000)
+    parser.add_argument("--before", default=BEFORE, help="the 'before' code: a commit or a folder")
     parser.add_argument("--skip-icepool-above", type=int, default=None)
+    parser.add_argument("--skip-before-above", type=int, default=None)
     parser.add_argument("--wasteland-fights", type=int, default=20)
     parser.add_argument("--sim-only", action="store_true", help="Only parts (b) to (d).")
     parser.add_argument("--dask-chunks", type=int, default=20)
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure:  # a subprocess of (a) to (c)
+        print(json.dumps(measure(args.measure, args.fights)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        old = before_tree(args.before, Path(tmp))
+        compare(args, old)
+    dask_overhead(args.dask_chunks)
 
-    print("(a) exact pistol duel win odds: fracas lab win vs icepool's absorbing chain")
+
+def compare(args: argparse.Namespace, old: Path) -> None:
+    print(f"before: {args.before}; after: this tree; CPU s [wall s], each in a fresh process")
+    print("(a) exact pistol duel win odds: fracas lab win, before and after, and icepool")
+    print(f"    {'HP':>3} {'states':>7}  {'before':>17}  {'after':>17}  {'speed-up':>8}  icepool")
     for hp in [] if args.sim_only else args.hp:
-        text = PISTOLS.replace("HP", str(hp))
-        ef = parse_text(text)
-        t0 = time.perf_counter()
-        ours = win_odds(ef.ruleset, file_start(ef), max_states=2_000_000)
-        t_ours = time.perf_counter() - t0
-        line = (
-            f"  {hp:>3} HP: ours {float(ours.sides['a']):.6f} in {t_ours:8.2f} s "
-            f"({ours.states:,} states)"
+        skip_before = args.skip_before_above is not None and hp > args.skip_before_above
+        was, now = _pair(None if skip_before else old, f"win:{hp}")
+        ours = Fraction(now["result"]["a"])
+        line = f"    {hp:>3} {now['result']['states']:>7,}  {_secs(was)}  {_secs(now)}  " + (
+            f"{was['cpu'] / now['cpu']:7.1f}x" if was else f"{'-':>8}"
         )
         if args.skip_icepool_above is not None and hp > args.skip_icepool_above:
-            print(line + "; icepool skipped")
+            print(line + "  skipped")
             continue
-        theirs, t_ice = icepool_duel(hp, text)
-        assert theirs == ours.sides["a"], (hp, theirs, ours.sides["a"])
-        print(
-            line + f"; icepool {float(theirs):.6f} in {t_ice:8.2f} s; equal; "
-            f"icepool/ours {t_ice / t_ours:.2f}x"
-        )
+        theirs, t_ice = icepool_duel(hp, PISTOLS.replace("HP", str(hp)))
+        assert theirs == ours, (hp, theirs, ours)
+        print(line + f"  {t_ice:7.2f} s, equal: icepool/after {t_ice / now['cpu']:.2f}x")
+    print(f"    P(ana wins) equal before, after and in icepool ({float(ours):.6f} at {hp} HP)")
 
-    print(f"(b) fracas lab sim on a 2 v 2 dice-combat fight, {args.fights:,} fights")
-    rates = {}
-    for workers in (1, 2):
-        lab_sim._PARSED.clear()  # a cold policy cache for each run (workers fork from here)
-        t0 = time.perf_counter()
-        sim = simulate(TWO_V_TWO, "2v2", args.fights, seed=1, workers=workers)
-        dt = time.perf_counter() - t0
-        rates[workers] = args.fights / dt
-        print(
-            f"  {workers} worker(s): {rates[workers]:8.0f} fights/s "
-            f"(players win {sim.win('players') * 100:.1f}%)"
-        )
-    print(f"  speed-up on 2 workers: {rates[2] / rates[1]:.2f}x")
-    text = Path("examples/wasteland.yaml").read_text()
-    lab_sim._PARSED.clear()
-    t0 = time.perf_counter()
-    simulate(text, "wasteland", args.wasteland_fights, seed=1)
-    dt = time.perf_counter() - t0
+    print(f"(b) fracas lab sim on a 2 v 2 dice-combat fight, {args.fights:,} fights, seed 1")
     print(
-        f"(c) fracas lab sim on examples/wasteland.yaml: {args.wasteland_fights / dt:.2f} "
-        f"fights/s on 1 worker ({args.wasteland_fights} fights in {dt:.1f} s)"
+        f"    {'workers':>7}  {'before':>17}  {'after':>17}  fights per CPU second "
+        "(all processes), before -> after"
     )
-    dask_overhead(args.dask_chunks)
+    walls: dict[tuple[str, int], float] = {}
+    cpus: dict[tuple[str, int], float] = {}
+    for workers in (1, 2):
+        was, now = _pair(old, f"sim:{workers}", args.fights)
+        assert was is not None
+        for when, m in (("before", was), ("after", now)):
+            walls[when, workers], cpus[when, workers] = m["wall"], m["cpu"]
+        print(
+            f"    {workers:>7}  {_secs(was)}  {_secs(now)}  "
+            f"{args.fights / was['cpu']:,.0f} -> {args.fights / now['cpu']:,.0f}"
+        )
+    for when in ("before", "after"):
+        print(
+            f"    2 workers, {when}: {walls[when, 1] / walls[when, 2]:.2f}x the wall-clock "
+            f"speed of 1; {cpus[when, 2] / cpus[when, 1]:.2f}x its CPU (the wall clock "
+            "counts only where the machine's 2 cores are otherwise idle)"
+        )
+    print(
+        "    results equal before and after "
+        f"(players win {now['result']['sides']['players']['win'] * 100:.1f}%)"
+    )
+    was, now = _pair(old, "wasteland", args.wasteland_fights)
+    assert was is not None
+    n = args.wasteland_fights
+    print(
+        f"(c) fracas lab sim on examples/wasteland.yaml, {n} fights on 1 worker: "
+        f"before {was['cpu']:.1f} s ({n / was['wall']:.2f} fights/s), "
+        f"after {now['cpu']:.1f} s ({n / now['wall']:.2f} fights/s); results equal"
+    )
 
 
 def dask_overhead(chunks: int) -> None:

@@ -12,7 +12,7 @@ is a stalemate, counted as a draw.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -65,6 +65,7 @@ def _frac(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
+_ZERO = Fraction(0)
 _CUT = "\0cut"
 _STUCK = "\0stalemate"
 
@@ -75,13 +76,17 @@ def win_odds(
     policy: Policy | None = None,
     *,
     max_states: int = MAX_STATES,
+    stop: Callable[[], bool] | None = None,
 ) -> WinOdds:
     """The exact win odds of the fight from ``start`` under ``policy`` (default: the
     default tactics).
 
+    ``stop`` (asked every few states) gives up the chain: ``too_slow``.
+
     Raises:
         FracasError: ``too_many_states`` past ``max_states`` states, ``too_many_paths``
-            where one action has too many dice paths (both suggest ``fracas lab sim``).
+            where one action has too many dice paths (both suggest ``fracas lab sim``);
+            ``too_slow`` when ``stop`` said so.
     """
     policy = policy or Policy(ruleset)
     sides = sides_of(start)
@@ -110,6 +115,10 @@ def win_odds(
     cut_sink = -1
     i = 0
     while i < len(states):
+        if stop is not None and i % 16 == 0 and stop():
+            raise FracasError(
+                "too_slow", f"the exact chain was stopped after {i:,} states; sample it instead"
+            )
         state = states[i]
         won = outcome(ruleset, state) if i not in ends else None  # ends: the cut's sink
         if i in ends:
@@ -139,7 +148,7 @@ def win_odds(
                     ends[cut_sink] = _CUT
                 out.append((cut_sink, after.truncated, 0))
         i += 1
-    values, rounds = _solve(edges, ends, labels)
+    values, rounds = _solve(_passed_through(edges, ends), ends, labels)
     v0 = values[0]
     stalemate = v0[labels.index(_STUCK)]
     return WinOdds(
@@ -153,6 +162,46 @@ def win_odds(
 
 
 Vector = list[Fraction]
+Edges = Sequence[Sequence[tuple[int, Fraction, int]]]
+
+
+def _passed_through(edges: Edges, ends: dict[int, str]) -> list[list[tuple[int, Fraction, int]]]:
+    """The edges with every state that leads to one state for certain (an end of turn)
+    passed through: an edge into it goes on to where it leads, its rounds added. The
+    chain's values are the same and its components about half as large. A ring of such
+    states (a stalemate) is left as it is."""
+    onward: dict[int, tuple[int, int]] = {}
+
+    def certain(v: int) -> bool:
+        return v not in ends and len(edges[v]) == 1 and edges[v][0][1] == 1
+
+    def through(first: int) -> tuple[int, int]:
+        seen: list[int] = []
+        passed: set[int] = set()
+        v = first
+        while v not in onward and v not in passed and certain(v):
+            seen.append(v)
+            passed.add(v)
+            v = edges[v][0][0]
+        if v in passed:  # a ring: its states stay as they are
+            cut = seen.index(v)
+            for u in seen[cut:]:
+                onward[u] = (u, 0)
+            del seen[cut:]
+        end, total = onward.get(v, (v, 0))
+        for u in reversed(seen):
+            total += edges[u][0][2]
+            onward[u] = (end, total)
+        return onward.get(first, (first, 0))
+
+    out: list[list[tuple[int, Fraction, int]]] = []
+    for succ in edges:
+        row: list[tuple[int, Fraction, int]] = []
+        for j, p, inc in succ:
+            k, more = through(j)
+            row.append((k, p, inc + more))
+        out.append(row)
+    return out
 
 
 def _solve(
@@ -194,42 +243,65 @@ def _solve_component(
     rounds: list[Fraction],
     width: int,
 ) -> None:
-    """Gaussian elimination on (I - Q) x = b over one component (b: what leaves it)."""
-    pos = {v: k for k, v in enumerate(comp)}
-    m = len(comp)
-    rows: list[list[Fraction]] = []
+    """Solve x = Q x + b over one component (b: what leaves it, and the rounds), by
+    eliminating its states one at a time on sparse rows (a state's row names only the
+    states it leads to, so a fight's cycles of misses and reloads stay small), then
+    substituting back. Exact, in Fractions."""
+    members = set(comp)
+    inner: dict[int, dict[int, Fraction]] = {}
+    const: dict[int, dict[int, Fraction]] = {}
+    users: dict[int, set[int]] = {v: set() for v in comp}
     for v in comp:
-        row = [Fraction(0)] * (m + width + 1)
-        row[pos[v]] += 1
+        row: dict[int, Fraction] = {}
+        b: dict[int, Fraction] = {}
         for j, p, inc in edges[v]:
-            row[m + width] += p * inc
-            if comp_of[j] == c:
-                row[pos[j]] -= p
+            if inc:
+                b[width] = b.get(width, _ZERO) + p * inc
+            if j in members:
+                row[j] = row.get(j, _ZERO) + p
             else:
                 vj = values[j]
                 assert vj is not None
-                for k in range(width):
-                    row[m + k] += p * vj[k]
-                row[m + width] += p * rounds[j]
-        rows.append(row)
-    for col in range(m):
-        pivot = next(r for r in range(col, m) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        prow = rows[col]
-        inv = 1 / prow[col]
-        for k in range(col, len(prow)):
-            prow[k] *= inv
-        for r in range(m):
-            if r != col and rows[r][col] != 0:
-                f = rows[r][col]
-                row = rows[r]
-                for k in range(col, len(row)):
-                    if prow[k]:
-                        row[k] -= f * prow[k]
-    for v in comp:
-        row = rows[pos[v]]
-        values[v] = row[m : m + width]
-        rounds[v] = row[m + width]
+                for k, q in enumerate(vj):
+                    if q:
+                        b[k] = b.get(k, _ZERO) + p * q
+                if rounds[j]:
+                    b[width] = b.get(width, _ZERO) + p * rounds[j]
+        inner[v] = row
+        const[v] = b
+        for j in row:
+            if j != v:
+                users[j].add(v)
+    order: list[int] = []
+    for k in comp:
+        row, b = inner.pop(k), const[k]
+        loop = row.pop(k, _ZERO)
+        if loop:
+            scale = 1 / (1 - loop)
+            row = {j: q * scale for j, q in row.items()}
+            b = const[k] = {i: q * scale for i, q in b.items()}
+        inner[k] = row
+        order.append(k)
+        for r in users.pop(k):
+            if r not in users:  # eliminated already: it names k no more
+                continue
+            rr, rb = inner[r], const[r]
+            f = rr.pop(k)
+            for j, q in row.items():
+                rr[j] = rr.get(j, _ZERO) + f * q
+                if j != r:
+                    users[j].add(r)
+            for i, q in b.items():
+                rb[i] = rb.get(i, _ZERO) + f * q
+    solved: dict[int, dict[int, Fraction]] = {}
+    for k in reversed(order):
+        total = dict(const[k])
+        for j, q in inner[k].items():
+            for i, x in solved[j].items():
+                total[i] = total.get(i, _ZERO) + q * x
+        solved[k] = total
+        values[k] = [total.get(i, _ZERO) for i in range(width)]
+        rounds[k] = total.get(width, _ZERO)
 
 
 def _sccs(edges: Sequence[Sequence[tuple[int, Fraction, int]]]) -> list[list[int]]:

@@ -27,7 +27,8 @@ from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import Tactic
 from fracas.grid import chebyshev
-from fracas.lab.fight import Transitions
+from fracas.lab.fight import canonical
+from fracas.lab.transitions import Transitions
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.rulesets.base import ActionSpec, Ruleset
 from fracas.table.choices import param_choices
@@ -41,6 +42,7 @@ SAMPLE_FIGHTS = 64
 _CACHE = 200_000
 """Scores kept per policy before the cache is cleared (a long simulation's memory)."""
 
+_ZERO = Fraction(0)
 Score = tuple[Fraction, Fraction]
 """(expected enemies taken down minus allies, expected enemy HP lost minus allies')."""
 
@@ -59,13 +61,17 @@ class Policy:
         """How many actions were ranked by the seeded sample (too many dice paths)."""
 
     def choose(self, state: Encounter) -> Action:
-        """The action of the combatant whose turn it is (cached per state)."""
-        found = self._choices.get(state)
+        """The action of the combatant whose turn it is: a function of the state's
+        :func:`~fracas.lab.fight.canonical` form (its round folded, as the chain keys
+        it), worked out on that form and cached per it, so a simulated fight in round 7
+        takes the action the chain's state takes."""
+        key = canonical(state)
+        found = self._choices.get(key)
         if found is None:
-            found = self._choose(state)
+            found = self._choose(key)
             if len(self._choices) >= _CACHE:
                 self._choices.clear()
-            self._choices[state] = found
+            self._choices[key] = found
         return found
 
     def _choose(self, state: Encounter) -> Action:
@@ -201,17 +207,18 @@ class Policy:
         if found is not None:
             return found
         try:
-            dist = self.transitions.next_states(state, action, max_paths=SCORE_PATHS).states
+            dist = self.transitions.runs(state, action, max_paths=SCORE_PATHS)
         except FracasError as exc:
             if exc.code != "too_many_paths":
                 raise
-            dist = self._sample(state, action)
+            dist = list(self._sample(state, action).items())
         side = state.get(action.actor).side
-        downs = hp = Fraction(0)
-        for after, p in dist.items():
-            d, h = self._gain(state, after, side)
-            downs += p * d
-            hp += p * h
+        gains: dict[tuple[int, int], Fraction] = {}
+        for after, p in dist:
+            gain = self._gain(state, after, side)
+            gains[gain] = gains.get(gain, _ZERO) + p
+        downs = sum((p * d for (d, _), p in gains.items() if d), _ZERO)
+        hp = sum((p * h for (_, h), p in gains.items() if h), _ZERO)
         if len(self._scores) >= _CACHE:
             self._scores.clear()
         self._scores[key] = found = (downs, hp)
@@ -222,7 +229,7 @@ class Policy:
         downs = hp = 0
         for cid, c in before.combatants.items():
             now = after.combatants.get(cid)
-            if now is None:
+            if now is None or now is c:  # gone, or the very record it was: no gain
                 continue
             sign = 1 if c.side != side else -1
             downs += sign * (rs.is_down(now) and not rs.is_down(c))

@@ -15,14 +15,26 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from fracas.engine import Engine
+from fracas.dice.source import RandomDice
+from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import EncounterFile, parse_text
 from fracas.lab.fight import DRAW, file_start, outcome, sides_of
 from fracas.lab.policy import Policy
-from fracas.model import Encounter
+from fracas.model import Encounter, fold
+from fracas.rulesets.base import Ruleset
 
-__all__ = ["CHUNK", "MAX_ROUNDS", "Chunk", "Sim", "run_chunk", "simulate", "wilson"]
+__all__ = [
+    "CHUNK",
+    "MAX_ROUNDS",
+    "Chunk",
+    "Sim",
+    "Tally",
+    "play",
+    "run_chunk",
+    "simulate",
+    "wilson",
+]
 
 CHUNK = 250
 """Fights per task."""
@@ -91,21 +103,39 @@ def chunk_seed(seed: int, index: int) -> int:
 def run_chunk(task: Chunk) -> Tally:
     """Play the chunk's fights (a top-level function: it runs in a worker process)."""
     ef, start, policy = _setup(task.text, task.name)
-    rs = ef.ruleset
     rng = random.Random(chunk_seed(task.seed, task.index))
+    return play(ef.ruleset, start, policy, rng, task.fights, task.max_rounds)
+
+
+def play(
+    rs: Ruleset,
+    start: Encounter,
+    policy: Policy,
+    rng: random.Random,
+    fights: int,
+    max_rounds: int = MAX_ROUNDS,
+    stop: Callable[[], bool] | None = None,
+) -> Tally:
+    """Play ``fights`` fights from ``start`` under ``policy``, each with its own dice
+    seeded from ``rng``; ``stop`` (asked between fights) ends the run early: the tally
+    counts the fights played."""
     out = Tally()
     ids = list(start.combatants)
-    for _ in range(task.fights):
-        engine = Engine(rs, start, rng.getrandbits(63), ef.bounds)
+    for _ in range(fights):
+        if stop is not None and stop():
+            break
+        dice = RandomDice(rng.getrandbits(63))
         state = start
         dealt = dict.fromkeys(ids, 0)
         taken = dict.fromkeys(ids, 0)
         won = outcome(rs, state)
         actions = 0
-        while won is None and state.round - start.round < task.max_rounds:
+        while won is None and state.round - start.round < max_rounds:
             action = policy.choose(state)
-            engine.act(action)
-            after = engine.state
+            # The rules' own planning and fold, as Engine.act does, without what only a
+            # table needs (the check of a typed action, the log, undo): the policy's
+            # actions are the rules' own choices (``decided`` took them).
+            after = fold(state, plan(rs, state, action, dice))
             for cid, c in state.combatants.items():
                 now = after.combatants.get(cid)
                 lost = 0 if now is None else max(0, c.hp - now.hp)
@@ -221,8 +251,17 @@ def simulate(
             if progress is not None:
                 progress(part.fights)
     else:
+        # The first chunk here: the workers start from this process's warm caches (the
+        # policy's choices, the shared enumerations) where processes fork, and only
+        # then are they started, once, each taking its share of the rest in one batch.
+        first = run_chunk(tasks[0])
+        total.add(first)
+        if progress is not None:
+            progress(first.fights)
+        rest = tasks[1:]
+        batch = max(1, math.ceil(len(rest) / (workers * 4)))
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(run_chunk, tasks):
+            for part in pool.map(run_chunk, rest, chunksize=batch):
                 total.add(part)
                 if progress is not None:
                     progress(part.fights)

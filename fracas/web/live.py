@@ -48,6 +48,7 @@ from fracas.table import Change, Identity, Role, Table, TableService, View
 from fracas.table.physical import Pending
 from fracas.table.projection import mentions
 from fracas.web.links import LinkError, Links
+from fracas.web.winbar import WinBars
 
 __all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page"]
 
@@ -175,11 +176,15 @@ class Page:
             seq = message.get("seq", 0)
             self.seq = seq if isinstance(seq, int) and seq >= 0 else 0
             await self.sync()
+            self.hub.winbars.hello(self, message)  # "winbar": true asks for the win bar
+            return
+        if kind == "winbar":  # the win bar's own messages (fracas.web.winbar)
+            await self.hub.winbars.choose(self, message)
             return
         if kind not in KINDS:
             raise Refused(
                 "unknown_message",
-                f"unknown message type {kind!r}; valid: hello, {', '.join(KINDS)}",
+                f"unknown message type {kind!r}; valid: hello, {', '.join(KINDS)}, winbar",
             )
         seq = message.get("seq")
         if not isinstance(seq, int):
@@ -315,6 +320,7 @@ class Hub:
         self._stops: dict[str, Callable[[], None]] = {}
         self._tasks: set[asyncio.Future[None]] = set()
         self._pollers: dict[str, asyncio.Future[None]] = {}
+        self.winbars = WinBars(self)
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` on the loop, holding it until it ends."""
@@ -341,6 +347,7 @@ class Hub:
         if not pages and page.encounter in self._stops:
             self._stops.pop(page.encounter)()
             self.pages.pop(page.encounter, None)
+        self.winbars.leave(page)
 
     async def _poll(self, encounter: str) -> None:
         """While a table has pages, catch up every :data:`POLL` seconds with what other

@@ -14,7 +14,7 @@ import pytest
 
 from fracas.errors import FracasError
 from fracas.files import parse_text
-from fracas.lab.chain import win_odds
+from fracas.lab.chain import _passed_through, _solve, win_odds
 from fracas.lab.fight import file_start
 from fracas.model import Action, Encounter
 from fracas.odds import action_odds
@@ -194,3 +194,41 @@ def test_exploding_dice_cut_mass_is_reported() -> None:
     assert 0 < w.truncated < Fraction(1, 10**6)
     assert sum(w.sides.values()) + w.draw + w.truncated == 1
     assert "truncated" in w.to_json()
+
+
+def test_solver_gamblers_ruin_through_certain_states_and_a_ring() -> None:
+    """The sparse elimination, with states passed through: a gambler's ruin on 0..4
+    (up with 1/3 through a state that leads on for certain, one round each step up;
+    down with 2/3), and from the start a 1/5 chance to fall into a ring of two states
+    that lead to each other for certain (a stalemate). Known answers: reaching 4 from
+    1 is (1 - 2) / (1 - 2**4) = 1/15 of the rest."""
+    labels = ["a", "b", "draw", "\0cut", "\0stalemate"]
+    ends = {0: "b", 4: "a"}
+    third, two_thirds = Fraction(1, 3), Fraction(2, 3)
+    # nodes 0..4: money; 5..7: the certain states on the way up from 1..3; 8, 9: the ring
+    edges: list[list[tuple[int, Fraction, int]]] = [[] for _ in range(11)]
+    for k in (1, 2, 3):
+        edges[k] = [(4 + k, third, 0), (k - 1, two_thirds, 0)]
+        edges[4 + k] = [(k + 1, Fraction(1), 1)]
+    edges[8] = [(9, Fraction(1), 0)]
+    edges[9] = [(8, Fraction(1), 0)]
+    edges[10] = [(1, Fraction(4, 5), 0), (8, Fraction(1, 5), 0)]  # the start
+    through = _passed_through(edges, ends)
+    assert through[1] == [(2, third, 1), (0, two_thirds, 0)]
+    assert through[8] == [(9, Fraction(1), 0)]  # the ring is left as it is
+    values, _ = _solve(through, ends, labels)
+    assert values[1][0] == Fraction(1, 15) and values[2][0] == Fraction(1, 5)
+    assert values[10] == [Fraction(4, 75), Fraction(56, 75), 0, 0, Fraction(1, 5)]
+    plain, rounds = _solve(edges, ends, labels)
+    assert plain[10] == values[10]
+    assert rounds[1] == _solve(through, ends, labels)[1][1]
+
+
+def test_stalemate_is_a_draw() -> None:
+    """Two fighters out of each other's reach who do not move (no ``approach``): the
+    fight cannot end; the chain says so (a draw, all of it a stalemate)."""
+    ef = parse_text(
+        DC_MELEE.replace("at: [1, 0]", "at: [5, 0]").replace("HP_A", "5").replace("HP_B", "5")
+    )
+    w = win_odds(ef.ruleset, file_start(ef))
+    assert w.draw == w.stalemate == 1 and set(w.sides.values()) == {0}

@@ -3,6 +3,7 @@ provably never read one, and the result always equals the plain enumeration."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 from pathlib import Path
@@ -12,8 +13,10 @@ import pytest
 
 from fracas.engine import Engine
 from fracas.files import load, parse_text
-from fracas.lab.fight import _TRACED, Transitions, _Used, file_start, next_states, outcome
+from fracas.lab.fight import file_start, next_states, outcome
 from fracas.lab.policy import Policy
+from fracas.lab.transitions import _TRACED, Transitions, _Read, _Reads, _traced, _Used
+from fracas.model import Action, Encounter
 from tests.lab.duels import DC_PISTOL, duel
 
 EXAMPLES = sorted(Path("examples").glob("*.yaml"))
@@ -78,3 +81,66 @@ def test_dice_combat_attack_is_shared_across_hp() -> None:
             next_states(ef.ruleset, s, action, max_paths=10**5).states
         )
     assert (t.enumerations, t.shared) == (1, 2)
+
+
+TWO_V_TWO = """
+ruleset: dice-combat
+order: [ana, bo, cy, dee]
+combatants:
+  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 8}}
+  - {id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}
+  - {id: cy, name: Cy, side: players, at: [0, 1], hand: club}
+  - {id: dee, name: Dee, side: raiders, at: [4, 1], hand: {is: pistol, loaded: 8}}
+"""
+
+
+def _loaded(state: Encounter, cid: str, n: int) -> Encounter:
+    c = state.get(cid)
+    hand = dataclasses.replace(c.sheet.hand, loaded=n)
+    return state.with_combatant(
+        dataclasses.replace(c, sheet=dataclasses.replace(c.sheet, hand=hand))
+    )
+
+
+def test_what_the_rolling_step_read_is_shared_across_the_rest() -> None:
+    """DC-9: Ana's shot at Bo reads neither Dee's pistol nor Cy: one enumeration serves
+    every load of Dee's pistol (and every HP), each equal to the plain enumeration;
+    Ana's own load is read (the ammo die, DC-9), so a different load enumerates again."""
+    ef = parse_text(TWO_V_TWO)
+    start = file_start(ef)
+    t = Transitions(ef.ruleset)
+    action = Action("ana", "attack", "bo")
+    for n in (8, 5, 1):
+        s = _loaded(start, "dee", n)
+        s = s.with_combatant(dataclasses.replace(s.get("cy"), hp=n))
+        got = t.next_states(s, action, max_paths=10**5)
+        assert got.states == next_states(ef.ruleset, s, action, max_paths=10**5).states
+    assert (t.enumerations, t.shared) == (1, 2)
+    t.next_states(_loaded(start, "ana", 3), action, max_paths=10**5)
+    assert t.enumerations == 2
+
+
+def test_a_wide_look_reads_every_combatant() -> None:
+    """Iterating, counting or copying the traced state's combatants counts as reading
+    all of them; a look-up by id notes that id only."""
+    ef = parse_text(TWO_V_TWO)
+    state = _traced(file_start(ef))
+    for look, wide in (
+        (lambda s: s.get("bo"), False),
+        (lambda s: "dee" in s.combatants, False),
+        (lambda s: list(s.combatants.values()), True),
+        (lambda s: len(s.combatants), True),
+        (lambda s: dict(s.combatants), True),
+        (lambda s: dataclasses.replace(s, round=3), True),
+        (lambda s: hash(s), True),
+    ):
+        _Reads.reset()
+        with contextlib.suppress(_Used):  # an HP hashed: refused, after the look
+            look(state)
+        read = _Reads.read()
+        assert (read is None) == wide, look
+    _Reads.reset()
+    state.get("bo")
+    _ = state.turn
+    assert _Reads.read() == _Read(("turn",), ("bo",))
+    _Reads.reset()

@@ -75,7 +75,7 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(token)}`);
   ws.onopen = () => {
     $("conn").textContent = "live";
-    ws.send(JSON.stringify({ type: "hello", seq }));
+    ws.send(JSON.stringify({ type: "hello", seq, winbar: true })); // winbar.js draws it
   };
   ws.onmessage = (e) => handle(JSON.parse(e.data));
   ws.onclose = (e) => {
@@ -128,6 +128,8 @@ function handle(m) {
     if (asked && m.id === asked.id) {
       if (asked.tile) showBlastOdds(m.odds, asked.tile); else showOdds(m.odds, asked.target);
     }
+  } else if (m.type === "winbar") {
+    window.dispatchEvent(new CustomEvent("fracas:winbar", { detail: m })); // winbar.js
   }
 }
 

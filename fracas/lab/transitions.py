@@ -1,0 +1,376 @@
+"""The exact next states of an action, shared between every state that gives the
+rolling step the same input (:class:`Transitions`).
+
+A ruleset's rolling step reads a few things of the state (the attacker's and the
+defender's sheets, a position) and often no HP. Two proofs let one enumeration serve
+many states, both checked on every enumeration, never assumed:
+
+- **HP unread.** The enumeration runs on a copy of the state whose ``hp`` and
+  ``max_hp`` refuse every use (:class:`_Traced`); a rolling step that finishes every
+  dice path without touching one, and returns events holding none, gives the same
+  events whatever the HPs (only the fold, done on the real state, differs).
+- **What was read.** The copy records which of the state's fields, and which
+  combatants, the rolling step looked at (:class:`_Reads`); any wider look (iterating
+  the combatants, copying, hashing or comparing the state) counts as reading all of
+  it. A deterministic step given the same values for what it read reads the same
+  things and makes the same events, so the events are kept under (action, decision,
+  the values read, HPs left out), and another state with those values gets them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, NoReturn
+
+from fracas.dice.source import Dice
+from fracas.engine import TABLE_ACTIONS
+from fracas.frozen import FrozenDict
+from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
+from fracas.model import Action, Combatant, Encounter, Event
+from fracas.rulesets.base import Ruleset
+
+__all__ = ["Transitions"]
+
+_CACHE = 100_000
+"""Entries a :class:`Transitions` keeps per cache before clearing it."""
+_LOCK = threading.Lock()
+"""The traces below are per process: one traced enumeration at a time (the tracker's
+win bar runs the lab in threads)."""
+
+
+class Transitions:
+    """:func:`~fracas.lab.fight.next_states` with two caches: per (state, action), and
+    per (action, decision, what the rolling step read of the state, HPs left out) where
+    that is proven to decide the events (the module's docstring)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self._exact: dict[tuple[Encounter, Action], Outcomes] = {}
+        self._blind: dict[Hashable, _Events] = {}
+        self._reads: dict[tuple[Action, Hashable], list[_Read]] = {}
+        self.enumerations = 0
+        self.shared = 0
+
+    def next_states(self, state: Encounter, action: Action, *, max_paths: int) -> Outcomes:
+        key = (state, action)
+        found = self._exact.get(key)
+        if found is not None:
+            return found
+        found = self._compute(state, action, max_paths)
+        if len(self._exact) >= _CACHE:
+            self._exact.clear()
+        self._exact[key] = found
+        return found
+
+    def runs(
+        self, state: Encounter, action: Action, *, max_paths: int
+    ) -> list[tuple[Encounter, Fraction]]:
+        """The states ``action`` leads to with their probabilities, not merged (a state
+        may come more than once): what a score needs, without hashing each state."""
+        found = self._exact.get((state, action))
+        if found is not None:
+            return list(found.states.items())
+        events = self._events(state, action, max_paths)
+        if events is None:
+            return list(self.next_states(state, action, max_paths=max_paths).states.items())
+        folded = fold_runs(state, events.outcomes)  # type: ignore[arg-type]
+        return [(folded[k], p) for k, p in events.outcomes.items()]  # type: ignore[index]
+
+    def _compute(self, state: Encounter, action: Action, max_paths: int) -> Outcomes:
+        events = self._events(state, action, max_paths)
+        if events is None:
+            return next_states(self.ruleset, state, action, max_paths=max_paths)
+        return _fold_all(state, events)
+
+    def _events(self, state: Encounter, action: Action, max_paths: int) -> _Events | None:
+        """The rolling step's events (shared, or enumerated and kept where proven
+        shareable); None where the plain way applies (a core action, another's turn,
+        dice given, something unhashable)."""
+        rs = self.ruleset
+        core = action.do in ("end_turn", "move") or action.do in TABLE_ACTIONS
+        if core or state.turn.actor != action.actor or action.dice:
+            return None
+        decision = rs.decided(state, action)
+        base = (action, decision)
+        try:
+            known = self._reads.get(base)
+        except TypeError:  # an unhashable decision
+            return None
+        for read in known or ():
+            events = self._blind.get((base, read, read.values(state)))
+            if events is not None:
+                self.shared += 1
+                return events
+        self.enumerations += 1
+        made = _roll_events(rs, state, decision, max_paths)
+        if made is None:  # an unhashable event: the plain way
+            return None
+        events, proven = made
+        if proven is not None:
+            if len(self._blind) >= _CACHE:
+                self._blind.clear()
+                self._reads.clear()
+            reads = self._reads.setdefault(base, [])
+            if proven not in reads:
+                reads.append(proven)
+            self._blind[(base, proven, proven.values(state))] = events
+        return events
+
+
+@dataclass(frozen=True)
+class _Events:
+    outcomes: dict[Hashable, Fraction]
+    paths: int
+    truncated: Fraction
+
+
+@dataclass(frozen=True)
+class _Read:
+    """What a rolling step read: the state's fields and combatants by id (None: all of
+    them)."""
+
+    fields: tuple[str, ...]
+    combatants: tuple[str, ...] | None
+
+    def values(self, state: Encounter) -> Hashable:
+        """The values read, in ``state``, HPs left out."""
+        fields = tuple(getattr(state, f) for f in self.fields)
+        if self.combatants is None:
+            return (fields, tuple(_blind(c) for c in state.combatants.values()))
+        return (fields, tuple(_blind(state.combatants.get(cid)) for cid in self.combatants))
+
+
+def _blind(c: Combatant | None) -> Combatant | None:
+    return None if c is None else dataclasses.replace(c, hp=0, max_hp=0)
+
+
+# --- the traces ----------------------------------------------------------------
+
+
+class _Touched:
+    """Whether a traced number was used (any operation on it) since the last reset."""
+
+    flag = False
+
+
+def _touch(*_: object) -> NoReturn:
+    _Touched.flag = True
+    raise _Used
+
+
+class _Used(Exception):
+    """A traced HP was read by the rolling step: its result may depend on HP."""
+
+
+class _Traced:
+    """Stands for an HP and refuses every use of it: comparing, arithmetic, hashing,
+    formatting, converting (``__index__``, ``__int__``: ``range(hp)``, ``seq[hp]``),
+    any attribute. Not an ``int``: C code reads an int subclass's value without asking
+    it. Only identity and type tests see it unrefused, and the rules make neither of an
+    HP. A rolling step that finishes every dice path without a refusal never read one."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> NoReturn:
+        if name.startswith("__"):  # a tool's probe (pytest, doctest): no HP read
+            raise AttributeError(name)
+        _touch()
+
+
+_USES = (
+    "__eq__ __ne__ __lt__ __le__ __gt__ __ge__ __hash__ __bool__ __index__ __int__ "
+    "__float__ __complex__ __add__ __radd__ __sub__ __rsub__ __mul__ __rmul__ "
+    "__floordiv__ __rfloordiv__ __truediv__ __rtruediv__ __mod__ __rmod__ __divmod__ "
+    "__rdivmod__ __pow__ __rpow__ __neg__ __pos__ __abs__ __invert__ __and__ __rand__ "
+    "__or__ __ror__ __xor__ __rxor__ __lshift__ __rlshift__ __rshift__ __rrshift__ "
+    "__str__ __repr__ __format__ __round__ __trunc__ __floor__ __ceil__ __reduce__ "
+    "__reduce_ex__ __copy__ __deepcopy__ __len__ __iter__ __contains__ __getitem__ "
+    "__call__ __bytes__ __fspath__"
+)
+for _name in _USES.split():
+    setattr(_Traced, _name, _touch)
+
+_TRACED = _Traced()
+
+
+class _Reads:
+    """What the traced state was asked for since the last :meth:`reset`."""
+
+    fields: ClassVar[set[str]] = set()
+    combatants: ClassVar[set[str]] = set()
+    everything: ClassVar[bool] = False
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.fields, cls.combatants, cls.everything = set(), set(), False
+
+    @classmethod
+    def read(cls) -> _Read | None:
+        if cls.everything:
+            return None
+        order = tuple(f.name for f in dataclasses.fields(Encounter))
+        fields = tuple(f for f in order if f in cls.fields and f != "combatants")
+        return _Read(fields, tuple(sorted(cls.combatants)))
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(Encounter))
+
+
+class _Watched(Encounter):
+    """The traced state: every field it is asked for is noted in :class:`_Reads`;
+    hashing, comparing or copying it reads all of it."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _FIELDS:
+            _Reads.fields.add(name)
+        return object.__getattribute__(self, name)
+
+    def __hash__(self) -> int:
+        _Reads.everything = True
+        return Encounter.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        _Reads.everything = True
+        return Encounter.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError("a traced state is not copied")
+
+
+def _all(method: str) -> Any:
+    real = getattr(FrozenDict, method)
+
+    def wide(self: FrozenDict[str, Combatant], *args: Any) -> Any:
+        _Reads.everything = True
+        return real(self, *args)
+
+    return wide
+
+
+class _WatchedCombatants(FrozenDict[str, Combatant]):
+    """The traced state's combatants: a look-up by id notes the id; anything wider
+    (iterating, counting, copying, hashing, comparing) notes everything."""
+
+    __slots__ = ()
+
+    def __getitem__(self, cid: str) -> Combatant:
+        _Reads.combatants.add(cid)
+        return dict.__getitem__(self, cid)
+
+    def get(self, cid: str, default: Any = None) -> Any:
+        _Reads.combatants.add(cid)
+        return dict.get(self, cid, default)
+
+    def __contains__(self, cid: object) -> bool:
+        _Reads.combatants.add(str(cid))
+        return dict.__contains__(self, cid)
+
+    def __iter__(self) -> Iterator[str]:
+        _Reads.everything = True
+        return dict.__iter__(self)
+
+    __len__ = _all("__len__")
+    keys = _all("keys")
+    values = _all("values")
+    items = _all("items")
+    copy = _all("copy")
+    __hash__ = _all("__hash__")
+    __eq__ = _all("__eq__")
+    __ne__ = _all("__ne__")
+    __or__ = _all("__or__")
+    __ror__ = _all("__ror__")
+    __reversed__ = _all("__reversed__")
+    __reduce__ = _all("__reduce__")
+    __repr__ = _all("__repr__")
+
+
+def _traced(state: Encounter) -> Encounter:
+    traced: Any = _TRACED
+    watched = _Watched(**{name: object.__getattribute__(state, name) for name in _FIELDS})
+    combatants = _WatchedCombatants(
+        {
+            cid: dataclasses.replace(c, hp=traced, max_hp=traced)
+            for cid, c in state.combatants.items()
+        }
+    )
+    object.__setattr__(watched, "combatants", combatants)
+    return watched
+
+
+def _leaks(value: object) -> bool:
+    """Whether a traced HP sits anywhere inside ``value`` (an event kept it)."""
+    if value is _TRACED:
+        return True
+    if isinstance(value, Encounter | Combatant):
+        return True  # a whole state or combatant inside an event: not shared across HPs
+    if isinstance(value, tuple | list | frozenset | set):
+        return any(_leaks(v) for v in value)
+    if isinstance(value, Mapping):
+        return any(_leaks(k) or _leaks(v) for k, v in value.items())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_leaks(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return False
+
+
+def _roll_events(
+    ruleset: Ruleset, state: Encounter, decision: Any, max_paths: int
+) -> tuple[_Events, _Read | None] | None:
+    """The distribution of the rolling step's state-changing events, and what it read
+    where that decides them (None: an HP was used or kept, and the enumeration ran
+    again on the real state); None for an unhashable event."""
+    with _LOCK:
+        traced = _traced(state)
+        _Touched.flag = False
+        _Reads.reset()
+        try:
+            dist = _enumerate(ruleset, traced, decision, max_paths)
+        except Exception:  # a refused use, or what the rules made of one
+            dist = None
+        read = _Reads.read()
+        _Reads.reset()
+        touched, _Touched.flag = _Touched.flag, False
+    if dist is not None and not touched and not any(_leaks(k) for k in dist.outcomes):
+        if _UNHASHABLE in dist.outcomes:
+            return None
+        return _Events(dist.outcomes, dist.paths, dist.truncated), read or _Read(
+            tuple(sorted(_FIELDS - {"combatants"})), None
+        )
+    dist = _enumerate(ruleset, state, decision, max_paths)
+    if _UNHASHABLE in dist.outcomes:
+        return None
+    return _Events(dist.outcomes, dist.paths, dist.truncated), None
+
+
+def _enumerate(ruleset: Ruleset, state: Encounter, decision: Any, max_paths: int) -> Any:
+    def events_of(dice: Dice) -> Hashable:
+        events = ruleset.roll_all(state, decision, dice)
+        changing = tuple(e for e in events if type(e).apply is not Event.apply)
+        try:
+            hash(changing)
+        except TypeError:
+            return _UNHASHABLE
+        return changing
+
+    return roll_paths(ruleset, events_of, max_paths=max_paths)
+
+
+_UNHASHABLE = "\0unhashable"
+"""A path whose events do not hash (a mapping inside): that action goes the plain way."""
+
+
+def _fold_all(state: Encounter, events: _Events) -> Outcomes:
+    out: dict[Encounter, Fraction] = {}
+    folded = fold_runs(state, events.outcomes)  # type: ignore[arg-type]
+    for key, p in events.outcomes.items():
+        after = folded[key]  # type: ignore[index]
+        out[after] = out.get(after, Fraction(0)) + p
+    return Outcomes(out, events.paths, events.truncated)

@@ -1,0 +1,116 @@
+// fracas serve: the win bar. Each side's chance to win, as the server works it out
+// after every record (fracas/web/winbar.py): exact, or an estimate with its 95%
+// interval. The server decides who gets it; this only draws what arrives, and gives
+// the game master the switch that shows it to the players (the server checks it).
+"use strict";
+
+(() => {
+  const STYLE = `
+#winbar-box .bar { display: flex; height: 1.4rem; border: 1px solid #888; border-radius: 4px; overflow: hidden; }
+#winbar-box .bar span { display: block; height: 100%; min-width: 0; }
+#winbar-box .bar span.draw { background: repeating-linear-gradient(45deg, #ddd, #ddd 4px, #fff 4px, #fff 8px); }
+#winbar-box.estimate .bar span:not(.draw) { opacity: 0.7; }
+#winbar-box ul { list-style: none; padding: 0; margin: 0.3rem 0 0; }
+#winbar-box li { margin: 0.1rem 0; }
+#winbar-box .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.3rem; vertical-align: -0.1rem; border: 1px solid #555; }
+#winbar-box .how { color: #5f5f5f; font-size: 0.85rem; margin: 0.2rem 0 0; }
+`;
+  const colours = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
+  const own = [];
+  let players = false;
+
+  function colour(side) {
+    if (typeof sideColour === "function") return sideColour(side); // app.js's, to match the map
+    if (!own.includes(side)) own.push(side);
+    return colours[own.indexOf(side) % colours.length];
+  }
+
+  function pct(p) { return `${(100 * p).toFixed(1)}%`; }
+
+  function make(tag, attrs = {}, text = "") {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function box() {
+    let section = document.getElementById("winbar-box");
+    if (section) return section;
+    const style = make("style");
+    style.textContent = STYLE;
+    document.head.append(style);
+    section = make("section", { id: "winbar-box", "aria-labelledby": "winbar-h" });
+    section.hidden = true;
+    section.append(
+      make("h2", { id: "winbar-h" }, "Win chance"),
+      make("div", { class: "bar", id: "winbar", role: "img" }),
+      make("ul", { id: "winbar-sides", "aria-live": "polite" }),
+      make("p", { class: "how", id: "winbar-how" }),
+    );
+    const toggle = make("button", { type: "button", id: "winbar-players", "aria-pressed": "false" }, "Show to players");
+    toggle.hidden = true;
+    toggle.addEventListener("click", () => {
+      send({ type: "winbar", players: !players }); // app.js's send; the server decides
+    });
+    section.append(toggle);
+    const order = document.getElementById("order-box");
+    if (order) order.before(section); else document.querySelector("main").append(section);
+    return section;
+  }
+
+  function draw(m) {
+    const section = box();
+    players = m.players;
+    const toggle = document.getElementById("winbar-players");
+    toggle.hidden = !m.gm;
+    toggle.setAttribute("aria-pressed", String(players));
+    toggle.textContent = players ? "Hide from players" : "Show to players";
+    if (!m.bar) {
+      section.hidden = !m.gm; // a player's page: no bar shown to it any more
+      if (!m.gm) return;
+    }
+    section.hidden = false;
+    const bar = m.bar;
+    const strip = document.getElementById("winbar");
+    const list = document.getElementById("winbar-sides");
+    const how = document.getElementById("winbar-how");
+    strip.replaceChildren();
+    list.replaceChildren();
+    if (!bar) {
+      how.textContent = "working it out…";
+      return;
+    }
+    const estimate = bar.method === "estimate";
+    section.classList.toggle("estimate", estimate);
+    const words = [];
+    for (const [side, s] of Object.entries(bar.sides)) {
+      const seg = make("span", { "data-side": side });
+      seg.style.width = pct(s.win);
+      seg.style.background = colour(side);
+      strip.append(seg);
+      const ci = s.ci95 ? ` (95%: ${pct(s.ci95[0])}–${pct(s.ci95[1])})` : "";
+      const line = `${side}: ${estimate ? "about " : ""}${pct(s.win)}${ci}`;
+      const li = make("li", { "data-side": side });
+      const sw = make("span", { class: "swatch", "aria-hidden": "true" });
+      sw.style.background = colour(side);
+      li.append(sw, document.createTextNode(line));
+      list.append(li);
+      words.push(line);
+    }
+    if (bar.draw > 0) {
+      const seg = make("span", { class: "draw" });
+      seg.style.width = pct(bar.draw);
+      strip.append(seg);
+      const line = `draw: ${estimate ? "about " : ""}${pct(bar.draw)}`;
+      list.append(make("li", { "data-side": "" }, line));
+      words.push(line);
+    }
+    strip.setAttribute("aria-label", `win chance, ${estimate ? "an estimate" : "exact"}: ${words.join("; ")}`);
+    how.textContent = estimate
+      ? `An estimate from ${bar.fights.toLocaleString("en")} simulated fights (the lab's tactics), after record ${m.seq - 1}.`
+      : `Exact (${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics), after record ${m.seq - 1}.`;
+  }
+
+  window.addEventListener("fracas:winbar", (e) => draw(e.detail));
+})();

@@ -1,0 +1,199 @@
+"""The tracker's win bar over the socket (Starlette's test client): the game master's
+page gets each side's chance after every record, exact where the chain is small (equal
+to ``fracas lab win`` on the table's state) and else an estimate with its interval;
+a player's socket never receives a bar unless the game master shows it to players,
+which only the game master may choose."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from fracas.lab.bar import bar_in_worker
+from fracas.lab.chain import win_odds
+from fracas.web import winbar
+from tests.web.support import served
+
+DUEL = """\
+ruleset: dice-combat
+seed: 5
+order: [ana, bo]
+combatants:
+  - {id: ana, name: Ana, side: players, at: [0, 0], hp: 4, max_hp: 4, hand: club}
+  - {id: bo, name: Bo, side: raiders, at: [1, 0], hp: 4, max_hp: 4, hand: knife}
+"""
+
+
+def hello(ws: Any, winbar: bool = True) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "seq": 0, "winbar": winbar})
+    message: dict[str, Any] = ws.receive_json()
+    assert message["type"] == "sync"
+    return message
+
+
+def until(ws: Any, kind: str, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The next message of type ``kind``; every message read is kept in ``seen``."""
+    for _ in range(20):
+        message: dict[str, Any] = ws.receive_json()
+        if seen is not None:
+            seen.append(message)
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind!r} message")
+
+
+def bar_for(ws: Any, seq: int, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The win bar of record ``seq`` (older ones, still on their way, are skipped)."""
+    for _ in range(10):
+        message = until(ws, "winbar", seen)
+        if message["seq"] == seq and message["bar"] is not None:
+            return message
+    raise AssertionError(f"no win bar for seq {seq}")
+
+
+def test_the_game_masters_bar_is_exact_and_follows_each_action(tmp_path: Path) -> None:
+    with served(tmp_path, DUEL) as s:
+        client = TestClient(s.app)
+        with client.websocket_connect(f"/ws?token={s.gm}") as gm:
+            seq = hello(gm)["seq"]
+            message = bar_for(gm, seq)
+            assert message["gm"] is True and message["players"] is False
+            bar = message["bar"]
+            exact = win_odds(s.table.ruleset, s.table.state)
+            assert bar["method"] == "exact" and bar["states"] == exact.states
+            assert bar["sides"]["players"] == {"win": float(exact.sides["players"]), "ci95": None}
+            assert bar["sides"]["raiders"]["win"] == float(exact.sides["raiders"])
+            action = {"actor": "ana", "do": "attack", "target": "bo"}
+            gm.send_json({"type": "act", "id": 1, "seq": seq, "action": action})
+            assert until(gm, "done")["seq"] == seq + 1
+            after = bar_for(gm, seq + 1)["bar"]
+            now = win_odds(s.table.ruleset, s.table.state)
+            assert after["sides"]["players"]["win"] == float(now.sides["players"])
+
+
+def test_past_the_bound_the_bar_is_an_estimate_with_its_interval(tmp_path: Path) -> None:
+    with served(tmp_path, DUEL) as s:
+        s.app.state.hub.winbars.limits.update(max_states=5, fights=300, seconds=5.0)
+        client = TestClient(s.app)
+        with client.websocket_connect(f"/ws?token={s.gm}") as gm:
+            seq = hello(gm)["seq"]
+            bar = bar_for(gm, seq)["bar"]
+            assert bar["method"] == "estimate" and bar["fights"] == 300
+            exact = float(win_odds(s.table.ruleset, s.table.state).sides["players"])
+            lo, hi = bar["sides"]["players"]["ci95"]
+            assert lo <= bar["sides"]["players"]["win"] <= hi
+            assert lo <= exact <= hi
+
+
+def test_a_players_socket_never_receives_the_bar_unless_shown(tmp_path: Path) -> None:
+    """The gate is on the server: while the game master has not shown it, no message to
+    Pat's socket carries a bar (Pat asked for it, and the game master's page got one
+    for every record); once shown, Pat's gets it; hidden again, Pat's hears so."""
+    with served(tmp_path, DUEL) as s:
+        client = TestClient(s.app)
+        seen: list[dict[str, Any]] = []
+        with (
+            client.websocket_connect(f"/ws?token={s.gm}") as gm,
+            client.websocket_connect(f"/ws?token={s.ana}") as pat,
+        ):
+            seq = hello(gm)["seq"]
+            hello(pat)
+            bar_for(gm, seq)
+            for i, do in enumerate(("attack", "end_turn"), start=1):
+                action = {"actor": "ana", "do": do, **({"target": "bo"} if do == "attack" else {})}
+                gm.send_json({"type": "act", "id": i, "seq": seq, "action": action})
+                seq = until(gm, "done")["seq"]
+                bar_for(gm, seq)
+                until(pat, "sync", seen)
+            # Pat may not choose, and Pat's socket got nothing but syncs so far
+            pat.send_json({"type": "winbar", "id": 7, "seq": seq, "players": True})
+            refused = until(pat, "refused", seen)
+            assert refused["code"] == "forbidden"
+            gm.send_json({"type": "winbar", "id": 8, "seq": seq, "players": "yes"})
+            assert until(gm, "refused")["code"] == "bad_message"
+            gm.send_json({"type": "winbar", "id": 9, "seq": seq, "players": True})
+            shown = bar_for(pat, seq, seen)
+            assert shown["players"] is True and shown["gm"] is False
+            assert shown["bar"] == bar_for(gm, seq)["bar"]
+            gm.send_json({"type": "winbar", "id": 10, "seq": seq, "players": False})
+            hidden = until(pat, "winbar", seen)
+            assert hidden["bar"] is None and hidden["players"] is False
+            action = {"actor": "bo", "do": "attack", "target": "ana"}
+            gm.send_json({"type": "act", "id": 11, "seq": seq, "action": action})
+            seq = until(gm, "done")["seq"]
+            assert bar_for(gm, seq)["players"] is False
+            pat.send_json({"type": "hello", "seq": seq})
+            until(pat, "sync", seen)
+        bars = [m for m in seen if m["type"] == "winbar" and m["bar"] is not None]
+        assert bars and all(m["players"] is True for m in bars)
+        assert [m for m in seen if m["type"] == "winbar"].index(bars[0]) == 0
+
+
+def test_a_page_that_does_not_ask_gets_no_bar(tmp_path: Path) -> None:
+    with served(tmp_path, DUEL) as s:
+        client = TestClient(s.app)
+        with client.websocket_connect(f"/ws?token={s.gm}") as gm:
+            seq = hello(gm, winbar=False)["seq"]
+            action = {"actor": "ana", "do": "attack", "target": "bo"}
+            gm.send_json({"type": "act", "id": 1, "seq": seq, "action": action})
+            kinds = [gm.receive_json()["type"] for _ in range(2)]
+            gm.send_json({"type": "hello", "seq": seq + 1})
+            kinds.append(until(gm, "sync")["type"])
+        assert "winbar" not in kinds
+        assert s.app.state.hub.winbars.latest == {}
+
+
+def test_a_bar_for_a_state_that_moved_on_is_dropped_or_cancelled(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The bar of record S is being worked out when two actions land: its result is
+    dropped when it ends, the bar of S+1 (still waiting) is cancelled, and the page
+    gets only the bar of S+2."""
+    started, release = threading.Event(), threading.Event()
+    submitted: list[Future[Any]] = []
+
+    def held(*args: Any) -> dict[str, Any]:
+        started.set()
+        release.wait(10)
+        return bar_in_worker(*args)
+
+    monkeypatch.setattr(winbar, "bar_in_worker", held)
+    with served(tmp_path, DUEL) as s:
+        bars = s.app.state.hub.winbars
+        real = bars._executor
+
+        pools: list[Any] = []
+
+        def watched() -> Any:
+            pool = real()
+            if pool not in pools:  # each submit to it noted, once
+                pools.append(pool)
+                submit = pool.submit
+
+                def recorded(*args: Any, **kwargs: Any) -> Future[Any]:
+                    future: Future[Any] = submit(*args, **kwargs)
+                    submitted.append(future)
+                    return future
+
+                pool.submit = recorded
+            return pool
+
+        monkeypatch.setattr(bars, "_executor", watched)
+        client = TestClient(s.app)
+        seen: list[dict[str, Any]] = []
+        with client.websocket_connect(f"/ws?token={s.gm}") as gm:
+            seq = hello(gm)["seq"]
+            assert started.wait(10)  # the bar of record seq - 1 is being worked out
+            for i, do in enumerate(("attack", "end_turn"), start=1):
+                action = {"actor": "ana", "do": do, **({"target": "bo"} if do == "attack" else {})}
+                gm.send_json({"type": "act", "id": i, "seq": seq, "action": action})
+                seq = until(gm, "done", seen)["seq"]
+            release.set()
+            bar_for(gm, seq, seen)
+        assert [m["seq"] for m in seen if m["type"] == "winbar"] == [seq]
+        assert len(submitted) == 3 and submitted[1].cancelled()
+        assert not submitted[0].cancelled() and submitted[0].done()

@@ -1,0 +1,88 @@
+"""The win bar in a real browser (Debian's Chromium through Playwright, as in
+``test_browser``): the game master's page shows each side's exact chance and follows an
+action; the player's page shows nothing until the game master clicks "Show to players",
+then the same bar, and nothing again once hidden."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.lab.chain import win_odds
+from tests.web.test_browser import ARGS, CHROMIUM, SHOTS, Server
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
+)
+
+DUEL = """\
+ruleset: dice-combat
+order: [ana, bo]
+combatants:
+  - {id: ana, name: Ana, side: players, at: [0, 0], hp: 9, max_hp: 9, hand: club}
+  - {id: bo, name: Bo, side: raiders, at: [1, 0], hp: 9, max_hp: 9, hand: knife}
+"""
+SHOWN = "#winbar-box:not([hidden]) #winbar-sides li"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path, DUEL)
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def chance(server: Server) -> str:
+    p = win_odds(server.table.ruleset, server.table.state).sides["players"]
+    return f"players: {100 * float(p):.1f}%"
+
+
+def test_the_bar_for_the_game_master_and_for_players_when_shown(
+    server: Server, browser: Any
+) -> None:
+    gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    pat = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    pat.goto(f"{server.base}/t/{server.ana}")
+    gm.wait_for_selector(SHOWN)
+    pat.wait_for_selector("#order li")
+    first = chance(server)
+    assert first in gm.locator("#winbar-sides").inner_text()
+    assert "Exact" in gm.locator("#winbar-how").inner_text()
+    assert pat.locator(SHOWN).count() == 0  # not shown to the player
+
+    gm.get_by_role("button", name="Show to players").click()
+    pat.wait_for_selector(SHOWN)
+    assert first in pat.locator("#winbar-sides").inner_text()
+    assert pat.get_by_role("button", name="Show to players").count() == 0  # not Pat's choice
+    label = pat.locator("#winbar").get_attribute("aria-label")
+    assert label is not None and label.startswith("win chance, exact: players:")
+
+    seq = server.table.seq
+    pat.get_by_role("button", name="Attack", exact=True).click()
+    pat.get_by_role("button", name="Attack Bo").click()
+    after = f"document.getElementById('winbar-how').innerText.includes('record {seq}')"
+    gm.wait_for_function(after)
+    assert server.table.seq == seq + 1
+    assert chance(server) in gm.locator("#winbar-sides").inner_text()
+    pat.wait_for_function(after)
+    SHOTS.mkdir(exist_ok=True)
+    gm.screenshot(path=str(SHOTS / "winbar-gm.png"), full_page=True)
+
+    gm.get_by_role("button", name="Hide from players").click()
+    pat.wait_for_selector("#winbar-box", state="hidden")
+    assert pat.locator(SHOWN).count() == 0
+    assert gm.locator(SHOWN).count() > 0
