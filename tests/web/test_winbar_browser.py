@@ -1,6 +1,6 @@
 """The win bar in a real browser (Debian's Chromium through Playwright, as in
 ``test_browser``): the game master's page shows each side's exact chance and follows an
-action; the player's page shows nothing until the game master clicks "Show to players",
+action; the player's page shows nothing until the game master clicks "Show the win bar to players",
 then the same bar, and nothing again once hidden."""
 
 from __future__ import annotations
@@ -64,10 +64,12 @@ def test_the_bar_for_the_game_master_and_for_players_when_shown(
     assert "Exact" in gm.locator("#winbar-how").inner_text()
     assert pat.locator(SHOWN).count() == 0  # not shown to the player
 
-    gm.get_by_role("button", name="Show to players").click()
+    gm.get_by_role("button", name="Show the win bar to players").click()
     pat.wait_for_selector(SHOWN)
     assert first in pat.locator("#winbar-sides").inner_text()
-    assert pat.get_by_role("button", name="Show to players").count() == 0  # not Pat's choice
+    assert (
+        pat.get_by_role("button", name="Show the win bar to players").count() == 0
+    )  # not Pat's choice
     label = pat.locator("#winbar").get_attribute("aria-label")
     assert label is not None and label.startswith("win chance, exact: players:")
 
@@ -82,7 +84,7 @@ def test_the_bar_for_the_game_master_and_for_players_when_shown(
     SHOTS.mkdir(exist_ok=True)
     gm.screenshot(path=str(SHOTS / "winbar-gm.png"), full_page=True)
 
-    gm.get_by_role("button", name="Hide from players").click()
+    gm.get_by_role("button", name="Hide the win bar from players").click()
     pat.wait_for_selector("#winbar-box", state="hidden")
     assert pat.locator(SHOWN).count() == 0
     assert gm.locator(SHOWN).count() > 0

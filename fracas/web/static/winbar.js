@@ -48,7 +48,7 @@
       make("ul", { id: "winbar-sides", "aria-live": "polite" }),
       make("p", { class: "how", id: "winbar-how" }),
     );
-    const toggle = make("button", { type: "button", id: "winbar-players", "aria-pressed": "false" }, "Show to players");
+    const toggle = make("button", { type: "button", id: "winbar-players", "aria-pressed": "false" }, "Show the win bar to players");
     toggle.hidden = true;
     toggle.addEventListener("click", () => {
       send({ type: "winbar", players: !players }); // app.js's send; the server decides
@@ -65,7 +65,7 @@
     const toggle = document.getElementById("winbar-players");
     toggle.hidden = !m.gm;
     toggle.setAttribute("aria-pressed", String(players));
-    toggle.textContent = players ? "Hide from players" : "Show to players";
+    toggle.textContent = players ? "Hide the win bar from players" : "Show the win bar to players";
     if (!m.bar) {
       section.hidden = !m.gm; // a player's page: no bar shown to it any more
       if (!m.gm) return;
