@@ -214,3 +214,30 @@ def test_the_log_turn_tile_counter_and_odds_are_polite_live_regions(
     setup.wait_for_selector("fieldset.combatant")
     assert setup.get_attribute("#error", "role") == "alert"
     assert setup.get_attribute("#map-desc", "aria-live") == "polite"
+
+
+def test_focus_stays_on_its_control_when_the_page_redraws(
+    server: SetupServer, browser: Any
+) -> None:
+    # A keyboard user's place survives an update from the server (another page acting)
+    # and choosing an action with Enter: the focused control is found again.
+    page = browser.new_context().new_page()
+    page.goto(f"{server.base}/t/{server.ana}")
+    page.wait_for_selector("#order li")
+    tab_to(page, "Attack")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("button[data-target='bo']")
+    assert focused(page)["name"] == "Attack"  # the chosen action's button, drawn anew
+    tab_to(page, "Attack Bo")
+    lines = page.evaluate("document.querySelectorAll('#log li').length")
+    server.table.act(_damage("cy", 1))  # the game master writes: every page redraws
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {lines}")
+    page.wait_for_timeout(100)
+    assert focused(page)["name"] == "Attack Bo"
+    page.context.close()
+
+
+def _damage(cid: str, amount: int) -> Any:
+    from fracas.model import Action
+
+    return Action(cid, "damage", params={"amount": amount})

@@ -88,12 +88,16 @@ function connect() {
   };
 }
 
-function send(message) {
+const RETRIES = 5; // a change refused because the store is down is sent again, this often
+const changes = new Map(); // id -> [message, tries] of each change not yet answered
+
+function send(message, tries = 0) {
   if (!ws || ws.readyState !== WebSocket.OPEN) {
     notice("not connected; reconnecting");
     return null;
   }
   const id = nextId++;
+  if (["act", "undo", "redo", "die"].includes(message.type)) changes.set(id, [message, tries]);
   ws.send(JSON.stringify({ ...message, id, seq }));
   return id;
 }
@@ -109,6 +113,14 @@ function handle(m) {
     render();
     if (first && state.you.role === "gm") loadLinks();
   } else if (m.type === "refused") {
+    const change = changes.get(m.id);
+    changes.delete(m.id);
+    if (change && m.code === "store_unavailable" && change[1] < RETRIES) {
+      // Nothing was written: the same change again, a little later (the store restarts).
+      notice(`the table's store is unavailable; trying again (${change[1] + 1} of ${RETRIES})`);
+      setTimeout(() => send(change[0], change[1] + 1), 500 * (change[1] + 1));
+      return;
+    }
     notice(`${m.code}: ${m.message}`);
     if (asked && m.id === asked.id) hideOdds();
   } else if (m.type === "asked") {
@@ -117,6 +129,7 @@ function handle(m) {
     hideOdds();
     render();
   } else if (m.type === "done") {
+    changes.delete(m.id);
     notice("");
     chosen = null;
     hideOdds();
@@ -135,8 +148,33 @@ function handle(m) {
 
 // --- drawing ----------------------------------------------------------------------
 
+// Focus survives a re-render: the focused control is found again by its id, its
+// combatant or target, or its label (a keyboard user keeps their place).
+function focusMark() {
+  const a = document.activeElement;
+  if (!a || a === document.body) return null;
+  return { id: a.id, dataId: a.getAttribute("data-id"), target: a.getAttribute("data-target"),
+    tag: a.tagName, text: a.getAttribute("aria-label") || a.textContent };
+}
+function refocus(m) {
+  if (!m || (document.activeElement && document.activeElement !== document.body)) return;
+  let found = m.id ? document.getElementById(m.id) : null;
+  if (!found) {
+    found = [...document.querySelectorAll(m.tag)].find((e) =>
+      (m.dataId && e.getAttribute("data-id") === m.dataId) ||
+      (m.target && e.getAttribute("data-target") === m.target) ||
+      (!m.dataId && !m.target && (e.getAttribute("aria-label") || e.textContent) === m.text));
+  }
+  if (found && !found.disabled && found.checkVisibility()) found.focus({ preventScroll: true });
+}
+
 function render() {
   if (!state) return;
+  const mark = focusMark();
+  try { draw(); } finally { refocus(mark); }
+}
+
+function draw() {
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
@@ -470,7 +508,9 @@ function chosenPanel() {
 function choose(actor, o) {
   chosen = chosen && chosen.actor === actor && chosen.do === o.do ? null : { actor, do: o.do, option: o, params: {} };
   hideOdds();
+  const mark = focusMark();
   renderActions();
+  refocus(mark);
   renderRings();
   showTile();
 }
