@@ -782,8 +782,20 @@ def lab_compare(
     show_default=True,
     help="What players see of the HP of combatants on no side of theirs.",
 )
+@click.option(
+    "--keep-links",
+    is_flag=True,
+    help="Resuming ENCOUNTER (after a crash or a restart): keep the links printed before "
+    "working, so open pages reconnect by themselves; none are printed again.",
+)
 def serve(
-    target: str | None, db: str, host: str, port: int, open_browser: bool, enemy_hp: str
+    target: str | None,
+    db: str,
+    host: str,
+    port: int,
+    open_browser: bool,
+    enemy_hp: str,
+    keep_links: bool,
 ) -> None:
     """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER
     resumes one; no argument: the setup page only, which lists the stored encounters
@@ -794,6 +806,9 @@ def serve(
     def go() -> None:
         from fracas.web.serve import serve as run_server
 
-        run_server(db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp)
+        run_server(
+            db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp,
+            keep_links=keep_links,
+        )  # fmt: skip
 
     _guard(go)

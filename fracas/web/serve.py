@@ -14,7 +14,7 @@ from fracas.play.loop import open_session
 from fracas.store import open_store
 from fracas.table import Table, TableRules, TableService
 from fracas.web.app import create_app
-from fracas.web.links import Links, links_path
+from fracas.web.links import GM_ID, Links, links_path
 from fracas.web.setup import SetupKey
 
 __all__ = ["free_port", "print_links", "serve", "start_links"]
@@ -69,6 +69,7 @@ def serve(
     say: Callable[[str], None],
     *,
     enemy_hp: str = "label",
+    keep_links: bool = False,
 ) -> None:
     """Serve ``target`` (a file: a new encounter; a stored name: resumed; None: the setup
     page only, which lists the stored encounters and starts new ones). The setup page's
@@ -95,15 +96,23 @@ def serve(
         else:
             opened, new = open_session(store, target)
             table = service.open(opened.name)
-            gm, players = start_links(links, table)
-            gm_tokens[table.name] = gm
-            first = f"{base}/t/{gm}"
             what = "new encounter" if new else "resumed"
             say(
                 f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
                 f"{store.location}; `fracas play {table.name}` goes on with it too"
             )
-            print_links(say, base, gm, players)
+            if keep_links and not new and links.link(table.name, GM_ID) is not None:
+                say(
+                    "  the links printed before still work (--keep-links); they are stored "
+                    "hashed and cannot be printed again: open pages reconnect by themselves"
+                )
+            else:
+                if keep_links:
+                    say("  --keep-links: no links kept for a new encounter; new ones:")
+                gm, players = start_links(links, table)
+                gm_tokens[table.name] = gm
+                first = f"{base}/t/{gm}"
+                print_links(say, base, gm, players)
         say(f"  setup (yours only): {base}/setup/{setup}")
         say(
             f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
