@@ -121,6 +121,18 @@ class FracasError(Exception):
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole, so an error raised in a worker process (the odds' process pool)
+        arrives as itself, whatever its class's constructor takes."""
+        return (_restore, (type(self), self.args, dict(self.__dict__)))
+
+
+def _restore(cls: type[FracasError], args: tuple[Any, ...], state: dict[str, Any]) -> FracasError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class Refusal(FracasError, ValueError):
     """An action the rules refuse. Raised before any die is rolled; consumes nothing."""
