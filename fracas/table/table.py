@@ -63,6 +63,10 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(2**32)
 
 
+OPTIONS_KEPT = 64
+"""States whose "may do now" a table keeps (dropped all at once past it)."""
+
+
 class Table:
     """A stored encounter being played: ``engine`` holds exactly the stored log."""
 
@@ -90,6 +94,7 @@ class Table:
         """The action waiting for its next physical die (not stored: nothing of it is
         kept until its last die is given)."""
         self._lock = threading.RLock()
+        self._options: dict[tuple[Encounter, str | None], list[Option]] = {}
         self._stale = False
         """An append's outcome is unknown (the store went away): read it back first."""
 
@@ -122,9 +127,17 @@ class Table:
         return self.feed.subscribe(listener)
 
     def options(self, actor: str | None = None) -> list[Option]:
-        """What ``actor`` (default: whose turn it is) may do now, and why not the rest."""
+        """What ``actor`` (default: whose turn it is) may do now, and why not the rest;
+        kept per (state, actor): every page of the table asks after each change."""
         with self._lock:
-            return options_now(self.ruleset, self.state, actor)
+            key = (self.state, actor)
+            found = self._options.get(key)
+            if found is None:
+                found = options_now(self.ruleset, self.state, actor)
+                if len(self._options) >= OPTIONS_KEPT:
+                    self._options.clear()
+                self._options[key] = found
+            return list(found)
 
     def odds(self, action: Action, **limits: Any) -> Odds:
         """The exact odds of ``action`` taken now, without taking it (``limits``: what
