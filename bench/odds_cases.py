@@ -255,7 +255,7 @@ def contest_case(bo_reflex: int = 1, ana_reflex: int = 2) -> Case:
                 "armor_tier": 2,
                 "hand": {"is": "spear", "tier": 2},
             },
-        ],  # fmt: skip
+        ],
         "order": ["bo", "ana"],
         "actions": [{"actor": "bo", "do": "attack", "target": "ana"}],
     }
@@ -314,7 +314,7 @@ def whelm_case(rating: int = 2, gob_rating: int = 0) -> Case:
                 "whelm_rating": gob_rating,
                 "weapons": [{"is": "remote", "name": "sling", "range": 12}],
             },
-        ],  # fmt: skip
+        ],
         "actions": [{"actor": "cy", "do": "attack", "targets": ["ogre", "gob"]}],
     }
     escalation = 1  # ES-5: 1 as the conflict begins
@@ -358,7 +358,7 @@ def longsword_case(depth: int = 12, ev: int = 11, av: int = 6) -> Case:
                 "weapons": [{"name": "sword", "dice": "1d8", "upgrades": ["1d4"]}],
             },
             {"id": "brute", "at": [1, 0], "ev": ev, "av": av, "max_hp": 30, "initiative": 1},
-        ],  # fmt: skip
+        ],
         "actions": [{"actor": "mara", "do": "attack", "target": "brute"}],
     }
 
@@ -423,7 +423,7 @@ def pistol_crit_case(depth: int = 24, agi: int = 2, evasion_agi: int = 3) -> Cas
                 "dt": {"physical": 1},
                 "dr": {"physical": 10},
             },
-        ],  # fmt: skip
+        ],
         "actions": [{"actor": "a", "do": "attack", "target": "b"}],
     }
     evasion = 10 + evasion_agi
@@ -461,7 +461,7 @@ def grenade_case(depth: int = 24, per: int = 1) -> Case:
             },
             {"id": "b", "at": [4, 0]},
             {"id": "c", "at": [4, 1], "dt": {"physical": 1}, "dr": {"physical": 20}},
-        ],  # fmt: skip
+        ],
         "actions": [{"actor": "a", "do": "throw", "target": "b"}],
     }
     victims = {"b": (0, 0), "c": (6, 20)}  # total DT, DR
