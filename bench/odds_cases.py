@@ -493,3 +493,99 @@ CASES: tuple[Callable[[], Case], ...] = (
     longsword_case,
 )
 """The cases icepool can model, in the benchmark's order, at their full size."""
+
+
+# --- the issue's named cases, timed only (no icepool model) --------------------------------
+
+
+def _wasteland(weapon: dict[str, Any], *others: dict[str, Any]) -> dict[str, Any]:
+    """A wasteland attacker with ``weapon`` and its targets (the last action's)."""
+    return {
+        "ruleset": "wasteland",
+        "seed": 1,
+        "order": ["a", *(o["id"] for o in others)],
+        "combatants": [
+            {
+                "id": "a",
+                "at": [0, 0],
+                "per_mod": 1,
+                "skills": {"guns": 2, "melee": 2, "explosives": 2},
+                "weapons": [weapon],
+            },
+            *others,
+        ],
+    }
+
+
+def _attack(doc: dict[str, Any], **action: Any) -> dict[str, Any]:
+    return {**doc, "actions": [{"actor": "a", "do": "attack", "target": "b", **action}]}
+
+
+RIFLE = {"name": "rifle", "damage": "2d6", "crit_dice": "1d6", "accuracy": 1, "ap": 5}
+HAMMER = {"name": "hammer", "kind": "melee", "hands": 2, "damage": "2d8", "ap": 4}
+FRAG = {"name": "frag", "kind": "explosive", "damage": "3d6", "ap": 4, "count": 1}
+SMG = {"name": "smg", "damage": "1d6", "ap": 3, "burst": 3}
+HOMEBREW = {"name": "minigun", "damage": "1d6", "ap": 3, "burst": 50}
+TARGET_B = {"id": "b", "at": [3, 0], "agi_mod": 1, "dt": {"physical": 1}}
+
+MOLOTOV3: dict[str, Any] = {  # one throw, three in the blast
+    "ruleset": "dice-combat",
+    "round": 2,
+    "seed": 1,
+    "combatants": [
+        {"id": "ana", "at": [0, 0], "hand": "molotov"},
+        {"id": "bo", "at": [3, 0]},
+        {"id": "cy", "at": [3, 1]},
+        {"id": "dee", "at": [4, 0]},
+    ],
+    "actions": [{"actor": "ana", "do": "throw", "target": "bo"}],
+}
+
+
+@dataclass(frozen=True)
+class Named:
+    """One of the issue's named cases: the encounter, its target and the time budget."""
+
+    name: str
+    doc: dict[str, Any]
+    target: float
+    """The issue's target, seconds ("Done when")."""
+    budget: float | None = None
+    """The odds request's time budget (None: the default, 5 s)."""
+
+
+def named() -> tuple[Named, ...]:
+    located = {"location:1": 5, "location:2": 3, "location:3": 1}
+    longsword = longsword_case().doc
+    frag = {
+        **_wasteland(FRAG, {"id": "b", "at": [4, 0]}, {"id": "c", "at": [4, 1]},
+                     {"id": "d", "at": [5, 1], "dt": {"physical": 1}}),
+        "actions": [{"actor": "a", "do": "throw", "target": "b"}],
+    }  # fmt: skip
+    return (
+        Named("wasteland 2d6 single shot", _attack(_wasteland(RIFLE, TARGET_B)), 0.05),
+        Named(
+            "wasteland 2d8 melee hit",
+            _attack(_wasteland(HAMMER, {**TARGET_B, "at": [1, 0]})),
+            0.05,
+        ),
+        Named("wasteland frag grenade on 3", frag, 0.05),
+        Named(
+            "wasteland 3-shot burst, located",
+            _attack(_wasteland(SMG, TARGET_B), burst=True, dice=located),
+            1.0,
+        ),
+        Named("wasteland free 3-shot burst", _attack(_wasteland(SMG, TARGET_B), burst=True), 1.0),
+        Named("dice-combat Molotov on 3", MOLOTOV3, 0.1),
+        Named(
+            "soak longsword, disadvantage",
+            {**longsword, "actions": [{**longsword["actions"][0], "disadvantage": True}]},
+            0.05,
+        ),
+        Named(
+            "wasteland 50-shot burst, 1 s",
+            _attack(_wasteland(HOMEBREW, TARGET_B), burst=True),
+            1.0,
+            budget=1.0,
+        ),
+    )
