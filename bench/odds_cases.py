@@ -77,7 +77,7 @@ def cut_explode(sides: int, depth: int) -> icepool.Die[int]:
     """One exploding die, cut after ``depth`` maxima in a row: icepool's ``explode``
     rolls ``depth - 1`` more dice after the first; past the last, ``CUT + 1`` stands for
     the rest (the die that was not rolled shows at least 1), so a cut die reads
-    ``CUT + depth * sides + 1``."""
+    ``CUT + depth * sides + 1``. ``depth`` is 2 or more."""
     return fresh(sides).explode(depth=depth - 1, end=CUT + 1)
 
 
@@ -103,19 +103,21 @@ def chebyshev(a: tuple[int, int], b: tuple[int, int]) -> int:
 # --- dice-combat -------------------------------------------------------------------------
 
 
-def pistol_case(close: int = 1, damage: int = 3) -> Case:
-    """DC-13 (B): a pistol at 1-5 tiles gets +1; damage 3 (1.5). DC-37: natural 20, +1d4
-    on a hit; DC-38: natural 1 misses; DC-39: the defender's natural 1 hits, +1d4;
-    DC-40 they stack; DC-43 ties hit. The ammo d3 (DC-9) changes no damage."""
+def pistol_case(bonus: int = 0) -> Case:
+    """DC-13 (B): a pistol at 1-5 tiles gets +1 on top of the attack bonus; damage 3
+    (1.5). DC-37: natural 20, +1d4 on a hit; DC-38: natural 1 misses; DC-39: the
+    defender's natural 1 hits, +1d4; DC-40 they stack; DC-43 ties hit. The ammo d3
+    (DC-9) changes no damage."""
     doc = {
         "ruleset": "dice-combat",
         "options": {"revision": "B"},
         "combatants": [
-            {"id": "ana", "at": [0, 0], "hand": "pistol", "attack_bonus": close - 1},
+            {"id": "ana", "at": [0, 0], "hand": "pistol", "attack_bonus": bonus},
             {"id": "bo", "at": [3, 0]},
         ],
         "actions": [{"actor": "ana", "do": "attack", "target": "bo"}],
     }
+    close, damage = 1 + bonus, 3
 
     def model() -> dict[str, Dist]:
         d4 = fresh(4)
