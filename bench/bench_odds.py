@@ -575,9 +575,15 @@ def main() -> None:
     started = time.perf_counter()
     import fracas
 
-    print(
-        f"fracas from {Path(fracas.__file__).resolve().parent}; {time.strftime('%Y-%m-%d %H:%M')}"
-    )
+    tree = Path(fracas.__file__).resolve().parents[1]
+    head = subprocess.run(
+        ["git", "-C", str(tree), "log", "-1", "--format=%h"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(tree), "status", "--porcelain", "fracas"], capture_output=True, text=True
+    ).stdout.strip()
+    edits = f" + {len(dirty.splitlines())} files edited" if dirty else ""
+    print(f"fracas from {tree} (commit {head or '?'}{edits}); {time.strftime('%Y-%m-%d %H:%M')}")
     print()
     bench_icepool(repeat)
     print()
