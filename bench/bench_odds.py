@@ -1,10 +1,10 @@
 """Benchmark: exact odds against icepool, our times against the issue's targets, before
 against after, and ``fracas run`` throughput (issue 11, item 6).
 
-Run by hand from the repository root (it is not a test; about two minutes, ``--quick``
-about one)::
+Run by hand from the repository root (it is not a test; 3-4 minutes on the shared 2-core
+machine, ``--quick`` under 2); ``PYTHONPATH`` picks the fracas timed as "after"::
 
-    .venv/bin/python bench/bench_odds.py [--quick] [--repeat N] [--before REF|PATH]
+    PYTHONPATH=. .venv/bin/python bench/bench_odds.py [--quick] [--repeat N] [--before REF|PATH]
 
 (1) Ours against icepool: every case of :mod:`bench.odds_cases` (eight, each an
     encounter and an icepool model written from the rule texts), the damage
