@@ -1,31 +1,35 @@
-"""Benchmark: exact odds against icepool, and ``fracas run`` throughput.
+"""Benchmark: exact odds against icepool, our times against the issue's targets, before
+against after, and ``fracas run`` throughput (issue 11, item 6).
 
-Run by hand from the repository root (it is not a test; about a minute and a half)::
+Run by hand from the repository root (it is not a test; 3-4 minutes on the shared 2-core
+machine, ``--quick`` under 2); ``PYTHONPATH`` picks the fracas timed as "after"::
 
-    .venv/bin/python bench/bench_odds.py [--repeat N] [--actions N] [--before REF|PATH]
+    PYTHONPATH=. .venv/bin/python bench/bench_odds.py [--quick] [--repeat N] [--before REF|PATH]
 
-(o) Exact odds before and after, side by side: every case is timed in a fresh
-    subprocess against this tree and against the code of commit 85b2e11, before the
-    table-service rework (taken out with ``git archive`` into a temporary folder, or a
-    checkout given as ``--before``),
-    and the two odds must be equal (asserted). Cases: the last action of each
-    ``examples/NAME.yaml`` (one per ruleset), the icepool pistol duel of (a), a
-    dice-combat Molotov thrown at three victims and a wasteland 3-shot burst with its
-    three hit locations given (``location:1..3``). CPU time is the figure compared
-    (the machine may be shared); wall time is shown beside it.
-(a) The exact damage distribution of a dice-combat pistol attack at close range
-    with crits and fumbles (attacker natural 20: +1d4 on a hit; defender natural 1:
-    a hit and +1d4; the ammo d3 rolled), computed by our engine (``action_odds``)
-    and by icepool from its own dice. The two must be equal (asserted); the script
-    prints the median time of each and the ratio.
-(b) Throughput of playing a generated 1,000-action encounter: loading, playing it
-    with the Engine in-process, and ``fracas run FILE`` end to end in a subprocess.
+(1) Ours against icepool: every case of :mod:`bench.odds_cases` (eight, each an
+    encounter and an icepool model written from the rule texts), the damage
+    distribution of every combatant asserted equal, exactly; with exploding dice equal
+    on every enumerated value, and the cut mass and its least damage equal to icepool's
+    own cut bucket (``explode(depth, end=...)`` per die). Median in-process wall times;
+    icepool's dice are built afresh in every run (no icepool cache carried over).
+(2) Our time, median of several runs, with the issue's target beside it: the last
+    action of every ``examples/*.yaml``; every action of each example played in order
+    from its start (each action's odds in the state before it); the issue's named
+    cases (wasteland single shot, melee, frag, bursts; the Molotov on three; soak's
+    longsword with disadvantage; a 50-shot burst under a 1 s budget).
+(3) Before against after: every case timed in a fresh subprocess against this tree and
+    against commit 85b2e11 (taken out with ``git archive``, or a checkout given as
+    ``--before``). Cases without a cut on either side must give equal hit, damage and
+    down exactly; where either side cut exploding dice, within the sum of the two cut
+    masses. CPU time is the figure compared; wall time beside it.
+(4) Throughput of playing a generated 1,000-action encounter, in-process and with
+    ``fracas run FILE``.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
+import gc
 import inspect
 import json
 import os
@@ -41,27 +45,25 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import icepool
+import icepool.math
 import yaml
 
-from fracas.engine import Engine
-from fracas.errors import FracasError
-from fracas.files import EncounterFile, load, parse_text
-from fracas.model import Action
-from fracas.odds import action_odds
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT))  # bench.odds_cases; fracas is whichever PYTHONPATH picks first
+
+from bench.odds_cases import CASES, Case, named, split  # noqa: E402
+from fracas.engine import Engine  # noqa: E402
+from fracas.errors import FracasError  # noqa: E402
+from fracas.files import EncounterFile, load, parse_text  # noqa: E402
+from fracas.model import Action  # noqa: E402
+from fracas.odds import action_odds  # noqa: E402
 
 T = TypeVar("T")
-
-PISTOL_DUEL = """\
-ruleset: dice-combat
-options: {revision: B}
-combatants:
-  - {id: ana, at: [0, 0], hand: pistol}
-  - {id: bo, at: [3, 0]}
-actions:
-  - {actor: ana, do: attack, target: bo}
-"""
-PISTOL_CLOSE = 1  # DC-13, revision B: a pistol at 1-5 tiles gets +1
-PISTOL_DAMAGE = 3  # 1.5
+BEFORE = "85b2e11"
+"""The commit the "before" figures are taken from (exact odds before issue 11)."""
+RULESETS = ("dice-combat", "tier-duel", "escalation", "soak", "wasteland")
+EXAMPLE_TARGET = 0.05
+"""The issue's target for every action of the examples: exact, at most 50 ms."""
 
 
 def timed(fn: Callable[[], T], repeat: int) -> tuple[T, float]:
@@ -76,93 +78,287 @@ def timed(fn: Callable[[], T], repeat: int) -> tuple[T, float]:
     return result, statistics.median(times)
 
 
+def timed_cpu(fn: Callable[[], T], repeat: int) -> tuple[T, float, float]:
+    """The result of ``fn``, the median wall time and the median CPU time of ``repeat``
+    runs, in seconds (the machine is shared: CPU time shows what waiting hid)."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    result: T | None = None
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = fn()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    assert result is not None
+    return result, statistics.median(walls), statistics.median(cpus)
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:9.2f} ms"
 
 
-# --- (o) exact odds, before and after ----------------------------------------------------
+def from_doc(doc: dict[str, Any]) -> EncounterFile:
+    return parse_text(json.dumps(doc), "case.json")
 
-ROOT = Path(__file__).resolve().parents[1]
-BEFORE = "85b2e11"
-"""The commit the "before" figures are taken from (exact odds as they were)."""
-RULESETS = ("dice-combat", "tier-duel", "escalation", "soak", "wasteland")
 
-MOLOTOV: dict[str, Any] = {  # (a) of the issue: one throw, three in the blast, 269,917 paths
-    "ruleset": "dice-combat",
-    "round": 2,
-    "seed": 1,
-    "combatants": [
-        {"id": "ana", "at": [0, 0], "hand": "molotov"},
-        {"id": "bo", "at": [3, 0]},
-        {"id": "cy", "at": [3, 1]},
-        {"id": "dee", "at": [4, 0]},
-    ],
-    "actions": [{"actor": "ana", "do": "throw", "target": "bo"}],
-}
-BURST: dict[str, Any] = {  # (b) of the issue: a 3-shot 1d6 burst, locations given, 335,200 paths
-    "ruleset": "wasteland",
-    "seed": 1,
-    "order": ["a", "b"],
-    "combatants": [
-        {
-            "id": "a",
-            "at": [0, 0],
-            "skills": {"guns": 2},
-            "weapons": [{"name": "smg", "damage": "1d6", "ap": 3, "burst": 3}],
-        },
-        {"id": "b", "at": [3, 0]},
-    ],
-    "actions": [
-        {
-            "actor": "a",
-            "do": "attack",
-            "target": "b",
-            "burst": True,
-            "dice": {"location:1": 5, "location:2": 3, "location:3": 1},
-        }
-    ],
-}
+def before_last(ef: EncounterFile) -> Engine:
+    """An engine that has played every action of ``ef`` but the last."""
+    engine = Engine(ef.ruleset, ef.start, ef.seed if ef.seed is not None else 1)
+    engine.begin(ef.dice, ef.order)
+    for action in ef.actions[:-1]:
+        engine.act(action)
+    return engine
+
+
+# --- (1) ours against icepool ---------------------------------------------------------------
+
+
+def clear_icepool_caches() -> None:
+    """Empty what icepool keeps between calls outside a die object: its table of binomial
+    rows and every multiset evaluator's caches (a model builds its dice afresh)."""
+    icepool.math.comb_row_cache.clear()
+    for obj in gc.get_objects():
+        module = getattr(type(obj), "__module__", None)
+        if isinstance(module, str) and module.startswith("icepool"):
+            for name in ("_cache", "ascending_cache", "descending_cache"):
+                if name in getattr(obj, "__dict__", {}):
+                    delattr(obj, name)
+
+
+def cold(model: Callable[[], T], repeat: int) -> tuple[T, float, float]:
+    """``model``'s result, its median wall and CPU times, icepool's caches emptied before
+    each run (outside the timed part)."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    result: T | None = None
+    for _ in range(repeat):
+        clear_icepool_caches()
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = model()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    assert result is not None
+    return result, statistics.median(walls), statistics.median(cpus)
+
+
+def check_equal(case: Case, odds: Any, model: dict[str, dict[int, Fraction]]) -> None:
+    """Every combatant's damage, the cut mass and its least damage, exactly equal."""
+    assert set(model) <= set(odds.combatants), (case.name, set(model), set(odds.combatants))
+    for cid, dist in model.items():
+        theirs, ours = split(dist), odds.combatants[cid]
+        assert ours.damage == theirs.damage, (case.name, cid, "damage")
+        assert ours.cut == theirs.cut, (case.name, cid, "cut", ours.cut, theirs.cut)
+        assert ours.at_least == theirs.at_least, (case.name, cid, ours.at_least, theirs.at_least)
+        assert sum(ours.damage.values()) + ours.cut == 1, (case.name, cid)
+
+
+def clear_our_caches() -> None:
+    """Forget the pool classes our enumerator keeps (``fracas.dice.pools``), where the
+    tree has them."""
+    try:
+        from fracas.dice import pools
+    except ImportError:
+        return
+    classes = getattr(pools, "_classes", None)
+    if classes is not None and hasattr(classes, "cache_clear"):
+        classes.cache_clear()
+
+
+def bench_icepool(repeat: int) -> None:
+    print("(1) ours against icepool: the same damage distributions, asserted equal exactly")
+    print(
+        f"    {'case':<38}{'paths':>6} {'cut mass':>9}  {'fracas [CPU]':>20} {'fracas cold':>12}"
+        f" {'icepool cold [CPU]':>20}  {'ours/icepool':>19}"
+    )
+    slower = 0
+    for make in CASES:
+        case = make()
+        ef = from_doc(case.doc)
+        engine = before_last(ef)
+
+        def ours(ef: EncounterFile = ef, engine: Engine = engine, case: Case = case) -> Any:
+            return action_odds(
+                ef.ruleset, engine.state, ef.actions[-1], seconds=None, max_rolls=case.max_rolls
+            )
+
+        def ours_cold(run: Callable[[], Any] = ours) -> Any:
+            clear_our_caches()
+            return run()
+
+        _, t_cold = timed(ours_cold, repeat)  # the clearing itself is a dict's clear
+        odds, t_ours, c_ours = timed_cpu(ours, repeat)
+        model, t_theirs, c_theirs = cold(case.model, repeat)
+        check_equal(case, odds, model)
+        cut = f"{float(odds.truncated):.1e}" if odds.truncated else "0"
+        slower += t_ours >= t_theirs
+        print(
+            f"    {case.name:<38}{odds.paths:>6,} {cut:>9}  {ms(t_ours)} [{c_ours * 1e3:>6.1f}]"
+            f" {ms(t_cold)} {ms(t_theirs)} [{c_theirs * 1e3:>6.1f}]"
+            f"  {t_ours / t_theirs:>5.2f}x {t_cold / t_theirs:>5.2f}x [{c_ours / c_theirs:>5.2f}x]"
+            f"  {'faster' if t_ours < t_theirs else 'SLOWER'}"
+            f"{'' if (t_ours < t_theirs) == (c_ours < c_theirs) else ' (not on CPU)'}"
+        )
+    print(
+        "    equal: every combatant's damage, exactly; cut mass and its least damage equal to"
+        " icepool's cut bucket."
+    )
+    print(
+        f"    median of {repeat} runs in-process, wall. icepool cold: dice built afresh and its"
+        " module caches (binomial rows, multiset evaluators) emptied before each run. fracas:"
+        " pool classes kept from run to run; fracas cold: emptied before each run."
+        " [CPU]: median CPU ms. ours/icepool: wall warm, wall cold [CPU warm]; faster or"
+        f" slower on wall, warm. Slower than icepool: {slower} of {len(CASES)}"
+    )
+
+
+# --- (2) our time against the issue's targets ---------------------------------------------
+
+
+def one_odds(ef: EncounterFile, engine: Engine, action: Action, budget: float | None) -> Any:
+    if budget is None:
+        return action_odds(ef.ruleset, engine.state, action, seed=engine.seed)
+    return action_odds(ef.ruleset, engine.state, action, seed=engine.seed, seconds=budget)
+
+
+def verdict(exact: bool, seconds: float, cpu: float, target: float) -> str:
+    """Met on wall time; where only the CPU time meets it (the machine was busy), says so."""
+    if exact and seconds <= target:
+        return "met"
+    if exact and cpu <= target:
+        return "NOT met (met on CPU)"
+    return "NOT met"
+
+
+def row(name: str, odds: Any, seconds: float, cpu: float, target: float) -> str:
+    if isinstance(odds, FracasError):
+        return f"    {name:<40}{'refused: ' + odds.code:>26}"
+    exact = odds.estimate is None
+    kind = "exact" if exact else f"estimate ({odds.paths} samples)"
+    met = verdict(exact, seconds, cpu, target)
+    return (
+        f"    {name:<40}{odds.paths if exact else '':>8}  {kind:<10}{ms(seconds)}"
+        f" [{cpu * 1e3:>7.1f}]  {'<= ' + format(target * 1000, 'g') + ' ms':>11}  {met}"
+    )
+
+
+def timed_odds(
+    ef: EncounterFile, engine: Engine, action: Action, repeat: int, budget: float | None = None
+) -> tuple[Any, float, float]:
+    try:
+        return timed_cpu(lambda: one_odds(ef, engine, action, budget), repeat)
+    except FracasError as refusal:
+        return refusal, 0.0, 0.0
+
+
+def label(action: Action) -> str:
+    return " ".join(x for x in (action.actor, action.do, action.target) if x)
+
+
+def bench_targets(repeat: int) -> list[tuple[str, bool]]:
+    """(2); the (name, met) of every row, for the closing count."""
+    results: list[tuple[str, bool]] = []
+
+    def show(name: str, odds: Any, seconds: float, cpu: float, target: float) -> None:
+        print(row(name, odds, seconds, cpu, target))
+        ok = not isinstance(odds, FracasError) and odds.estimate is None and seconds <= target
+        results.append((name, ok))
+
+    print(
+        f"(2) our time against the issue's targets (median of {repeat} runs: wall, [CPU ms];"
+        " a target is met on wall time, exact)"
+    )
+    print(f"    {'case':<40}{'paths':>8}  {'':<10}{'fracas':>12} {'[CPU]':>9}  {'target':>11}")
+    print("    the last action of each example")
+    for name in RULESETS:
+        ef = load(str(ROOT / "examples" / f"{name}.yaml"))
+        engine = before_last(ef)
+        odds, seconds, cpu = timed_odds(ef, engine, ef.actions[-1], repeat)
+        show(f"{name}: {label(ef.actions[-1])}", odds, seconds, cpu, EXAMPLE_TARGET)
+    print("    every action of each example, played in order (odds in the state before it)")
+    for name in RULESETS:
+        ef = load(str(ROOT / "examples" / f"{name}.yaml"))
+        engine = Engine(ef.ruleset, ef.start, ef.seed if ef.seed is not None else 1)
+        engine.begin(ef.dice, ef.order)
+        for i, action in enumerate(ef.actions, 1):
+            odds, seconds, cpu = timed_odds(ef, engine, action, repeat)
+            show(f"{name} #{i}: {label(action)}", odds, seconds, cpu, EXAMPLE_TARGET)
+            engine.act(action)
+    print("    the issue's named cases")
+    for case in named():
+        ef = from_doc(case.doc)
+        engine = before_last(ef)
+        odds, seconds, cpu = timed_odds(ef, engine, ef.actions[-1], repeat, case.budget)
+        if case.budget is not None:  # within its budget: exact or a marked estimate
+            ok = seconds <= case.target
+            kind = (
+                "exact" if odds.estimate is None else f"estimate, {odds.estimate.samples} samples"
+            )
+            print(
+                f"    {case.name:<40}{'':>8}  {kind:<10}{ms(seconds)} [{cpu * 1e3:>7.1f}]"
+                f"  {'<= budget ' + format(case.budget, 'g') + ' s':>11}  "
+                f"{'met' if ok else 'NOT met'}"
+            )
+            results.append((case.name, ok))
+            continue
+        show(case.name, odds, seconds, cpu, case.target)
+    met = sum(ok for _, ok in results)
+    print(
+        f"    targets met: {met} of {len(results)}; not met: "
+        + ", ".join(name for name, ok in results if not ok)
+    )
+    return results
+
+
+# --- (3) before against after -------------------------------------------------------------
+
+PISTOL = CASES[0]
 
 
 def _example(name: str) -> Callable[[], EncounterFile]:
     return lambda: load(str(ROOT / "examples" / f"{name}.yaml"))
 
 
-CASES: dict[str, Callable[[], EncounterFile]] = {
+BEFORE_CASES: dict[str, Callable[[], EncounterFile]] = {
     **{f"{name} example": _example(name) for name in RULESETS},
-    "pistol duel (icepool)": lambda: parse_text(PISTOL_DUEL, "pistol-duel.yaml"),
-    "(a) Molotov, 3 victims": lambda: parse_text(json.dumps(MOLOTOV), "molotov.json"),
-    "(b) burst, 3 locations": lambda: parse_text(json.dumps(BURST), "burst.json"),
+    "pistol duel (icepool)": lambda: from_doc(PISTOL().doc),
+    "Molotov, 3 victims": lambda: from_doc(next(n.doc for n in named() if "Molotov" in n.name)),
+    "burst, 3 locations": lambda: from_doc(next(n.doc for n in named() if "located" in n.name)),
 }
-BIG = ("(a) Molotov, 3 victims", "(b) burst, 3 locations")
-"""Cases timed once (tens of seconds before); the others take the median of --repeat."""
+SLOW = 1.0
+"""A case whose first run takes longer (seconds of CPU) is timed once."""
 
 
 def measure(case: str, repeat: int) -> dict[str, Any]:
     """Run in a subprocess whose PYTHONPATH picks the tree: one case's odds, timed."""
-    ef = CASES[case]()
-    engine = Engine(ef.ruleset, ef.start, ef.seed if ef.seed is not None else 1)
-    engine.begin(ef.dice, ef.order)
-    for action in ef.actions[:-1]:
-        engine.act(action)
+    ef = BEFORE_CASES[case]()
+    engine = before_last(ef)
     unbounded: dict[str, Any] = (
         {"seconds": None} if "seconds" in inspect.signature(action_odds).parameters else {}
     )
     walls: list[float] = []
     cpus: list[float] = []
     odds = None
-    for _ in range(1 if case in BIG else repeat):
+    while len(walls) < repeat and (not cpus or cpus[0] <= SLOW):
         wall, cpu = time.perf_counter(), time.process_time()
         odds = action_odds(ef.ruleset, engine.state, ef.actions[-1], seed=engine.seed, **unbounded)
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     assert odds is not None
-    text = json.dumps(odds.to_json(), sort_keys=True)
+    exact = {
+        cid: {
+            "hit": None if o.hit is None else str(o.hit),
+            "damage": {str(d): str(p) for d, p in o.damage.items()},
+            "down": str(o.down),
+        }
+        for cid, o in odds.combatants.items()
+    }
     return {
         "paths": odds.paths,
+        "runs": len(walls),
         "wall": statistics.median(walls),
         "cpu": statistics.median(cpus),
-        "digest": hashlib.sha256(text.encode()).hexdigest()[:16],
+        "cut": str(odds.truncated),
+        "exact": exact,
     }
 
 
@@ -188,82 +384,53 @@ def before_tree(ref: str, into: Path) -> Path:
     return into
 
 
+def same_odds(case: str, was: dict[str, Any], now: dict[str, Any]) -> str:
+    """Equal exactly where neither cut, else within the sum of the two cut masses; says
+    which (and the largest difference seen)."""
+    slack = Fraction(was["cut"]) + Fraction(now["cut"])
+    assert set(was["exact"]) == set(now["exact"]), (case, "combatants")
+    worst = Fraction(0)
+    for cid, old in was["exact"].items():
+        new = now["exact"][cid]
+        pairs = [(old["down"], new["down"])]
+        assert (old["hit"] is None) == (new["hit"] is None), (case, cid, "hit")
+        if old["hit"] is not None:
+            pairs.append((old["hit"], new["hit"]))
+        for d in {*old["damage"], *new["damage"]}:
+            pairs.append((old["damage"].get(d, "0"), new["damage"].get(d, "0")))
+        for a, b in pairs:
+            diff = abs(Fraction(a) - Fraction(b))
+            assert diff <= slack, (case, cid, a, b, slack)
+            worst = max(worst, diff)
+    if not slack:
+        return "equal"
+    return f"within cut {float(slack):.1e} (max diff {float(worst):.1e})"
+
+
 def bench_before_after(ref: str, repeat: int) -> None:
-    _, t_icepool = timed(icepool_odds, repeat)
-    print(f"(o) exact odds: before ({ref}) and after (this tree), CPU s [wall s]")
-    print(f"    {'case':<24}{'paths':>9}  {'before':>16}  {'after':>16}  {'speed-up':>8}")
+    print(f"(3) exact odds: before ({ref}) and after (this tree), CPU s [wall s], one process each")
+    print(f"    {'case':<24}{'paths':>17}  {'before':>16}  {'after':>16}  {'speed-up':>8}  odds")
     with tempfile.TemporaryDirectory() as tmp:
         old = before_tree(ref, Path(tmp))
-        for case in CASES:
+        new = Path(sys.modules["fracas"].__file__ or "").resolve().parents[1]
+        for case in BEFORE_CASES:
             was = in_tree(old, case, repeat)
-            now = in_tree(ROOT, case, repeat)
-            assert (was["paths"], was["digest"]) == (now["paths"], now["digest"]), (case, was, now)
+            now = in_tree(new, case, repeat)
+            verdict = same_odds(case, was, now)
+            paths = f"{was['paths']:,} -> {now['paths']:,}"
             print(
-                f"    {case:<24}{now['paths']:>9,}  "
+                f"    {case:<24}{paths:>17}  "
                 f"{was['cpu']:>7.3f} [{was['wall']:>6.3f}]  "
                 f"{now['cpu']:>7.3f} [{now['wall']:>6.3f}]  "
-                f"{was['cpu'] / now['cpu']:>7.2f}x"
+                f"{was['cpu'] / now['cpu']:>7.1f}x  {verdict}"
             )
-            if case.startswith("pistol"):
-                print(f"    {'  icepool, same odds':<24}{'':>9}  {'':>16}  {t_icepool:>7.3f}")
     print(
-        f"    odds equal before and after, exactly; examples and the pistol: median of "
-        f"{repeat} runs, (a) and (b): one run"
+        f"    median of up to {repeat} runs (one where the first takes over {SLOW:g} s of CPU);"
+        f" after: the fracas imported here ({new})"
     )
 
 
-# --- (a) exact odds ---------------------------------------------------------------------
-
-
-def engine_odds(ef: EncounterFile, shortcut: bool) -> dict[int, Fraction]:
-    engine = Engine(ef.ruleset, ef.start, 1)
-    engine.begin(ef.dice, ef.order)
-    odds = action_odds(ef.ruleset, engine.state, ef.actions[0], shortcut=shortcut)
-    return dict(odds.combatants["bo"].damage)
-
-
-def icepool_odds() -> dict[int, Fraction]:
-    """The same attack from icepool dice: attack d20, ammo d3, defence d20, crit d4s."""
-
-    def damage(attack: int, ammo: int, defence: int) -> Any:
-        # DC-38: a natural 1 misses (the ammo is spent all the same and changes nothing).
-        if attack == 1:
-            return 0
-        # DC-39: the defender's natural 1 hits whatever the totals; DC-43: ties hit.
-        if defence != 1 and attack + PISTOL_CLOSE < defence:
-            return 0
-        crit = icepool.d4 if attack == 20 else 0  # DC-37
-        fumble = icepool.d4 if defence == 1 else 0  # DC-39, stacking (DC-40)
-        return PISTOL_DAMAGE + crit + fumble
-
-    die = icepool.map(damage, icepool.d20, icepool.d3, icepool.d20)
-    den = die.denominator()
-    return {int(d): Fraction(q, den) for d, q in die.items() if q}
-
-
-def bench_odds(repeat: int) -> None:
-    ef = parse_text(PISTOL_DUEL, "pistol-duel.yaml")
-    ours, t_ours = timed(lambda: engine_odds(ef, shortcut=True), repeat)
-    full, t_full = timed(lambda: engine_odds(ef, shortcut=False), repeat)
-    theirs, t_theirs = timed(icepool_odds, repeat)
-    assert ours == full == theirs, (ours, full, theirs)
-    print("(a) exact damage of a pistol attack at close range, crits and fumbles")
-    print(f"    {'damage':>6}  {'fracas':>12}  {'icepool':>12}")
-    for d in sorted(theirs):
-        print(f"    {d:>6}  {ours[d]!s:>12}  {theirs[d]!s:>12}")
-    total_ours, total_theirs = str(sum(ours.values())), str(sum(theirs.values()))
-    print(f"    sum     {total_ours:>12}  {total_theirs:>12}")
-    print("    equal: fracas == icepool, exactly")
-    print(f"    fracas action_odds (ammo d3 skipped) {ms(t_ours)}")
-    print(f"    fracas action_odds (ammo d3 branched) {ms(t_full)}")
-    print(f"    icepool                              {ms(t_theirs)}")
-    print(
-        f"    ratio fracas / icepool: {t_ours / t_theirs:.1f}x (skipped), "
-        f"{t_full / t_theirs:.1f}x (branched)   [median of {repeat} runs]"
-    )
-
-
-# --- (b) throughput ---------------------------------------------------------------------
+# --- (4) throughput ------------------------------------------------------------------------
 
 SKIRMISH: dict[str, Any] = {
     "ruleset": "dice-combat",
@@ -356,7 +523,7 @@ def bench_run(count: int, repeat: int) -> None:
     for a in ef.actions:
         kinds[a.do] = kinds.get(a.do, 0) + 1
     print(
-        f"(b) `fracas run` throughput: {count:,} actions, 4 combatants ({t_gen:.2f} s to generate)"
+        f"(4) `fracas run` throughput: {count:,} actions, 4 combatants ({t_gen:.2f} s to generate)"
     )
     print("    actions: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
     print(f"    load (parse + validate)  {ms(t_load)}")
@@ -384,29 +551,49 @@ def bench_run(count: int, repeat: int) -> None:
     print(
         f"    `fracas run --json FILE` end to end  {ms(t_json)}  {count / t_json:10,.0f} actions/s"
     )
+    less = t_run - t_start
+    rate = f"{count / less:10,.0f} actions/s" if less > 0 else "  below the start-up's noise"
     print(
-        f"    `fracas run` less start-up           {ms(t_run - t_start)}  "
-        f"{count / max(t_run - t_start, 1e-9):10,.0f} actions/s   [median of {repeat} runs]"
+        f"    `fracas run` less start-up           {ms(less)}  {rate}   [median of {repeat} runs]"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--repeat", type=int, default=7, help="runs per timing (median)")
-    parser.add_argument("--actions", type=int, default=1000, help="actions in the encounter")
+    parser.add_argument("--quick", action="store_true", help="3 runs per timing, fewer actions")
+    parser.add_argument("--repeat", type=int, default=None, help="runs per timing (median)")
+    parser.add_argument("--actions", type=int, default=None, help="actions of the encounter (4)")
     parser.add_argument(
         "--before", default=BEFORE, help="the 'before' code: a commit, or a checkout's folder"
     )
-    parser.add_argument("--measure", choices=sorted(CASES), help=argparse.SUPPRESS)
+    parser.add_argument("--measure", choices=sorted(BEFORE_CASES), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.measure:  # a subprocess of (o)
-        print(json.dumps(measure(args.measure, args.repeat)))
+    repeat = args.repeat if args.repeat is not None else (3 if args.quick else 7)
+    if args.measure:  # a subprocess of (3)
+        print(json.dumps(measure(args.measure, repeat)))
         return
-    bench_before_after(args.before, args.repeat)
+    started = time.perf_counter()
+    import fracas
+
+    tree = Path(fracas.__file__).resolve().parents[1]
+    head = subprocess.run(
+        ["git", "-C", str(tree), "log", "-1", "--format=%h"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(tree), "status", "--porcelain", "fracas"], capture_output=True, text=True
+    ).stdout.strip()
+    edits = f" + {len(dirty.splitlines())} files edited" if dirty else ""
+    print(f"fracas from {tree} (commit {head or '?'}{edits}); {time.strftime('%Y-%m-%d %H:%M')}")
     print()
-    bench_odds(args.repeat)
+    bench_icepool(repeat)
     print()
-    bench_run(args.actions, max(3, args.repeat // 2))
+    bench_targets(repeat)
+    print()
+    bench_before_after(args.before, repeat)
+    print()
+    count = args.actions if args.actions is not None else (300 if args.quick else 1000)
+    bench_run(count, max(3, repeat // 2))
+    print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":
