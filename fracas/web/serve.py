@@ -116,7 +116,8 @@ def serve(
         say(f"  setup (yours only): {base}/setup/{setup}")
         say(
             f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
-            "new ones (the game master's page makes more, assigns and revokes them). "
+            "new ones unless resumed with --keep-links (the game master's page makes more, "
+            "assigns and revokes them). "
             f"Players see enemy HP: {enemy_hp}. Ctrl-C stops."
         )
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
