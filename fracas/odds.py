@@ -318,4 +318,5 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval holds the frequency itself (rounding once left 1.0 out when k == n).
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))

@@ -155,3 +155,11 @@ def test_cli_odds_seconds_must_be_a_positive_number(tmp_path: Path, value: str) 
     result = cli("odds", "--seconds", value, str(path))
     assert result.exit_code == 2
     assert "--seconds" in result.stderr
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 50), (50, 50), (485, 485), (3, 10), (200, 201)])
+def test_an_estimates_95_interval_holds_its_frequency(k: int, n: int) -> None:
+    from fracas.odds import _wilson
+
+    lo, hi = _wilson(k, n)
+    assert 0 <= lo <= k / n <= hi <= 1
