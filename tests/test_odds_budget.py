@@ -157,7 +157,9 @@ def test_cli_odds_seconds_must_be_a_positive_number(tmp_path: Path, value: str) 
     assert "--seconds" in result.stderr
 
 
-@pytest.mark.parametrize(("k", "n"), [(0, 50), (50, 50), (485, 485), (3, 10), (200, 201)])
+@pytest.mark.parametrize(
+    ("k", "n"), [(0, 50), (0, 11), (6, 6), (21, 21), (485, 485), (3, 10), (200, 201)]
+)
 def test_an_estimates_95_interval_holds_its_frequency(k: int, n: int) -> None:
     from fracas.odds import _wilson
 
