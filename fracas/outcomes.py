@@ -27,7 +27,7 @@ from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.errors import FracasError
 from fracas.model import Attempted, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
-from fracas.steps import Then
+from fracas.steps import Roller, Then, run_steps
 
 __all__ = ["Exact", "Partial", "Path", "Sampled", "exact_outcomes", "sample_outcomes"]
 
@@ -35,7 +35,6 @@ Partial = tuple[tuple[str, bool | None, int], ...]
 """Per combatant so far (sorted by id): landed (None: not attacked) and damage taken."""
 Path = tuple[tuple[str, bool | None, int, bool], ...]
 """One path's summary: per combatant, landed, damage and down at the end."""
-Roller = Callable[[Encounter, Any, Dice], list[Event]]
 
 
 @dataclass
@@ -125,7 +124,7 @@ def exact_outcomes(
     if given:
 
         def inline(dice: Dice) -> tuple[Event, ...]:
-            return _relevant(_all_steps(roller, before, decision, dice))
+            return _relevant(run_steps(roller, before, decision, dice))
 
         dist = enumerate_exact(
             inline, given=given, max_rolls=max_rolls, irrelevant=skip,
@@ -182,18 +181,6 @@ def exact_outcomes(
     return out
 
 
-def _all_steps(roller: Roller, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
-    events: list[Event] = []
-    while True:
-        out = roller(state, decision, dice)
-        if not out or not isinstance(out[-1], Then):
-            return events + out
-        head = out[:-1]
-        events += head
-        state = fold(state, head)
-        decision = out[-1].step
-
-
 def sample_outcomes(
     ruleset: Ruleset,
     before: Encounter,
@@ -210,7 +197,7 @@ def sample_outcomes(
     n = 0
     while not until(n):
         dice: Dice = TableDice(given, source) if given else source
-        events = _all_steps(roller, before, decision, dice)
+        events = run_steps(roller, before, decision, dice)
         path = summary(ruleset, merge((), events), fold(before, _relevant(events)))
         counts[path] = counts.get(path, 0) + 1
         n += 1

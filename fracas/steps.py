@@ -14,7 +14,7 @@ a burst, between the victims of a blast).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +24,10 @@ if TYPE_CHECKING:
     from fracas.dice.source import Dice
     from fracas.rulesets.base import Ruleset
 
-__all__ = ["Then", "roll_all"]
+__all__ = ["Roller", "Then", "roll_all", "run_steps"]
+
+Roller = Callable[[Encounter, Any, "Dice"], list[Event]]
+"""A rolling step: (state, decision or step, dice) -> events, maybe ending with a Then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +40,14 @@ class Then(Event):
 
 def roll_all(ruleset: Ruleset, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
     """Every event of a decided action: its roll and each step after it, in order."""
+    return run_steps(ruleset.roll, state, decision, dice)
+
+
+def run_steps(roll: Roller, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
+    """``roll`` and each step it asks for, each on the state after the events before it."""
     events: list[Event] = []
     while True:
-        out = ruleset.roll(state, decision, dice)
+        out = roll(state, decision, dice)
         if not out or not isinstance(out[-1], Then):
             events += out
             return events
