@@ -289,6 +289,15 @@ class Ruleset(ABC):
         """Out of the fight (knocked out, dying, dead)."""
         return c.hp == 0
 
+    def chain_key(self, state: Encounter) -> Encounter:
+        """The state the balance lab's exact chain keys ``state`` by: one whose fight goes
+        on exactly as ``state``'s does under the lab's tactics (which reload when an
+        attack needs it), where the rules make the two the same; the chain then follows
+        one of them instead of both. Default: ``state`` itself. dice-combat fills a
+        magazine that reloads for free (DC-10). A test checks every override against the
+        chain without it, exactly."""
+        return state
+
     def sheet_json_raw(self, c: Combatant) -> dict[str, Any]:
         """The sheet fields of ``c`` as a file would give them (what ``set`` edits)."""
         return {f.name: plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}

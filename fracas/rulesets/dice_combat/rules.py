@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
+from fracas.frozen import evolve
 from fracas.model import (
     Action,
     Combatant,
@@ -22,7 +23,14 @@ from fracas.model import (
     StatusCleared,
     StatusSet,
 )
-from fracas.rulesets.base import ActionSpec, Detail, DieSpec, StatusSpec, TypedRuleset
+from fracas.rulesets.base import (
+    ActionSpec,
+    Detail,
+    DieSpec,
+    StatusSpec,
+    TypedRuleset,
+    sheet_as,
+)
 from fracas.rulesets.dice_combat.attack import Strike, decide_attack, roll_strike
 from fracas.rulesets.dice_combat.explosives import Blast, roll_blast
 from fracas.rulesets.dice_combat.gear import (
@@ -147,6 +155,24 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
         out = super().item_json(item)
         out["class"] = weapon_class(item, self.options.machine_pistol).name
         out["group"] = gun_group(item, self.options.revision, self.options.machine_pistol)
+        return out
+
+    def chain_key(self, state: Encounter) -> Encounter:
+        """DC-8, DC-9, DC-10, DC-G6: a gun in hand other than a crossbow reloads for free
+        (no action), from a stock without end, and its rounds gate only whether it can
+        fire: under the lab's tactics (reload when the gun is empty, then fire) a
+        half-empty magazine fights exactly as a full one. The chain keys it as full."""
+        out = state
+        for c in state.combatants.values():
+            hand = sheet_as(c, Sheet).hand
+            if (
+                hand is not None
+                and hand.type == "gun"
+                and hand.capacity is not None
+                and hand.loaded != hand.capacity
+                and weapon_class(hand, self.options.machine_pistol).name != "crossbow"
+            ):
+                out = out.with_sheet(c.id, hand=evolve(hand, loaded=hand.capacity))
         return out
 
     # --- an action: decide, then roll -------------------------------------
