@@ -64,8 +64,18 @@ def _frozen(obj: object, name: str) -> None:
         object.__setattr__(obj, name, freeze(value))
 
 
+class _HashKept:
+    """A slot for a value's hash, kept once it is first asked for: the state's values
+    are hashed again and again (the exact odds and the lab key dicts by them). Not a
+    field: ``dataclasses.fields``, pickling, :func:`~fracas.frozen.evolve` and
+    ``replace`` never see it, so a copy or a value from another process hashes afresh."""
+
+    __slots__ = ("_hash",)
+    _hash: int
+
+
 @dataclass(frozen=True, slots=True)
-class Combatant:
+class Combatant(_HashKept):
     """One combatant: the fields every ruleset shares, and the ruleset's own sheet."""
 
     id: str
@@ -82,6 +92,26 @@ class Combatant:
 
     def __post_init__(self) -> None:
         _frozen(self, "statuses")
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash(
+                (
+                    self.id,
+                    self.name,
+                    self.side,
+                    self.at,
+                    self.hp,
+                    self.max_hp,
+                    self.sheet,
+                    self.statuses,
+                    self.marks,
+                )
+            )
+            object.__setattr__(self, "_hash", h)
+            return h
 
     def with_status(self, status: str, details: Mapping[str, Any]) -> Combatant:
         """This combatant with ``status`` set to ``details`` (others kept)."""
@@ -125,7 +155,7 @@ class TableRules:
 
 
 @dataclass(frozen=True, slots=True)
-class Encounter:
+class Encounter(_HashKept):
     """The whole state of one encounter at one point of its log.
 
     A value: equal states compare and hash equal whatever route made them (every
@@ -150,7 +180,7 @@ class Encounter:
     """The game master's note on a combatant (``note``): never sent to a player."""
 
     def __post_init__(self) -> None:
-        if type(self.combatants) is not FrozenDict:
+        if not isinstance(self.combatants, FrozenDict):
             object.__setattr__(self, "combatants", FrozenDict(self.combatants))
         _frozen(self, "values")
         _frozen(self, "notes")
@@ -159,6 +189,26 @@ class Encounter:
         if type(self.order) is not tuple:
             object.__setattr__(self, "order", tuple(self.order))
 
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash(
+                (
+                    self.ruleset,
+                    self.combatants,
+                    self.order,
+                    self.round,
+                    self.turn,
+                    self.values,
+                    self.table,
+                    self.hidden,
+                    self.notes,
+                )
+            )
+            object.__setattr__(self, "_hash", h)
+            return h
+
     def get(self, cid: str) -> Combatant:
         return self.combatants[cid]
 
@@ -166,7 +216,9 @@ class Encounter:
         return self.combatants[cid].name
 
     def with_combatant(self, c: Combatant) -> Encounter:
-        return evolve(self, combatants=FrozenDict({**self.combatants, c.id: c}))
+        combatants = self.combatants
+        assert isinstance(combatants, FrozenDict)  # __post_init__ made it one
+        return evolve(self, combatants=combatants.set(c.id, c))
 
     def with_sheet(self, who: Combatant | str, **changes: Any) -> Encounter:
         """The state with some of a combatant's sheet fields changed (the usual effect of a

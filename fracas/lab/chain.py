@@ -3,12 +3,13 @@
 Every state the fight can reach from its start under :class:`~fracas.lab.policy.Policy`
 is a node (keyed by :func:`~fracas.lab.fight.canonical`: the state itself, its round
 folded past the first, then by the ruleset's ``chain_key``, which may name one state for
-several whose fights go on alike: dice-combat's magazines that refill for free); its edges are the exact distribution of the states the
-policy's action leads to (:func:`~fracas.lab.fight.next_states`). A state where at
-most one side stands absorbs. The chain is solved exactly in Fractions, one strongly
-connected component at a time from the last (Tarjan's order), by Gaussian elimination
-inside each. A closed component no side wins from (nobody can hurt anybody any more)
-is a stalemate, counted as a draw.
+several whose fights go on alike: dice-combat's magazines that refill for free); its
+edges are the exact distribution of the states the policy's action leads to
+(:func:`~fracas.lab.fight.next_states`). A state where at most one side stands absorbs.
+The chain is solved exactly in Fractions, one strongly connected component at a time
+from the last (Tarjan's order), by Gaussian elimination inside each. A closed
+component no side wins from (nobody can hurt anybody any more) is a stalemate, counted
+as a draw.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ exact chain and every simulated fight (in any process) follow the same tactics.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -28,6 +28,7 @@ from fracas.errors import FracasError
 from fracas.files import Tactic
 from fracas.grid import chebyshev
 from fracas.lab.fight import canonical
+from fracas.lab.folds import peek, traced_fold
 from fracas.lab.transitions import Transitions
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.rulesets.base import ActionSpec, Ruleset
@@ -54,6 +55,8 @@ class Policy:
         self.ruleset = ruleset
         self.tactics: Mapping[str, Tactic] = tactics or {}
         self._scores: dict[tuple[Encounter, Action], Score] = {}
+        self._shared: dict[Hashable, Score] = {}
+        self._fold_reads: dict[Hashable, list[tuple[str, ...]]] = {}
         self._choices: dict[Encounter, Action] = {}
         self.transitions = Transitions(ruleset)
         """The exact next states of actions, shared with the chain (``win``)."""
@@ -206,29 +209,62 @@ class Policy:
         found = self._scores.get(key)
         if found is not None:
             return found
+        side = state.get(action.actor).side
         try:
-            dist = self.transitions.runs(state, action, max_paths=SCORE_PATHS)
+            found = self._shared_score(state, action, side)
+            if found is None:
+                dist = self.transitions.runs(state, action, max_paths=SCORE_PATHS)
+                found = self._total(state, dist, side)
         except FracasError as exc:
             if exc.code != "too_many_paths":
                 raise
-            dist = list(self._sample(state, action).items())
-        side = state.get(action.actor).side
+            found = self._total(state, list(self._sample(state, action).items()), side)
+        if len(self._scores) >= _CACHE:
+            self._scores.clear()
+        self._scores[key] = found
+        return found
+
+    def _shared_score(self, state: Encounter, action: Action, side: str) -> Score | None:
+        """The score kept for every state that gives the action's rolling step the same
+        input and whose fold reads the same combatants with the same values (every other
+        field of the state equal too): :func:`~fracas.lab.folds.traced_fold`. None where
+        the events are not shared."""
+        got = self.transitions.shared_runs(state, action, max_paths=SCORE_PATHS)
+        if got is None:
+            return None
+        runs, blind = got
+        base = (blind, side, _fields(state))
+        combatants = state.combatants
+        for ids in self._fold_reads.get(base, ()):
+            found = self._shared.get((base, ids, tuple(peek(combatants, i) for i in ids)))
+            if found is not None:
+                return found
+        folded, read = traced_fold(state, runs)
+        found = self._total(state, [(folded[run], p) for run, p in runs.items()], side)
+        if read is not None:
+            if len(self._shared) >= _CACHE:
+                self._shared.clear()
+                self._fold_reads.clear()
+            known = self._fold_reads.setdefault(base, [])
+            if read not in known:
+                known.append(read)
+            self._shared[(base, read, tuple(peek(combatants, i) for i in read))] = found
+        return found
+
+    def _total(self, state: Encounter, dist: list[tuple[Encounter, Fraction]], side: str) -> Score:
         gains: dict[tuple[int, int], Fraction] = {}
         for after, p in dist:
             gain = self._gain(state, after, side)
             gains[gain] = gains.get(gain, _ZERO) + p
         downs = sum((p * d for (d, _), p in gains.items() if d), _ZERO)
         hp = sum((p * h for (_, h), p in gains.items() if h), _ZERO)
-        if len(self._scores) >= _CACHE:
-            self._scores.clear()
-        self._scores[key] = found = (downs, hp)
-        return found
+        return (downs, hp)
 
     def _gain(self, before: Encounter, after: Encounter, side: str) -> tuple[int, int]:
         rs = self.ruleset
         downs = hp = 0
         for cid, c in before.combatants.items():
-            now = after.combatants.get(cid)
+            now = peek(after.combatants, cid)
             if now is None or now is c:  # gone, or the very record it was: no gain
                 continue
             sign = 1 if c.side != side else -1
@@ -247,6 +283,20 @@ class Policy:
             after = fold(state, plan(self.ruleset, state, action, RandomDice(rng.getrandbits(63))))
             out[after] = out.get(after, Fraction(0)) + share
         return out
+
+
+def _fields(state: Encounter) -> tuple[Any, ...]:
+    """Every field of the state but its combatants (a shared score's key holds them)."""
+    return (
+        state.ruleset,
+        state.order,
+        state.round,
+        state.turn,
+        state.values,
+        state.table,
+        state.hidden,
+        state.notes,
+    )
 
 
 def _combos(

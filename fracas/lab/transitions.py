@@ -86,6 +86,18 @@ class Transitions:
             return next_states(self.ruleset, state, action, max_paths=max_paths)
         return _fold_all(state, events)
 
+    def shared_runs(
+        self, state: Encounter, action: Action, *, max_paths: int
+    ) -> tuple[Mapping[tuple[Event, ...], Fraction], Hashable] | None:
+        """The distribution of the runs of state-changing events ``action`` makes, and a
+        key naming it that every state giving the rolling step the same input shares
+        (the action, its decision, what the step read, HPs left out); None where no
+        such key is proven (an HP was read, a core action, dice given)."""
+        events = self._events(state, action, max_paths)
+        if events is None or events.key is None:
+            return None
+        return events.outcomes, events.key  # type: ignore[return-value]
+
     def _events(self, state: Encounter, action: Action, max_paths: int) -> _Events | None:
         """The rolling step's events (shared, or enumerated and kept where proven
         shareable); None where the plain way applies (a core action, another's turn,
@@ -117,7 +129,9 @@ class Transitions:
             reads = self._reads.setdefault(base, [])
             if proven not in reads:
                 reads.append(proven)
-            self._blind[(base, proven, proven.values(state))] = events
+            key = (base, proven, proven.values(state))
+            events = dataclasses.replace(events, key=key)
+            self._blind[key] = events
         return events
 
 
@@ -126,6 +140,8 @@ class _Events:
     outcomes: dict[Hashable, Fraction]
     paths: int
     truncated: Fraction
+    key: Hashable = None
+    """The shared cache's key, where these events serve every state with its values."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +260,10 @@ class _Watched(Encounter):
 
     def __reduce__(self) -> NoReturn:
         raise TypeError("a traced state is not copied")
+
+    def __post_init__(self) -> None:  # a copy (replace, evolve): it reads everything
+        _Reads.everything = True
+        Encounter.__post_init__(self)
 
 
 def _all(method: str) -> Any:

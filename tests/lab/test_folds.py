@@ -1,0 +1,128 @@
+"""The shared scores: a fold's reads decide the score only where the traced fold
+proves it, and a shared score always equals the score of the state's own fold."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from fracas.engine import Engine
+from fracas.files import Tactic, load, parse_text
+from fracas.lab.fight import file_start, fold_runs, outcome
+from fracas.lab.folds import traced_fold
+from fracas.lab.policy import SCORE_PATHS, Policy
+from fracas.model import Action, Damaged, Encounter, Event
+from tests.lab.test_transitions import TWO_V_TWO, _loaded
+
+EXAMPLES = sorted(Path("examples").glob("*.yaml"))
+
+
+def _plain_score(policy: Policy, state: Encounter, action: Action) -> tuple[Fraction, Fraction]:
+    """The score from the state's own fold of every run (nothing shared)."""
+    fresh = Policy(policy.ruleset, policy.tactics)
+    runs = fresh.transitions.runs(state, action, max_paths=SCORE_PATHS)
+    return fresh._total(state, runs, state.get(action.actor).side)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_shared_scores_equal_the_states_own_fold(path: Path) -> None:
+    """Along played fights with random HPs, every candidate attack's score through the
+    shared cache equals the score of the state's own fold (whatever the ruleset's
+    events read)."""
+    ef = load(path)
+    rng = random.Random(path.stem)
+    policy = Policy(ef.ruleset, ef.tactics)
+    checked = 0
+    for _ in range(2):
+        start = file_start(ef)
+        for c in start.combatants.values():
+            if c.hp > 0:
+                start = start.with_combatant(dataclasses.replace(c, hp=rng.randint(1, c.hp)))
+        engine = Engine(ef.ruleset, start, rng.getrandbits(32), ef.bounds)
+        for _ in range(4 if path.stem == "wasteland" else 16):
+            state = engine.state
+            if outcome(ef.ruleset, state) is not None:
+                break
+            me = state.get(state.turn.actor)
+            enemies = [
+                c.id
+                for c in state.combatants.values()
+                if c.side != me.side and not ef.ruleset.is_down(c)
+            ]
+            tactic = ef.tactics.get(me.id, Tactic())
+            for action in policy._attacks(state, enemies, tactic):
+                try:
+                    want = _plain_score(policy, state, action)
+                except Exception:  # too many paths: the sampled ranking, not shared
+                    continue
+                assert policy.score(state, action) == want, action
+                checked += 1
+            engine.act(policy.choose(state))
+    assert checked
+
+
+def test_dc9_a_shot_scored_once_serves_every_bystander(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana's shot at Bo reads Ana and Bo: its score serves every HP and load of Cy and
+    Dee (one fold), each equal to the state's own; a different HP of Bo folds again."""
+    ef = parse_text(TWO_V_TWO)
+    start = file_start(ef)
+    policy = Policy(ef.ruleset)
+    action = Action("ana", "attack", "bo")
+    folds = 0
+    real = traced_fold
+
+    def counted(state, runs):  # type: ignore[no-untyped-def]
+        nonlocal folds
+        folds += 1
+        return real(state, runs)
+
+    monkeypatch.setattr("fracas.lab.policy.traced_fold", counted)
+    for n in (8, 5, 1):
+        s = _loaded(start, "dee", n)
+        s = s.with_combatant(dataclasses.replace(s.get("cy"), hp=n))
+        assert policy.score(s, action) == _plain_score(policy, s, action)
+    assert folds == 1
+    hurt = start.with_combatant(dataclasses.replace(start.get("bo"), hp=2))
+    assert policy.score(hurt, action) == _plain_score(policy, hurt, action)
+    assert folds == 2
+
+
+@dataclass(frozen=True, slots=True)
+class _EveryoneBleeds(Event):
+    """A test event that looks at every combatant (a wide read)."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        for c in list(state.combatants.values()):
+            state = state.with_combatant(dataclasses.replace(c, hp=max(0, c.hp - 1)))
+        return state
+
+
+@dataclass(frozen=True, slots=True)
+class _Blind(Event):
+    """A test event that changes a combatant it never read (writes Cy from scratch)."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        bo = state.get("bo")
+        return state.with_combatant(dataclasses.replace(bo, id="cy", name="Cy"))
+
+
+def test_a_fold_that_reads_by_id_names_what_it_read() -> None:
+    state = file_start(parse_text(TWO_V_TWO))
+    runs = [(Damaged("bo", 2),), (Damaged("bo", 1), Damaged("dee", 1))]
+    folded, read = traced_fold(state, runs)
+    assert read == ("bo", "dee")
+    assert folded == fold_runs(state, runs)
+    assert {k: v.get("bo").hp for k, v in folded.items()} == {runs[0]: 10, runs[1]: 11}
+
+
+@pytest.mark.parametrize("event", [_EveryoneBleeds(), _Blind()], ids=["wide", "unread"])
+def test_a_wide_or_unread_change_shares_nothing(event: Event) -> None:
+    state = file_start(parse_text(TWO_V_TWO))
+    folded, read = traced_fold(state, [(event,)])
+    assert read is None
+    assert folded == fold_runs(state, [(event,)])

@@ -1,0 +1,69 @@
+"""A state's hash is kept once asked for, and never travels: a copy, a change or a
+pickle (another process's string hashes differ) hashes afresh."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import subprocess
+import sys
+
+from fracas.files import parse_text
+from fracas.frozen import evolve
+from fracas.lab.fight import file_start
+from fracas.model import Encounter
+
+TEXT = """
+ruleset: dice-combat
+order: [ana, bo]
+combatants:
+  - {id: ana, name: Ana, side: a, at: [0, 0], hand: {is: pistol, loaded: 8}}
+  - {id: bo, name: Bo, side: b, at: [3, 0], hand: club}
+"""
+
+
+def _start() -> Encounter:
+    return file_start(parse_text(TEXT))
+
+
+def test_a_kept_hash_is_the_hash_of_the_fields() -> None:
+    s = _start()
+    c = s.get("ana")
+    assert hash(c) == hash(
+        (c.id, c.name, c.side, c.at, c.hp, c.max_hp, c.sheet, c.statuses, c.marks)
+    )
+    assert hash(s) == hash(s) == hash(_start())
+    assert s == _start()
+
+
+def test_a_changed_or_copied_state_hashes_afresh() -> None:
+    s = _start()
+    hash(s), hash(s.get("bo"))
+    hurt = s.with_combatant(dataclasses.replace(s.get("bo"), hp=3))
+    assert hash(hurt) != hash(s) and hurt != s
+    assert not hasattr(evolve(s, round=2), "_hash")
+    assert not hasattr(dataclasses.replace(s.get("bo"), hp=3), "_hash")
+    assert hash(evolve(s, round=2)) == hash(dataclasses.replace(s, round=2))
+
+
+def test_a_pickled_state_carries_no_hash_to_another_process() -> None:
+    s = _start()
+    hash(s)
+    back = pickle.loads(pickle.dumps(s))
+    assert not hasattr(back, "_hash") and not hasattr(back.get("ana"), "_hash")
+    code = (
+        "import pickle, sys\n"
+        "from tests.test_model_hash import _start\n"
+        "s = pickle.loads(sys.stdin.buffer.read())\n"
+        "assert hash(s) == hash(_start()) and s == _start()\n"
+        "assert {s: 1}[_start()] == 1\n"
+    )
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            input=pickle.dumps(s),
+            env={"PYTHONHASHSEED": seed, "PYTHONPATH": "."},
+            capture_output=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr.decode()
