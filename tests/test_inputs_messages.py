@@ -144,3 +144,19 @@ def test_a_move_to_a_number_says_it_is_not_a_tile(tmp_path: Path) -> None:
 def test_a_tile_of_three_numbers_is_not_a_tile(tmp_path: Path) -> None:
     _, line = _run(tmp_path, VALID.replace("id: ana", "id: ana\n    at: [1, 2, 3]"))
     assert line.endswith("combatants[0].at: bad_value: at: [1, 2, 3] is not a tile; give [x, y]")
+
+
+def test_dc8_a_refusal_names_whose_gun_without_a_doubled_quote(tmp_path: Path) -> None:
+    """DC-8: an empty gun's refusal quotes the item and the combatant ids, and reads as
+    words (not ``'ana''s``)."""
+    text = (
+        "ruleset: dice-combat\n"
+        "combatants:\n"
+        "  - {id: ana, at: [0, 0], hand: {is: pistol, loaded: 0}}\n"
+        "  - {id: bo, at: [2, 0]}\n"
+        "actions:\n"
+        "  - {actor: ana, do: attack, target: bo}\n"
+    )
+    _, line = _run(tmp_path, text)
+    assert "'pistol' of 'ana' is empty: reload" in line, line
+    assert "''" not in line

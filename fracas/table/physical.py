@@ -92,7 +92,7 @@ class Pending:
         if not self.may_give(who):
             raise Forbidden(
                 "forbidden",
-                f"{need.question} is for the game master or {need.owner!r}'s player; "
+                f"{need.question} is for the game master or the player of {need.owner!r}; "
                 f"{who.name!r} may not give it",
             )
         if type(face) is not int or not 1 <= face <= need.sides:

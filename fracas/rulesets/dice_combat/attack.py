@@ -126,7 +126,7 @@ def decide_attack(
         _check_range(distance, cls.max_range, f"a {cls.label}")
         assert hand is not None
         if not hand.loaded:  # DC-8
-            raise Refusal("empty_gun", f"{actor.id!r}'s {hand.name!r} is empty: reload")
+            raise Refusal("empty_gun", f"{hand.name!r} of {actor.id!r} is empty: reload")
     parts, bonus, how = _attack_modifiers(sheet, cls.name, distance, target.name, options)
     gun = cls.kind == "gun"
     base = cls.damage

@@ -89,6 +89,6 @@ def decide_reload(state: Encounter, actor: Combatant, options: Options) -> Ready
         raise Refusal("not_a_gun", f"{actor.id!r} holds {what}: only a gun can be reloaded")
     if hand.loaded == hand.capacity:
         raise Refusal(
-            "already_full", f"{actor.id!r}'s {hand.name!r} is full ({hand.capacity} loaded)"
+            "already_full", f"{hand.name!r} of {actor.id!r} is full ({hand.capacity} loaded)"
         )
     return Ready((Reloaded(actor.id), ActionUsed(actor.id)) if crossbow else (Reloaded(actor.id),))

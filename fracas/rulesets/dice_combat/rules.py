@@ -184,7 +184,7 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
         if state.turn.over:  # DC-32, DC-38
             raise Refusal(
                 "turn_over",
-                f"{actor.id!r}'s turn has ended (a critical failure or an explosive); "
+                f"the turn of {actor.id!r} has ended (a critical failure or an explosive); "
                 "end_turn, move or set are still allowed",
             )
         if action.do == "equip":

@@ -44,7 +44,7 @@ def decide_reload(actor: Combatant, w: Wielded) -> Ready:
         )
     assert w.item is not None
     if w.item.loaded:
-        raise Refusal("already_loaded", f"{actor.id!r}'s {w.name!r} is already loaded")
+        raise Refusal("already_loaded", f"{w.name!r} of {actor.id!r} is already loaded")
     return Ready((ActionUsed(actor.id, NONCONTESTED), Loaded(actor.id, True)))
 
 

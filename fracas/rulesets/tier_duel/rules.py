@@ -198,7 +198,7 @@ class TierDuel(TypedRuleset[Sheet, Options]):
         if w.event == "spell":  # TD-19
             raise Refusal("use_cast", f"{w.name!r} is a spell: `cast` it with `spell: {w.name}`")
         if w.item is not None and w.event in RELOADABLE and not w.item.loaded:
-            raise Refusal("not_loaded", f"{actor.id!r}'s {w.name!r} is not loaded: reload")
+            raise Refusal("not_loaded", f"{w.name!r} of {actor.id!r} is not loaded: reload")
 
     @staticmethod
     def _check_stealth(actor: Combatant, w: Wielded, action: Action) -> None:

@@ -193,7 +193,7 @@ def decide_riposte(state: Encounter, action: Action, options: Options) -> Attack
             raise Refusal(
                 "no_riposte_trigger",
                 f"{action.target!r} has not missed {c.id!r} with a melee attack since "
-                f"{c.id!r}'s turn began",
+                f"the turn of {c.id!r} began",
             )
 
     plan = plan_attack(state, action, options, free="riposte", burst=False, gate=gate)
@@ -236,7 +236,7 @@ def decide_injury_test(state: Encounter, action: Action, options: Options) -> In
         raise Refusal("bad_limb", f"limb {name!r} is not a limb; valid: {', '.join(LIMBS)}")
     limb = limb_view(sheet_as(actor, Sheet), name, options)
     if limb.injury != "major" or limb.injury_dc is None:
-        raise Refusal("no_major_injury", f"{actor.id!r}'s {name} has no major injury")
+        raise Refusal("no_major_injury", f"the {name} of {actor.id!r} has no major injury")
     sheet = sheet_as(actor, Sheet)
     parts = (("end", sheet.end_mod), ("survival", sheet.skills.get("survival", 0)))
     return InjuryTest(actor.id, name, parts, limb.injury_dc, options.test_compare == "meet")
