@@ -98,7 +98,12 @@ def win_odds(
     edges: list[list[tuple[int, Fraction, int]]] = []
     ends: dict[int, str] = {}
 
+    seen: dict[Encounter, int] = {}  # a state met before, keyed or not: its node
+
     def node(state: Encounter) -> int:
+        found = seen.get(state)
+        if found is not None:
+            return found
         key = ruleset.chain_key(canonical(state))
         found = index.get(key)
         if found is None:
@@ -111,6 +116,7 @@ def win_odds(
             found = index[key] = len(states)
             states.append(key)
             edges.append([])
+        seen[state] = found
         return found
 
     node(start)
