@@ -23,7 +23,7 @@ FrozenDict({'limbs': FrozenDict({'head': (1, 2)})})
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
 __all__ = ["EMPTY", "FrozenDict", "evolve", "freeze", "thaw"]
@@ -133,7 +133,7 @@ def thaw(value: Any) -> Any:
     return value
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_EVOLVERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 
 T = TypeVar("T")
 
@@ -149,13 +149,32 @@ def evolve(obj: T, **changes: Any) -> T:
     Turn(actor='bo', actions_used=0, over=False, flags=frozenset(), used=FrozenDict({}))
     """
     cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-    new = object.__new__(cls)
-    for name in names:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    made = _EVOLVERS.get(cls)
+    if made is None:
+        made = _EVOLVERS[cls] = _evolver(cls)
+    result: T = made(obj, changes)
+    return result
+
+
+def _evolver(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """The copy-and-change function of one dataclass, written out field by field (as
+    ``dataclasses`` writes its ``__init__``): no loop, no look-up of a field by name."""
+    names = [f.name for f in dataclasses.fields(cls)]
     post = getattr(cls, "__post_init__", None)
+    lines = ["def evolve(obj, changes):", "    new = make(cls)"]
+    for name in names:
+        lines.append(
+            f"    put(new, {name!r}, changes[{name!r}] if {name!r} in changes else obj.{name})"
+        )
     if post is not None:
-        post(new)
-    return new
+        lines.append("    post(new)")
+    lines.append("    return new")
+    scope: dict[str, Any] = {
+        "make": object.__new__,
+        "put": object.__setattr__,
+        "cls": cls,
+        "post": post,
+    }
+    exec("\n".join(lines), scope)  # the code is made of field names only
+    made: Callable[[Any, dict[str, Any]], Any] = scope["evolve"]
+    return made

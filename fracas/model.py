@@ -91,7 +91,8 @@ class Combatant(_HashKept):
     """Lasting markers a ruleset keeps on a combatant that are not sheet fields."""
 
     def __post_init__(self) -> None:
-        _frozen(self, "statuses")
+        if type(self.statuses) is not FrozenDict:  # _frozen(self, "statuses"), inline
+            object.__setattr__(self, "statuses", freeze(self.statuses))
 
     def __hash__(self) -> int:
         try:
@@ -182,8 +183,11 @@ class Encounter(_HashKept):
     def __post_init__(self) -> None:
         if not isinstance(self.combatants, FrozenDict):
             object.__setattr__(self, "combatants", FrozenDict(self.combatants))
-        _frozen(self, "values")
-        _frozen(self, "notes")
+        # _frozen(self, "values"), _frozen(self, "notes"), inline: every fold runs this
+        if type(self.values) is not FrozenDict:
+            object.__setattr__(self, "values", freeze(self.values))
+        if type(self.notes) is not FrozenDict:
+            object.__setattr__(self, "notes", freeze(self.notes))
         if type(self.hidden) is not frozenset:
             object.__setattr__(self, "hidden", frozenset(self.hidden))
         if type(self.order) is not tuple:
