@@ -73,8 +73,8 @@ combatants:
 
 
 def icepool_duel(hp: int, text: str) -> tuple[Fraction, float]:
-    """Ana's chance to win by icepool's absorbing chain, and the seconds it took
-    (the attack distributions from ``fracas.odds`` are not timed)."""
+    """Ana's chance to win by icepool's absorbing chain, and the CPU seconds it took, as
+    ours are counted (the attack distributions from ``fracas.odds`` are not timed)."""
     ef = parse_text(text)
     start = file_start(ef)
     dies: dict[str, Any] = {}
@@ -85,7 +85,7 @@ def icepool_duel(hp: int, text: str) -> tuple[Fraction, float]:
         for p in dist.values():
             den = den * p.denominator // _gcd(den, p.denominator)
         dies[who] = icepool.Die({d: int(p * den) for d, p in dist.items()})
-    t0 = time.perf_counter()
+    t0 = time.process_time()
 
     def step(a: int, b: int, turn: int) -> Any:
         if a == 0 or b == 0:
@@ -96,7 +96,7 @@ def icepool_duel(hp: int, text: str) -> tuple[Fraction, float]:
 
     end = icepool.Die([(hp, hp, 0)]).map(step, star=True, repeat="inf")
     win = sum((Fraction(q, end.denominator()) for o, q in end.items() if o[1] == 0), Fraction(0))
-    return win, time.perf_counter() - t0
+    return win, time.process_time() - t0
 
 
 def _gcd(a: int, b: int) -> int:
@@ -211,7 +211,7 @@ def compare(args: argparse.Namespace, old: Path) -> None:
             continue
         theirs, t_ice = icepool_duel(hp, PISTOLS.replace("HP", str(hp)))
         assert theirs == ours, (hp, theirs, ours)
-        print(line + f"  {t_ice:7.2f} s, equal: icepool/after {t_ice / now['cpu']:.2f}x")
+        print(line + f"  {t_ice:7.2f} s CPU, equal: icepool/after {t_ice / now['cpu']:.2f}x")
     print(f"    P(ana wins) equal before, after and in icepool ({float(ours):.6f} at {hp} HP)")
 
     print(f"(b) fracas lab sim on a 2 v 2 dice-combat fight, {args.fights:,} fights, seed 1")
