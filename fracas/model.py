@@ -127,7 +127,7 @@ class Combatant(_HashKept):
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(_HashKept):
     """Whose turn it is and what that combatant may still do in it."""
 
     actor: str
@@ -142,9 +142,17 @@ class Turn:
     def __post_init__(self) -> None:
         _frozen(self, "used")
 
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash((self.actor, self.actions_used, self.over, self.flags, self.used))
+            object.__setattr__(self, "_hash", h)
+            return h
+
 
 @dataclass(frozen=True, slots=True)
-class TableRules:
+class TableRules(_HashKept):
     """How the table runs the encounter, whatever the ruleset (the file's ``table:`` and
     ``map:``): part of the state, so every path (play, replay, odds) sees the same."""
 
@@ -153,6 +161,14 @@ class TableRules:
     begins and ends at once, its effects firing, and the next begins."""
     map_size: tuple[int, int] | None = None
     """The map's width and height, where the file gives them (tiles are checked)."""
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash((self.skip_down, self.map_size))
+            object.__setattr__(self, "_hash", h)
+            return h
 
 
 @dataclass(frozen=True, slots=True)
