@@ -9,7 +9,7 @@ own frozen dataclass); this module never looks inside it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -292,6 +292,14 @@ class Event:
         """The state after this event."""
         return state
 
+    def effect(self) -> Hashable:
+        """What :meth:`apply` reads of this event: two events with equal effects change
+        every state alike, so a fold of many runs (the lab's) applies them once. The
+        default is the event whole; a class whose fields include what only its line
+        reads (a cause) may leave those out, and a subclass that changes ``apply``
+        falls back to the whole event."""
+        return self
+
     def veiled(self, state: Encounter) -> str:
         """The line of this event for someone who may not see the HP of the combatant it
         :attr:`reveals` (its name, no figure)."""
@@ -451,6 +459,14 @@ class Damaged(Event):
     def apply(self, state: Encounter) -> Encounter:
         c = state.get(self.target)
         return state.with_combatant(evolve(c, hp=self.after(c)))
+
+    def effect(self) -> Hashable:
+        # the cause is for the log line only; a subclass with its own apply or after
+        # reads what it reads: the whole event
+        kind = type(self)
+        if kind.apply is not Damaged.apply or kind.after is not Damaged.after:
+            return self
+        return (kind, self.target, self.amount)
 
     def describe(self, state: Encounter) -> str | None:
         return self.line(state, "damage")

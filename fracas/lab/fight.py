@@ -155,15 +155,18 @@ def fold_runs(
 ) -> dict[tuple[Event, ...], Encounter]:
     """Each run of events folded onto ``state``, as :func:`~fracas.model.fold` does, a
     shared first part once: the runs of one action mostly differ in their last event
-    (the damage), so each event is applied once per distinct prefix, not once per run."""
-    root: dict[Event, tuple[Encounter, dict[Event, Any]]] = {}
+    (the damage), so each event is applied once per distinct prefix of effects
+    (``Event.effect``: damage of the same amount with another cause is applied once),
+    and runs that end alike end in the very same state."""
+    root: dict[Hashable, tuple[Encounter, dict[Hashable, Any]]] = {}
     out: dict[tuple[Event, ...], Encounter] = {}
     for run in runs:
         now, level = state, root
         for event in run:
-            found = level.get(event)
+            key = event.effect()
+            found = level.get(key)
             if found is None:
-                found = level[event] = (event.apply(now), {})
+                found = level[key] = (event.apply(now), {})
             now, level = found
         out[run] = now
     return out

@@ -20,9 +20,10 @@ many states, both checked on every enumeration, never assumed:
 from __future__ import annotations
 
 import dataclasses
+import math
 import threading
 from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NoReturn
 
@@ -142,6 +143,18 @@ class _Events:
     truncated: Fraction
     key: Hashable = None
     """The shared cache's key, where these events serve every state with its values."""
+    scaled: tuple[int, tuple[tuple[Hashable, int], ...]] = field(
+        init=False, compare=False, repr=False
+    )
+    """The probabilities as integer numerators over one denominator, worked out once:
+    each fold of these events adds integers, and makes a Fraction per distinct state."""
+
+    def __post_init__(self) -> None:
+        den = 1
+        for p in self.outcomes.values():
+            den = den * p.denominator // math.gcd(den, p.denominator)
+        nums = tuple((k, p.numerator * (den // p.denominator)) for k, p in self.outcomes.items())
+        object.__setattr__(self, "scaled", (den, nums))
 
 
 @dataclass(frozen=True)
@@ -388,9 +401,11 @@ _UNHASHABLE = "\0unhashable"
 
 
 def _fold_all(state: Encounter, events: _Events) -> Outcomes:
-    out: dict[Encounter, Fraction] = {}
+    sums: dict[Encounter, int] = {}
     folded = fold_runs(state, events.outcomes)  # type: ignore[arg-type]
-    for key, p in events.outcomes.items():
+    den, nums = events.scaled
+    for key, n in nums:
         after = folded[key]  # type: ignore[index]
-        out[after] = out.get(after, Fraction(0)) + p
+        sums[after] = sums.get(after, 0) + n
+    out = {after: Fraction(n, den) for after, n in sums.items()}
     return Outcomes(out, events.paths, events.truncated)

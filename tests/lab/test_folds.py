@@ -126,3 +126,32 @@ def test_a_wide_or_unread_change_shares_nothing(event: Event) -> None:
     folded, read = traced_fold(state, [(event,)])
     assert read is None
     assert folded == fold_runs(state, [(event,)])
+
+
+def test_damage_of_one_amount_is_applied_once_whatever_its_cause() -> None:
+    """``Damaged.effect``: the cause is for the log line; two runs whose damage differs
+    only in its cause end in the very same state, folded once, equal to the plain fold."""
+    from fracas.model import fold
+
+    state = file_start(parse_text(TWO_V_TWO))
+    runs = [
+        (Damaged("bo", 3, "3 base"),),
+        (Damaged("bo", 3, "2 base + 1 critical"),),
+        (Damaged("bo", 4, "3 base + 1 fumble"),),
+    ]
+    folded = fold_runs(state, runs)
+    assert folded[runs[0]] is folded[runs[1]] and folded[runs[2]] is not folded[runs[0]]
+    for run in runs:
+        assert folded[run] == fold(state, run)
+
+
+def test_a_subclass_with_its_own_apply_keeps_its_whole_event_as_effect() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Doubled(Damaged):
+        def apply(self, state: Encounter) -> Encounter:
+            c = state.get(self.target)
+            return state.with_combatant(dataclasses.replace(c, hp=max(0, c.hp - 2 * self.amount)))
+
+    a, b = Doubled("bo", 1, "x"), Doubled("bo", 1, "y")
+    assert a.effect() == a and a.effect() != b.effect()
+    assert Damaged("bo", 1, "x").effect() == Damaged("bo", 1, "y").effect()
