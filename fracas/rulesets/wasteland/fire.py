@@ -97,16 +97,21 @@ def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
     covered: dict[int | None, str] = dict(plan.creature_cover)
     on_target = [s for s in shots if s.hit and s.n not in covered]
     hits = list(step.hits)
-    if len(hits) < len(on_target):
-        hit, line = _hit(plan, plan.victim, dice, on_target[len(hits)], first, options,
-                         sneak=not hits)  # fmt: skip
-        return [line, Then(FireOn(plan, step.shots, (*step.hits, hit), step.tail))]
     events: list[Event] = []
-    target = plan.victim
+    drawn: tuple[int, ...] | None = None
     crit = first.result == "crit"
+    if len(hits) < len(on_target):
+        single = plan.shots is None  # one hit: the rest follows at once, no step between
+        hit, line, drawn = _hit(plan, plan.victim, dice, on_target[len(hits)], first, options,
+                                sneak=not hits, crit=single and crit)  # fmt: skip
+        if not single:
+            return [line, Then(FireOn(plan, step.shots, (*step.hits, hit), step.tail))]
+        hits.append(hit)
+        events.append(line)
+    target = plan.victim
     extras: dict[int, Parts] = {}
     if hits:
-        extras = _extras(plan, hits, crit, first, dice, options, events)
+        extras = _extras(plan, hits, crit, first, dice, options, events, drawn)
         events += harm(target, plan.weapon, hits, extras, options, effects=True)
     if plan.weapon.melee and not on_target:  # WL-36: a Riposte may answer this miss
         events.append(MissedInMelee(plan.target, plan.actor))
@@ -212,8 +217,10 @@ def _hit(
     options: Options,
     *,
     sneak: bool,
-) -> tuple[Hit, LimbHit]:
-    """One hit on the primary target; the Sneak bonus (before DT by option) on the first."""
+    crit: bool = False,
+) -> tuple[Hit, LimbHit, tuple[int, ...] | None]:
+    """One hit on the primary target; the Sneak bonus (before DT by option) on the first;
+    ``crit``: a single shot's CRIT dice drawn with its damage (``roll_hit``)."""
     before: list[tuple[str, int]] = []
     if plan.melee_bonus and options.melee_bonus_before_dt:  # WL-18
         before.append(("melee", plan.melee_bonus))
@@ -221,8 +228,9 @@ def _hit(
         before.append(("sneak", plan.sneak))
     solid = _solid(plan, shot, first, options)
     return roll_hit(
-        target, plan.weapon, dice, shot.n, plan.called, solid, tuple(before), plan.flanking, options
-    )
+        target, plan.weapon, dice, shot.n, plan.called, solid, tuple(before), plan.flanking,
+        options, crit=crit,
+    )  # fmt: skip
 
 
 def _extras(
@@ -233,16 +241,21 @@ def _extras(
     dice: Dice,
     options: Options,
     events: list[Event],
+    drawn: tuple[int, ...] | None = None,
 ) -> dict[int, Parts]:
     """What is added after DT, per hit: CRIT dice (single: all, exploding; burst: one die
     on shot 1, WL-A2), the Sneak bonus (first hit, WL-17), Bonus Melee Damage after DT by
-    option (WL-18). Rolls ``crit`` where it applies; appends the CritRolled line."""
+    option (WL-18). Rolls ``crit`` where it applies (``drawn``: the faces a single shot
+    rolled with its damage); appends the CritRolled line."""
     extras: dict[int, list[tuple[str, int]]] = {}
     lead = hits[0]
     lost = lead.stopped and options.cover_stops_crit  # 2.4: cover stops the CRIT too
     dt_ok = options.crit_after_full_dt or not lead.mitigated  # WL-A4
     if crit and lead.shot == first.n and not lost and dt_ok:  # WL-9, WL-15 (6)
-        total, faces = roll_crit(plan.weapon.crit_dice, dice, one=plan.shots is not None)
+        if drawn is not None:
+            total, faces = sum(drawn), drawn
+        else:
+            total, faces = roll_crit(plan.weapon.crit_dice, dice, one=plan.shots is not None)
         events.append(CritRolled(faces, total))
         extras.setdefault(0, []).append(("crit", total))
     if plan.sneak is not None and options.sneak_bypasses_dt:
@@ -274,7 +287,7 @@ def _aftershots(
         if victim is None:
             continue
         solid = shot.total > victim.evasion + GLANCING_MARGIN
-        hit, line = roll_hit(victim, plan.weapon, dice, shot.n, None, solid, (), False, options)
+        hit, line, _ = roll_hit(victim, plan.weapon, dice, shot.n, None, solid, (), False, options)
         victims.setdefault(victim.id, []).append(hit)
         events.append(line)
     for cid, hits in victims.items():

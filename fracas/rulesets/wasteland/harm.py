@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fracas.dice.pools import Faces, Pool, roll_pool
+from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.frozen import FrozenDict
 from fracas.model import Combatant, Damaged, Event, StatusSet
@@ -29,9 +29,19 @@ from fracas.rulesets.wasteland.stats import (
     location,
 )
 from fracas.rulesets.wasteland.tables import D20, INJURY_DC_BASE, LIMBS, Injury, LimbName
-from fracas.rulesets.wasteland.weapons import Weapon, dice_spec, roll_damage
+from fracas.rulesets.wasteland.weapons import Weapon, dice_spec
 
-__all__ = ["Hit", "LimbState", "Victim", "apply_dr", "blast", "harm", "roll_hit", "victim"]
+__all__ = [
+    "Hit",
+    "LimbState",
+    "Mitigation",
+    "Victim",
+    "apply_dr",
+    "blast",
+    "harm",
+    "roll_hit",
+    "victim",
+]
 
 SAVES = ("deal_with_the_reaper", "too_stubborn_to_die")
 """WL-19: the abilities that drop to 1 HP instead, once per Long Rest, in this order."""
@@ -137,6 +147,72 @@ class Where:
         return location(faces[0][0], self.options)
 
 
+@dataclass(frozen=True, slots=True)
+class Mitigation:
+    """What cover and DT leave of a hit's damage dice (WL-13, WL-14): a pure function of
+    the dice total, so it may class a damage draw."""
+
+    flat: int
+    """The damage dice's flat part (the amount never falls below 0)."""
+    before: int
+    """Flat bonuses added before DT (Sneak, Bonus Melee Damage by option)."""
+    resistance: int | None
+    """The cover's R when it covers the limb (not flanked); None: uncovered."""
+    subtract: bool
+    """``cover_rule: subtract``: a hit the cover does not stop goes on with R less."""
+    dt: int
+
+    def __call__(self, dice: int) -> tuple[int, bool, bool]:
+        """(damage after cover and DT, stopped by the cover, fully mitigated by DT)."""
+        damage = max(0, max(0, dice + self.flat) + self.before)
+        r = self.resistance
+        stopped = False
+        if r is not None:
+            stopped = damage <= r  # WL-13, WL-G3: D <= R is absorbed
+            if not stopped and self.subtract:
+                damage -= r
+        post = 0 if stopped else max(0, damage - self.dt)  # WL-14: DT >= damage mitigates
+        return post, stopped, not stopped and damage <= self.dt
+
+
+@dataclass(frozen=True, slots=True)
+class Mitigated:
+    """The class of a hit's damage draw: what cover and DT leave of it."""
+
+    mitigation: Mitigation
+
+    def __call__(self, faces: Faces) -> tuple[int, bool, bool]:
+        return self.mitigation(total(faces))
+
+
+@dataclass(frozen=True, slots=True)
+class CritGate:
+    """WL-9, 2.4, WL-A4: whether a single shot's CRIT dice are rolled after its damage:
+    not when the cover stopped the hit (``cover_stops_crit``), nor when DT mitigated it
+    fully (unless ``crit_after_full_dt``)."""
+
+    mitigation: Mitigation
+    cover_stops_crit: bool
+    after_full_dt: bool
+
+    def __call__(self, faces: tuple[Faces, ...]) -> bool:
+        _, stopped, mitigated = self.mitigation(total(faces[0]))
+        return not (stopped and self.cover_stops_crit) and (self.after_full_dt or not mitigated)
+
+
+@dataclass(frozen=True, slots=True)
+class CritHit:
+    """The class of a single shot's damage and CRIT dice drawn together: all that harm
+    reads of them is whether the cover stopped the hit and the damage after DT plus the
+    CRIT total (the CRIT is added after DT, WL-9)."""
+
+    mitigation: Mitigation
+
+    def __call__(self, faces: tuple[Faces, ...]) -> tuple[bool, bool, int]:
+        post, stopped, _ = self.mitigation(total(faces[0]))
+        return stopped, bool(faces[1]), post + total(faces[1])
+
+
 def roll_hit(
     victim: Victim,
     weapon: Weapon,
@@ -147,30 +223,50 @@ def roll_hit(
     before_dt: tuple[tuple[str, int], ...],
     flanking: bool,
     options: Options,
-) -> tuple[Hit, LimbHit]:
+    *,
+    crit: bool = False,
+) -> tuple[Hit, LimbHit, tuple[int, ...] | None]:
     """WL-11 to WL-14: the limb (the called one, else ``location``), the damage dice,
-    cover (2.4) and the limb's DT. ``before_dt``: flat bonuses added to the dice."""
+    cover (2.4) and the limb's DT. ``before_dt``: flat bonuses added to the dice.
+
+    ``crit``: a single shot's CRIT: its CRIT dice are rolled right after the damage
+    dice where they apply (:class:`CritGate`), drawn together with them; their faces
+    are returned (None: not rolled)."""
     if called is not None:
         limb = called
     else:  # one branch per limb for the exact odds (WL-11)
         ((face,),) = roll_pool(dice, D20_POOL, "location", n=shot, key=Where(options))
         limb = location(face, options)
-    amount, faces = roll_damage(weapon.damage, dice, shot)
-    flat = dice_spec(weapon.damage).flat
-    parts = ((("flat", flat),) if flat else ()) + before_dt
-    damage = max(0, amount + sum(v for _, v in before_dt))
-    r: int | None = None
-    stopped = False
-    if not flanking and limb in victim.covered:
-        r = victim.resistance
-        stopped = damage <= r  # WL-13, WL-G3: D <= R is absorbed
-        if not stopped and options.cover_rule == "subtract":
-            damage -= r
-    dt = victim.limbs[limb].dt
-    post = 0 if stopped else max(0, damage - dt)  # WL-14: DT >= damage mitigates fully
-    hit = Hit(shot, limb, solid, post, stopped, not stopped and damage <= dt)
-    event = LimbHit(victim.id, shot, limb, solid, faces, parts, r, stopped, dt, post)
-    return hit, event
+    spec = dice_spec(weapon.damage)
+    covered = not flanking and limb in victim.covered
+    mitigation = Mitigation(
+        spec.flat,
+        sum(v for _, v in before_dt),
+        victim.resistance if covered else None,
+        options.cover_rule == "subtract",
+        victim.limbs[limb].dt,
+    )
+    crit_faces: tuple[int, ...] | None = None
+    if crit:
+        gate = CritGate(mitigation, options.cover_stops_crit, options.crit_after_full_dt)
+        joint = Joint((
+            Part(Pool(spec.sides), "damage", n=shot),
+            Part(Pool(dice_spec(weapon.crit_dice).sides, "repeat"), "crit", when=gate),
+        ))  # fmt: skip
+        drawn, crit_drawn = roll_joint(dice, joint, key=CritHit(mitigation))
+        faces = tuple(f for (f,) in drawn)
+        if crit_drawn:
+            crit_faces = tuple(f for chain in crit_drawn for f in chain)
+    else:  # one branch per distinct (damage after DT, stopped, mitigated)
+        drawn = roll_pool(dice, Pool(spec.sides), "damage", n=shot, key=Mitigated(mitigation))
+        faces = tuple(f for (f,) in drawn)
+    post, stopped, mitigated = mitigation(sum(faces))
+    parts = ((("flat", spec.flat),) if spec.flat else ()) + before_dt
+    r = victim.resistance if covered else None
+    hit = Hit(shot, limb, solid, post, stopped, mitigated)
+    event = LimbHit(victim.id, shot, limb, solid, faces, parts, r, stopped, victim.limbs[limb].dt,
+                    post)  # fmt: skip
+    return hit, event, crit_faces
 
 
 def _resistance(sheet: Sheet, weapon: Weapon, options: Options) -> int:
