@@ -74,8 +74,28 @@ class _Read(dict[type[Event], bool]):
 _READ = _Read()
 
 
+class _Down(dict[type[Event], bool]):
+    """Per event type: whether folding it may change who is down at the end: all but
+    those that declare ``keeps_down = True`` (a class attribute: folding the event never
+    changes whether any combatant is down, ``Ruleset.is_down``, nor what a later event's
+    ``apply`` does to that, such as a limb's damage). A finished path is folded only to
+    see who is down, so those are skipped there."""
+
+    def __missing__(self, kind: type[Event]) -> bool:
+        down = self[kind] = not getattr(kind, "keeps_down", False)
+        return down
+
+
+_DOWN = _Down()
+
+
 def _relevant(events: Sequence[Event]) -> tuple[Event, ...]:
     return tuple([e for e in events if _READ[type(e)]])
+
+
+def _final(state: Encounter, events: Sequence[Event]) -> Encounter:
+    """``state`` after a finished path's ``events``, as far as who is down goes."""
+    return fold(state, [e for e in events if _DOWN[type(e)]])
 
 
 def merge(partial: Partial, events: Sequence[Event]) -> Partial:
@@ -132,10 +152,10 @@ def exact_outcomes(
         )  # fmt: skip
         out.paths = dist.paths
         for events, p in dist.outcomes.items():
-            path = summary(ruleset, merge((), events), fold(before, events))
+            path = summary(ruleset, merge((), events), _final(before, events))
             out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + p
         for events, p in dist.cut.items():
-            out.cut.append(((), summary(ruleset, merge((), events), fold(before, events)), p))
+            out.cut.append(((), summary(ruleset, merge((), events), _final(before, events)), p))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
             out.cut.append(((), summary(ruleset, (), before), plain))
@@ -164,16 +184,16 @@ def exact_outcomes(
         for events, p in dist.outcomes.items():
             then = events[-1] if events and isinstance(events[-1], Then) else None
             body = events[:-1] if then is not None else events
-            after, known = fold(state, body), merge(partial, body)
+            known = merge(partial, body)
             if then is None:
-                path = summary(ruleset, known, after)
+                path = summary(ruleset, known, _final(state, body))
                 out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + weight * p
             else:
-                key = (known, after, then.step)
+                key = (known, fold(state, body), then.step)
                 frontier[key] = frontier.get(key, Fraction(0)) + weight * p
         for events, p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
-            lower = summary(ruleset, merge(partial, body), fold(state, body))
+            lower = summary(ruleset, merge(partial, body), _final(state, body))
             out.cut.append((partial, lower, weight * p))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:

@@ -232,6 +232,9 @@ class LimbDamaged(Event):
     """WL-20 to WL-22: Cripple Threshold damage to a limb, and any injury it causes."""
 
     reveals: ClassVar[str] = "target"
+    keeps_down: ClassVar[bool] = True
+    """A limb's CT and injury never make a creature dying (WL-19: HP does); exact odds
+    need not fold it to see who is down (``fracas.outcomes``)."""
 
     target: str
     limb: LimbName

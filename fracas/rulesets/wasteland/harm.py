@@ -38,6 +38,7 @@ __all__ = [
     "Victim",
     "apply_dr",
     "blast",
+    "dr_of",
     "harm",
     "roll_hit",
     "victim",
@@ -284,7 +285,12 @@ def _resistance(sheet: Sheet, weapon: Weapon, options: Options) -> int:
 
 def apply_dr(amount: int, dr: int, options: Options) -> int:
     """WL-14, WL-G12: DR in percent, rounded down (option: to the nearest, halves up)."""
-    if options.dr_rounding == "floor":
+    return dr_of(amount, dr, options.dr_rounding)
+
+
+def dr_of(amount: int, dr: int, rounding: str) -> int:
+    """:func:`apply_dr` by the ``dr_rounding`` option's value."""
+    if rounding == "floor":
         return amount * (100 - dr) // 100
     return (amount * (100 - dr) * 2 + 100) // 200
 
@@ -402,8 +408,15 @@ def blast(victim: Victim, weapon: Weapon, damage: int, crit: int, options: Optio
     cause = f"blast {damage}" + (f" - attenuation {attenuation}" if attenuation else "")
     cause += f" - total DT {total_dt}" + (f" + CRIT {crit}" if crit else "")
     cause += f" = {pre}" + (f", DR {dr}%" if dr else "")
-    events: list[Event] = [Damaged(victim.id, final, cause)]
-    events += _death(victim, final)
+    return [Damaged(victim.id, final, cause), *_blasted(victim, weapon, final, options)]
+
+
+@lru_cache(maxsize=4096)
+def _blasted(victim: Victim, weapon: Weapon, final: int, options: Options) -> tuple[Event, ...]:
+    """What a blast's ``final`` damage does after HP (a pure function of values, met on
+    many dice paths of the exact odds): death saves, each limb's share of the CT damage,
+    injuries, effects."""
+    events = _death(victim, final)
     share, rest = divmod(final, len(LIMBS))  # WL-28, WL-A11
     hits: list[Hit] = []
     amounts: list[int] = []
@@ -415,4 +428,4 @@ def blast(victim: Victim, weapon: Weapon, damage: int, crit: int, options: Optio
     events += _cripple(victim, hits, amounts, options)
     if weapon.effects and (final > 0 or not options.effects_need_damage):
         events += _effects(victim, weapon.effects, options)
-    return events
+    return tuple(events)
