@@ -45,7 +45,7 @@ def _equal(fast: Odds, plain: Odds) -> None:
     assert fast.combatants.keys() == plain.combatants.keys()
     for cid, p in plain.combatants.items():
         f = fast.combatants[cid]
-        assert abs((f.hit or 0) - (p.hit or 0)) <= slack, cid
+        assert abs((f.hit or Fraction(0)) - (p.hit or Fraction(0))) <= slack, cid
         assert abs(f.down - p.down) <= slack, cid
         for d in f.damage.keys() | p.damage.keys():
             mine, theirs = f.damage.get(d, Fraction(0)), p.damage.get(d, Fraction(0))
@@ -55,7 +55,7 @@ def _equal(fast: Odds, plain: Odds) -> None:
                 assert abs(mine - theirs) <= slack, (cid, d)
 
 
-SHOTS = {
+SHOTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "open ground": ({}, {}),
     "legs in cover, its CRIT stopped with the hit": ({"cover": HALF}, {}),
     "cover all or nothing, CRIT through a stopped hit": (
