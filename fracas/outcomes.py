@@ -4,9 +4,10 @@ Exact: the action's roll is enumerated step by step (``fracas.steps``). A node i
 (what the summary knows so far, the state, the step still to roll); each step's dice
 paths are replayed under the enumerator (pools branch once per class), and every path
 ends in a node of the next step or in a final summary. Nodes reached by several paths
-are followed once, with their weights added. The summary of a path is, per combatant
-an attack tried or damaged, whether it landed, the damage and whether the combatant is
-down at the end.
+are followed once, with their weights added; a step that says what the rest of the
+roll's odds depend on (``odds_key``, :mod:`fracas.steps`) merges by that instead.
+The summary of a path is, per combatant an attack tried or damaged, whether it landed,
+the damage and whether the combatant is down at the end.
 
 Paths through an exploding die cut at the depth are kept apart, each with what is
 known exactly (the summary before the step where it was cut) and a lower bound (the
@@ -16,7 +17,7 @@ dice, path after path, until the time is up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -27,7 +28,7 @@ from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.errors import FracasError
 from fracas.model import Attempted, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
-from fracas.steps import Roller, Then, run_steps
+from fracas.steps import Roller, Then, odds_key, run_steps
 
 __all__ = ["Exact", "Partial", "Path", "Sampled", "exact_outcomes", "sample_outcomes"]
 
@@ -160,7 +161,10 @@ def exact_outcomes(
         if plain:
             out.cut.append(((), summary(ruleset, (), before), plain))
         return out
-    frontier: dict[tuple[Partial, Encounter, Any], Fraction] = {((), before, decision): Fraction(1)}
+    # Per node (known, state, the step's odds key): its weight and the step followed.
+    frontier: dict[tuple[Partial, Encounter, Hashable], list[Any]] = {
+        ((), before, odds_key(decision)): [Fraction(1), decision]
+    }
     while frontier:
         if out.paths >= max_paths:
             raise FracasError(
@@ -170,8 +174,8 @@ def exact_outcomes(
                 "exactly; give some of its dice or take fewer shots or targets",
             )
         node = next(iter(frontier))
-        weight = frontier.pop(node)
-        partial, state, step = node
+        weight, step = frontier.pop(node)
+        partial, state, _ = node
 
         def one(dice: Dice, state: Encounter = state, step: Any = step) -> tuple[Event, ...]:
             return _relevant(roller(state, step, dice))
@@ -189,8 +193,12 @@ def exact_outcomes(
                 path = summary(ruleset, known, _final(state, body))
                 out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + weight * p
             else:
-                key = (known, fold(state, body), then.step)
-                frontier[key] = frontier.get(key, Fraction(0)) + weight * p
+                key = (known, fold(state, body), odds_key(then.step))
+                found = frontier.get(key)
+                if found is None:
+                    frontier[key] = [weight * p, then.step]
+                else:
+                    found[0] += weight * p
         for events, p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
             lower = summary(ruleset, merge(partial, body), _final(state, body))

@@ -8,6 +8,7 @@ order: the shots; each hit on the target (``location``, ``damage``); the CRIT di
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from fracas.dice.pools import Faces, Pool, roll_pool
@@ -88,6 +89,29 @@ class FireOn:
     hits: tuple[Hit, ...]
     tail: tuple[Event, ...] = ()
     """Events that end the action after everything else (WL-33: the opening's)."""
+
+    def odds_key(self) -> Hashable:
+        """What the odds of the rest of the attack depend on (``fracas.steps``): the hits
+        so far only through what harm adds up (WL-14, WL-15: their damage after DT is
+        summed, DR once), the first hit's for the CRIT and Sneak that go with it
+        (WL-9, WL-17); which limbs they hit and whether they glanced change only CT and
+        injuries (WL-20 to WL-22), never HP nor who is dying. A shot's total counts only
+        where creatures behind the target or creature cover may read it (WL-24)."""
+        plan, hits = self.plan, self.hits
+        totals = bool(plan.strays or plan.creature_cover)
+        shots = tuple((s.n, s.result, s.total if totals else None) for s in self.shots)
+        if not hits:
+            return (plan, shots, 0, self.tail)
+        lead, rest = hits[0], hits[1:]
+        return (
+            plan,
+            shots,
+            len(hits),
+            (lead.shot, lead.stopped, lead.mitigated, lead.post),
+            sum(h.post for h in rest),
+            sum(h.stopped for h in rest) if plan.melee_bonus else 0,  # per hit after DT
+            self.tail,
+        )
 
 
 def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
