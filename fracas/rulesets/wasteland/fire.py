@@ -93,10 +93,11 @@ class FireOn:
     def odds_key(self) -> Hashable:
         """What the odds of the rest of the attack depend on (``fracas.steps``): the hits
         so far only through what harm adds up (WL-14, WL-15: their damage after DT is
-        summed, DR once), the first hit's for the CRIT and Sneak that go with it
-        (WL-9, WL-17); which limbs they hit and whether they glanced change only CT and
-        injuries (WL-20 to WL-22), never HP nor who is dying. A shot's total counts only
-        where creatures behind the target or creature cover may read it (WL-24)."""
+        summed, DR once) and what decides the CRIT and Sneak added to the first hit
+        (WL-9, WL-17: whether it is shot 1's, stopped by cover, mitigated by DT); which
+        limbs they hit and whether they glanced change only CT and injuries (WL-20 to
+        WL-22), never HP nor who is dying. A shot's total counts only where creatures
+        behind the target or creature cover may read it (WL-24)."""
         plan, hits = self.plan, self.hits
         totals = bool(plan.strays or plan.creature_cover)
         shots = tuple((s.n, s.result, s.total if totals else None) for s in self.shots)
@@ -107,8 +108,8 @@ class FireOn:
             plan,
             shots,
             len(hits),
-            (lead.shot, lead.stopped, lead.mitigated, lead.post),
-            sum(h.post for h in rest),
+            (lead.shot == self.shots[0].n, lead.stopped, lead.mitigated),
+            sum(h.post for h in hits),
             sum(h.stopped for h in rest) if plan.melee_bonus else 0,  # per hit after DT
             self.tail,
         )
