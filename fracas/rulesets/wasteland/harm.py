@@ -140,12 +140,25 @@ D20_POOL = Pool((D20,))
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """The limb a location d20 hits (WL-11, WL-G1): the class of its face."""
+    """What the limb a location d20 hits (WL-11, WL-G1) changes of the odds: its DT and
+    whether cover shields it (WL-13, WL-14); the class of its face. Which of the limbs
+    alike it is changes only their CT and injuries (WL-20 to WL-22, ``LimbDamaged``:
+    ``keeps_down``), never HP nor who is dying, and nothing later in the attack reads
+    them (harm reads the limbs as the attack found them, :class:`Victim`)."""
 
     options: Options
+    kinds: FrozenDict[str, tuple[int, bool]]
+    """Per limb: its DT against the weapon, and whether the cover shields it."""
 
-    def __call__(self, faces: Faces) -> LimbName:
-        return location(faces[0][0], self.options)
+    def __call__(self, faces: Faces) -> tuple[int, bool]:
+        return self.kinds[location(faces[0][0], self.options)]
+
+
+@lru_cache(maxsize=1024)
+def _where(victim: Victim, flanking: bool, options: Options) -> Where:
+    covered = frozenset() if flanking else victim.covered
+    kinds = {name: (limb.dt, name in covered) for name, limb in victim.limbs.items()}
+    return Where(options, FrozenDict(kinds))
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +249,8 @@ def roll_hit(
     if called is not None:
         limb = called
     else:  # one branch per limb for the exact odds (WL-11)
-        ((face,),) = roll_pool(dice, D20_POOL, "location", n=shot, key=Where(options))
+        where = _where(victim, flanking, options)
+        ((face,),) = roll_pool(dice, D20_POOL, "location", n=shot, key=where)
         limb = location(face, options)
     spec = dice_spec(weapon.damage)
     covered = not flanking and limb in victim.covered
