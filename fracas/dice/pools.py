@@ -11,7 +11,10 @@ log, the manual-dice prompt and replays are those of the single rolls. The exact
 enumerator instead branches once per distinct value of ``key`` over the whole draw,
 with its exact weight, and answers with a representative set of faces of that class
 (:meth:`Pool.classes`). So a rule must read of the faces only what ``key`` tells apart:
-``key(faces)`` is the same for every draw of a class. Per die, the enumerator keeps
+``key(faces)`` is the same for every draw of a class. "Read" as the exact odds read:
+the summary (attempts, damage dealt) and who is down at the end; what only feeds a log
+line, or an event that declares ``keeps_down`` and that nothing later in the roll reads
+(a limb's CT, ``fracas.outcomes``), may come from the representative. Per die, the enumerator keeps
 apart the sum of its faces and whether it showed its maximum (an explosion or a
 maximum) and nothing else; a key may use those. Tests check every pooled roll against
 the die-by-die enumeration.
