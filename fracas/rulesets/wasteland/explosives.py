@@ -38,6 +38,32 @@ class Throw:
     crit_min: int
     critfail_max: int
     victims: tuple[Victim, ...]
+    draws: Draws
+    """How its dice are drawn: what the throw's d20 decides, the blast's dice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draws:
+    """A throw's dice as pools (decided once): the d20's class (:class:`Thrown`), the
+    damage dice, and the damage and CRIT dice together, classed by :class:`Blasted`."""
+
+    thrown: Thrown
+    damage: Joint
+    with_crit: Joint
+    blasted: Blasted
+
+
+def _draws(weapon: Weapon, parts: tuple[tuple[str, int], ...], crit_min: int,
+           critfail_max: int, victims: tuple[Victim, ...], options: Options) -> Draws:  # fmt: skip
+    overlap, exceed = options.crit_overlap == "critfail", options.throw_compare == "exceed"
+    bonus = sum(v for _, v in parts)
+    thrown = Thrown(bonus, weapon.throw_difficulty, crit_min, critfail_max, overlap, exceed)
+    spec = dice_spec(weapon.damage)
+    damage = Part(Pool(spec.sides), "damage")
+    crit = Part(Pool(dice_spec(weapon.crit_dice).sides, "repeat"), "crit")
+    stops = tuple((v.attenuation + _total_dt(v), v.dr) for v in victims)
+    blasted = Blasted(spec.flat, stops, options.dr_rounding)
+    return Draws(thrown, Joint((damage,)), Joint((damage, crit)), blasted)
 
 
 def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
@@ -80,8 +106,9 @@ def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
         for c in state.combatants.values()  # in file order, the thrower included
         if c.at is not None and chebyshev(c.at, tile) <= weapon.blast_radius
     )
+    draws = _draws(weapon, parts, sheet.crit_min, sheet.critfail_max, victims, options)
     return Throw(actor.id, index, weapon, tile, spend, debt, parts, sheet.crit_min,
-                 sheet.critfail_max, victims)  # fmt: skip
+                 sheet.critfail_max, victims, draws)  # fmt: skip
 
 
 def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
@@ -91,17 +118,10 @@ def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
         APSpent(throw.actor, throw.spend, throw.debt),
         ExplosiveUsed(throw.actor, throw.index),
     ]
-    bonus = sum(v for _, v in throw.parts)
-    decides = Thrown(
-        bonus,
-        weapon.throw_difficulty,
-        throw.crit_min,
-        throw.critfail_max,
-        options.crit_overlap == "critfail",
-        options.throw_compare == "exceed",
-    )
-    ((natural,),) = roll_pool(dice, D20_POOL, "attack", key=decides)  # fmt: skip
-    total_ = natural + bonus
+    draws = throw.draws
+    decides = draws.thrown
+    ((natural,),) = roll_pool(dice, D20_POOL, "attack", key=decides)
+    total_ = natural + decides.bonus
     result = decides(((natural,),))
     events.append(ThrowRolled(throw.actor, weapon.name, throw.tile, natural, throw.parts, total_,
                               weapon.throw_difficulty, result))  # fmt: skip
@@ -113,14 +133,9 @@ def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
     crit = 0
     crits = result == "crit" and options.explosive_crits
     if options.explosive_roll_once:  # the damage, then the CRIT dice: one draw
-        spec = dice_spec(weapon.damage)
-        parts = [Part(Pool(spec.sides), "damage")]
-        if crits:
-            parts.append(Part(Pool(dice_spec(weapon.crit_dice).sides, "repeat"), "crit"))
-        key = Blasted(spec.flat, tuple((v.attenuation + _total_dt(v), v.dr) for v in throw.victims),
-                      options.dr_rounding)  # fmt: skip
-        drawn = roll_joint(dice, Joint(tuple(parts)), key=key)
-        damage = max(0, total(drawn[0]) + spec.flat)
+        key = draws.blasted
+        drawn = roll_joint(dice, draws.with_crit if crits else draws.damage, key=key)
+        damage = max(0, total(drawn[0]) + key.flat)
         if crits:
             faces = tuple(f for chain in drawn[1] for f in chain)
             crit = sum(faces)
