@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fracas.dice.pools import Faces, Pool, roll_pool
+from fracas.dice.pools import Faces, Pool, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.rulesets.soak.events import Die
 from fracas.rulesets.soak.sheet import Options
@@ -98,12 +98,11 @@ def roll_dice(
     if at_max and not explodes:
         return tuple(Die(sides, (sides,), True) for sides in sizes)
     if at_max:  # each die counts as its maximum and explodes from there
-        out: list[Die] = []
         again = "repeat" if options.explode == "repeat" else None  # "once": one more roll
-        for sides in sizes:
-            (chain,) = roll_pool(dice, Pool((sides,), again), label, key=Amount((sides,)))
-            out.append(Die(sides, (sides, *chain), True))
-        return tuple(out)
+        # One draw classed by the total: the first die is at its maximum whatever the
+        # rolls (SK-14's wound), so the total is all the rest of the attack reads.
+        chains = roll_pool(dice, Pool(sizes, again), label, key=total)
+        return tuple(Die(s, (s, *chain), True) for s, chain in zip(sizes, chains, strict=True))
     pool = Pool(sizes, options.explode if explodes else None)
     faces = roll_pool(dice, pool, label, key=Amount(sizes))
     return tuple(Die(sides, chain, False) for sides, chain in zip(sizes, faces, strict=True))
