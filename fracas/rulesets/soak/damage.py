@@ -110,19 +110,18 @@ def roll_dice(
 
 @dataclass(frozen=True, slots=True)
 class Amount:
-    """What soak reads of a pool of damage dice of these sizes: the total, and the size of
-    the first die that showed its maximum (SK-14; None: none did)."""
+    """What soak reads of a pool of damage dice of these sizes: the total, and whether a
+    die showed its maximum (SK-14's wound; which die did only names it in the log)."""
 
     sizes: tuple[int, ...]
 
-    def __call__(self, faces: Faces) -> tuple[int, int | None]:
+    def __call__(self, faces: Faces) -> tuple[int, bool]:
         total = 0
-        first: int | None = None
+        maxed = False
         for sides, chain in zip(self.sizes, faces, strict=True):
             total += sum(chain)
-            if first is None and sides in chain:
-                first = sides
-        return total, first
+            maxed = maxed or sides in chain
+        return total, maxed
 
 
 def first_max(dice: tuple[Die, ...]) -> str | None:
