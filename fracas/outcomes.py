@@ -161,10 +161,12 @@ def exact_outcomes(
         if plain:
             out.cut.append(((), summary(ruleset, (), before), plain))
         return out
-    # Per node (known, state, the step's odds key): its weight and the step followed.
+    # Per node (known, state, the step's odds key): its weight (numerators per
+    # denominator) and the step followed.
     frontier: dict[tuple[Partial, Encounter, Hashable], list[Any]] = {
-        ((), before, odds_key(decision)): [Fraction(1), decision]
+        ((), before, odds_key(decision)): [{1: 1}, decision]
     }
+    finals: dict[Path, dict[int, int]] = {}
     while frontier:
         if out.paths >= max_paths:
             raise FracasError(
@@ -181,32 +183,49 @@ def exact_outcomes(
             return _relevant(roller(state, step, dice))
 
         dist = enumerate_exact(
-            one, max_rolls=max_rolls, irrelevant=skip,
-            max_paths=max_paths - out.paths, budget=budget, pools=pools,
+            one, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths - out.paths,
+            budget=budget, pools=pools, fractions=False,
         )  # fmt: skip
         out.paths += dist.paths
-        for events, p in dist.outcomes.items():
+        for events, by in dist.counts.items():
             then = events[-1] if events and isinstance(events[-1], Then) else None
             body = events[:-1] if then is not None else events
             known = merge(partial, body)
             if then is None:
                 path = summary(ruleset, known, _final(state, body))
-                out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + weight * p
+                _add(finals.setdefault(path, {}), weight, by)
             else:
                 key = (known, fold(state, body), odds_key(then.step))
                 found = frontier.get(key)
                 if found is None:
-                    frontier[key] = [weight * p, then.step]
+                    frontier[key] = [_add({}, weight, by), then.step]
                 else:
-                    found[0] += weight * p
+                    _add(found[0], weight, by)
+        if not dist.truncated:
+            continue
+        mass = _mass(weight)
         for events, p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
             lower = summary(ruleset, merge(partial, body), _final(state, body))
-            out.cut.append((partial, lower, weight * p))
+            out.cut.append((partial, lower, mass * p))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
-            out.cut.append((partial, summary(ruleset, partial, state), weight * plain))
+            out.cut.append((partial, summary(ruleset, partial, state), mass * plain))
+    out.outcomes = {path: _mass(by) for path, by in finals.items()}
     return out
+
+
+def _add(into: dict[int, int], weight: Mapping[int, int], by: Mapping[int, int]) -> dict[int, int]:
+    """``into`` plus ``weight`` times ``by``, each a sum of numerators per denominator."""
+    for wd, wn in weight.items():
+        for d, n in by.items():
+            den = wd * d
+            into[den] = into.get(den, 0) + wn * n
+    return into
+
+
+def _mass(by: Mapping[int, int]) -> Fraction:
+    return sum((Fraction(n, d) for d, n in by.items()), Fraction(0))
 
 
 def sample_outcomes(

@@ -142,6 +142,10 @@ class Distribution(Generic[K]):
     """Results of paths through a pool's cut class (an exploding die that went on past
     the depth), answered with the least such faces: each a lower bound, their mass
     part of ``truncated``."""
+    counts: dict[K, dict[int, int]] = field(default_factory=dict)
+    """With ``fractions=False``: each result's probability as numerators per
+    denominator (their sum), and ``outcomes`` left empty: a caller that goes on
+    multiplying and adding them spares the reductions of a ``Fraction`` each time."""
 
 
 class _PathDice:
@@ -337,6 +341,7 @@ def enumerate_exact(
     irrelevant: frozenset[str] = frozenset(),
     budget: Budget | None = None,
     pools: bool = True,
+    fractions: bool = True,
 ) -> Distribution[K]:
     """The exact distribution of ``fn``'s result over every face of every die it rolls.
 
@@ -351,6 +356,7 @@ def enumerate_exact(
             (none: unbounded in time, never cancelled).
         pools: draw a pool (``fracas.dice.pools``) as one branch per class; False:
             die by die (the plain enumeration tests compare with).
+        fractions: False: the outcomes as integer ``counts`` per denominator only.
 
     Raises:
         FracasError: ``too_many_paths`` when the space exceeds ``max_paths``;
@@ -436,9 +442,11 @@ def enumerate_exact(
                 else f"die label {key!r} has {len(values)} values but no dice path "
                 f"rolls it more than {n} time(s)",
             )
-    outcomes = {key: _mass(by) for key, by in counts.items()}
     lost = _mass(truncated)
     cut = {key: _mass(by) for key, by in cuts.items()}
+    if not fractions:
+        return Distribution({}, paths, lost, max_rolls, cut_paths[0], cut, counts)
+    outcomes = {key: _mass(by) for key, by in counts.items()}
     return Distribution(outcomes, paths, lost, max_rolls, cut_paths[0], cut)
 
 
