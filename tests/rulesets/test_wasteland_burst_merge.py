@@ -15,7 +15,7 @@ from fracas.engine import Engine
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.wasteland.fire import FireOn
 from tests.helpers import load_text
-from tests.rulesets.wasteland_support import act, doc, who
+from tests.rulesets.wasteland_support import act, damage, doc, fight, rolled, who
 
 SMALL = {"name": "smg", "damage": "1d2+1", "crit_dice": "1d4", "ap": 3, "burst": 3}
 LIMBS = {"torso": {"dt": {"physical": 2}}, "head": {"dt": {"physical": 3}}}
@@ -97,3 +97,25 @@ def test_WL_24_merged_burst_hits_with_a_creature_behind_the_target(
         actions=[act("a", "attack", "b", burst=True)],
     )
     assert set(_check(d, monkeypatch).combatants) == {"b", "c"}
+
+
+@pytest.mark.parametrize("after_full_dt", [True, False])
+def test_WL_A4_a_bursts_crit_die_follows_the_last_hit_unless_dt_stopped_the_first(
+    after_full_dt: bool,
+) -> None:
+    # WL-15: a first-shot CRIT hits with every shot; its one CRIT die is rolled after the
+    # last hit's damage, on the first hit, unless DT mitigated that fully (WL-A4 option).
+    dice: dict[str, Any] = {"attack:1": 20}
+    for n in (1, 2, 3):
+        dice |= {f"location:{n}": 5, f"damage:{n}": [1]}
+    if after_full_dt:
+        dice["crit"] = [2]
+    p = fight(
+        who("a", weapons=[SMALL], skills={"guns": 2}),
+        who("b", at=(3, 0), dt={"physical": 5}),
+        actions=[act("a", "attack", "b", burst=True, dice=dice)],
+        options={"crit_after_full_dt": after_full_dt},
+    )
+    labels = [label for label, _ in rolled(p)]
+    assert labels[-2:] == (["damage:3", "crit"] if after_full_dt else ["location:3", "damage:3"])
+    assert damage(p) == {"b": 2 if after_full_dt else 0}  # every hit's 2 stopped by DT 5

@@ -126,11 +126,14 @@ def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
     drawn: tuple[int, ...] | None = None
     crit = first.result == "crit"
     if len(hits) < len(on_target):
-        single = plan.shots is None  # one hit: the rest follows at once, no step between
-        hit, line, drawn = _hit(plan, plan.victim, dice, on_target[len(hits)], first, options,
-                                sneak=not hits, crit=single and crit)  # fmt: skip
-        if not single:
+        shot = on_target[len(hits)]
+        if len(hits) + 1 < len(on_target):  # a burst: each hit but the last a step
+            hit, line, _ = _hit(plan, plan.victim, dice, shot, first, options, sneak=not hits)
             return [line, Then(FireOn(plan, step.shots, (*step.hits, hit), step.tail))]
+        # The last hit: the rest follows at once, its damage drawn with the CRIT dice.
+        mode = _crit_mode(plan, hits, shot, first, crit, options)
+        hit, line, drawn = _hit(plan, plan.victim, dice, shot, first, options,
+                                sneak=not hits, crit=mode)  # fmt: skip
         hits.append(hit)
         events.append(line)
     target = plan.victim
@@ -145,6 +148,23 @@ def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
     if plan.shots is not None:
         events += _aftershots(plan, shots, covered, dice, options)
     return [*events, *step.tail]
+
+
+def _crit_mode(
+    plan: Plan, hits: list[Hit], shot: Shot, first: Shot, crit: bool, options: Options
+) -> str | None:
+    """Whether the CRIT dice (WL-9, WL-15, WL-A4, 2.4: on shot 1's hit, not through
+    cover that stopped it, not after full DT unless ``crit_after_full_dt``) follow the
+    last hit's damage: ``gate`` (it leads: by its own damage), ``always`` (by the first
+    hit's), or None."""
+    if not crit:
+        return None
+    if not hits:
+        return "gate" if shot.n == first.n else None
+    lead = hits[0]
+    lost = lead.stopped and options.cover_stops_crit
+    dt_ok = options.crit_after_full_dt or not lead.mitigated
+    return "always" if lead.shot == first.n and not lost and dt_ok else None
 
 
 def _roll_shots(plan: Plan, dice: Dice, options: Options) -> tuple[list[Shot], list[Event]]:
@@ -242,10 +262,10 @@ def _hit(
     options: Options,
     *,
     sneak: bool,
-    crit: bool = False,
+    crit: str | None = None,
 ) -> tuple[Hit, LimbHit, tuple[int, ...] | None]:
     """One hit on the primary target; the Sneak bonus (before DT by option) on the first;
-    ``crit``: a single shot's CRIT dice drawn with its damage (``roll_hit``)."""
+    ``crit``: the CRIT dice drawn with its damage (``roll_hit``, :func:`_crit_mode`)."""
     before: list[tuple[str, int]] = []
     if plan.melee_bonus and options.melee_bonus_before_dt:  # WL-18
         before.append(("melee", plan.melee_bonus))
@@ -254,7 +274,7 @@ def _hit(
     solid = _solid(plan, shot, first, options)
     return roll_hit(
         target, plan.weapon, dice, shot.n, plan.called, solid, tuple(before), plan.flanking,
-        options, crit=crit,
+        options, crit=crit, one=plan.shots is not None,
     )  # fmt: skip
 
 

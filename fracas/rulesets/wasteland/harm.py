@@ -238,14 +238,16 @@ def roll_hit(
     flanking: bool,
     options: Options,
     *,
-    crit: bool = False,
+    crit: str | None = None,
+    one: bool = False,
 ) -> tuple[Hit, LimbHit, tuple[int, ...] | None]:
     """WL-11 to WL-14: the limb (the called one, else ``location``), the damage dice,
     cover (2.4) and the limb's DT. ``before_dt``: flat bonuses added to the dice.
 
-    ``crit``: a single shot's CRIT: its CRIT dice are rolled right after the damage
-    dice where they apply (:class:`CritGate`), drawn together with them; their faces
-    are returned (None: not rolled)."""
+    ``crit``: the CRIT dice are rolled right after the damage dice, drawn together
+    with them: ``gate`` where this hit's own damage lets them (:class:`CritGate`),
+    ``always``; their faces are returned (None: not rolled). ``one``: a burst's single
+    CRIT die (WL-15, WL-A2)."""
     if called is not None:
         limb = called
     else:  # one branch per limb for the exact odds (WL-11)
@@ -262,11 +264,16 @@ def roll_hit(
         victim.limbs[limb].dt,
     )
     crit_faces: tuple[int, ...] | None = None
-    if crit:
-        gate = CritGate(mitigation, options.cover_stops_crit, options.crit_after_full_dt)
+    if crit is not None:
+        gate = (
+            CritGate(mitigation, options.cover_stops_crit, options.crit_after_full_dt)
+            if crit == "gate"
+            else None
+        )
+        sides = dice_spec(weapon.crit_dice).sides
         joint = Joint((
             Part(Pool(spec.sides), "damage", n=shot),
-            Part(Pool(dice_spec(weapon.crit_dice).sides, "repeat"), "crit", when=gate),
+            Part(Pool(sides[:1] if one else sides, "repeat"), "crit", when=gate),
         ))  # fmt: skip
         drawn, crit_drawn = roll_joint(dice, joint, key=CritHit(mitigation))
         faces = tuple(f for (f,) in drawn)
