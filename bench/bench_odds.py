@@ -16,7 +16,8 @@ machine, ``--quick`` under 2); ``PYTHONPATH`` picks the fracas timed as "after":
     action of every ``examples/*.yaml``; every action of each example played in order
     from its start (each action's odds in the state before it); the issue's named
     cases (wasteland single shot, melee, frag, bursts; the Molotov on three; soak's
-    longsword with disadvantage; a 50-shot burst under a 1 s budget).
+    longsword with disadvantage; a 50-shot burst under a 1 s budget); the odds of
+    every choice of the wasteland example's current actor (before its last action).
 (3) Before against after: every case timed in a fresh subprocess against this tree and
     against commit 85b2e11 (taken out with ``git archive``, or a checkout given as
     ``--before``). Cases without a cut on either side must give equal hit, damage and
@@ -64,6 +65,12 @@ BEFORE = "85b2e11"
 RULESETS = ("dice-combat", "tier-duel", "escalation", "soak", "wasteland")
 EXAMPLE_TARGET = 0.05
 """The issue's target for every action of the examples: exact, at most 50 ms."""
+CHOICE_TARGET = 0.25
+"""The issue's target for the odds of every choice of the current actor, at once."""
+CHOICE_BUDGET = 5.0
+"""The time the choices' request may take (its default is the target itself): long
+enough that a choice answers exactly where it can, so the time shown is what exact
+answers cost."""
 
 
 def timed(fn: Callable[[], T], repeat: int) -> tuple[T, float]:
@@ -301,6 +308,29 @@ def bench_targets(repeat: int) -> list[tuple[str, bool]]:
             results.append((case.name, ok))
             continue
         show(case.name, odds, seconds, cpu, case.target)
+    print("    the odds of every choice, at once (item 5)")
+    # Imported here: the "before" tree (3) runs this file and has no choice odds.
+    from fracas.table.choice_odds import choice_odds
+
+    for name in ("wasteland",):
+        ef = load(str(ROOT / "examples" / f"{name}.yaml"))
+        engine = before_last(ef)
+        state = engine.state
+
+        def every(ef: EncounterFile = ef, state: Any = state, seed: int = engine.seed) -> list[Any]:
+            return list(choice_odds(ef.ruleset, state, seed=seed, seconds=CHOICE_BUDGET))
+
+        choices, seconds, cpu = timed_cpu(every, repeat)
+        exact = all(c.odds.estimate is None for c in choices)
+        paths = sum(c.odds.paths for c in choices)
+        who = state.turn.actor
+        title = f"{name}: every choice of {who} ({len(choices)})"
+        print(
+            f"    {title:<40}{paths:>8}  {'exact' if exact else 'estimates':<10}{ms(seconds)}"
+            f" [{cpu * 1e3:>7.1f}]  {'<= ' + format(CHOICE_TARGET * 1000, 'g') + ' ms':>11}"
+            f"  {verdict(exact, seconds, cpu, CHOICE_TARGET)}"
+        )
+        results.append((title, exact and seconds <= CHOICE_TARGET))
     met = sum(ok for _, ok in results)
     print(
         f"    targets met: {met} of {len(results)}; not met: "

@@ -15,6 +15,7 @@ stop (:mod:`fracas.dice.budget`).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -196,16 +197,25 @@ def action_odds(
     except FracasError as refusal:
         if not estimate or refusal.code not in ("too_slow", "too_many_paths"):
             raise
+        # Free what the exact enumeration built (its frames hang on the traceback) now,
+        # within the budget, not when this returns.
+        refusal.__traceback__ = None
         total = Budget(seconds, cancel)
         total.started = budget.started
         total.deadline = None if seconds is None else budget.started + seconds
+        begun = time.monotonic()
 
         def until(n: int) -> bool:
             if n % 64 == 0 and total.cancelled():
                 raise FracasError("cancelled", "the odds were cancelled by their caller") from None
-            if seconds is None:
+            if total.deadline is None:
                 return n >= MAX_SAMPLES
-            return total.expired() and n >= FLOOR_SAMPLES
+            if n < FLOOR_SAMPLES:
+                return False
+            # Stop when two more samples, as long as the mean so far, would end past it:
+            # the last one and the summing up after it stay within the budget.
+            now = time.monotonic()
+            return now + 2 * (now - begun) / n >= total.deadline
 
         sampled = sample_outcomes(
             ruleset, before, decision, ruleset.roll_all if not core else roller,

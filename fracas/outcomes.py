@@ -4,9 +4,10 @@ Exact: the action's roll is enumerated step by step (``fracas.steps``). A node i
 (what the summary knows so far, the state, the step still to roll); each step's dice
 paths are replayed under the enumerator (pools branch once per class), and every path
 ends in a node of the next step or in a final summary. Nodes reached by several paths
-are followed once, with their weights added. The summary of a path is, per combatant
-an attack tried or damaged, whether it landed, the damage and whether the combatant is
-down at the end.
+are followed once, with their weights added; a step that says what the rest of the
+roll's odds depend on (``odds_key``, :mod:`fracas.steps`) merges by that instead.
+The summary of a path is, per combatant an attack tried or damaged, whether it landed,
+the damage and whether the combatant is down at the end.
 
 Paths through an exploding die cut at the depth are kept apart, each with what is
 known exactly (the summary before the step where it was cut) and a lower bound (the
@@ -16,7 +17,7 @@ dice, path after path, until the time is up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -27,7 +28,7 @@ from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.errors import FracasError
 from fracas.model import Attempted, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
-from fracas.steps import Roller, Then, run_steps
+from fracas.steps import Roller, Then, odds_key, run_steps
 
 __all__ = ["Exact", "Partial", "Path", "Sampled", "exact_outcomes", "sample_outcomes"]
 
@@ -74,8 +75,28 @@ class _Read(dict[type[Event], bool]):
 _READ = _Read()
 
 
+class _Down(dict[type[Event], bool]):
+    """Per event type: whether folding it may change who is down at the end: all but
+    those that declare ``keeps_down = True`` (a class attribute: folding the event never
+    changes whether any combatant is down, ``Ruleset.is_down``, nor what a later event's
+    ``apply`` does to that, such as a limb's damage). A finished path is folded only to
+    see who is down, so those are skipped there."""
+
+    def __missing__(self, kind: type[Event]) -> bool:
+        down = self[kind] = not getattr(kind, "keeps_down", False)
+        return down
+
+
+_DOWN = _Down()
+
+
 def _relevant(events: Sequence[Event]) -> tuple[Event, ...]:
     return tuple([e for e in events if _READ[type(e)]])
+
+
+def _final(state: Encounter, events: Sequence[Event]) -> Encounter:
+    """``state`` after a finished path's ``events``, as far as who is down goes."""
+    return fold(state, [e for e in events if _DOWN[type(e)]])
 
 
 def merge(partial: Partial, events: Sequence[Event]) -> Partial:
@@ -132,15 +153,20 @@ def exact_outcomes(
         )  # fmt: skip
         out.paths = dist.paths
         for events, p in dist.outcomes.items():
-            path = summary(ruleset, merge((), events), fold(before, events))
+            path = summary(ruleset, merge((), events), _final(before, events))
             out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + p
         for events, p in dist.cut.items():
-            out.cut.append(((), summary(ruleset, merge((), events), fold(before, events)), p))
+            out.cut.append(((), summary(ruleset, merge((), events), _final(before, events)), p))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
             out.cut.append(((), summary(ruleset, (), before), plain))
         return out
-    frontier: dict[tuple[Partial, Encounter, Any], Fraction] = {((), before, decision): Fraction(1)}
+    # Per node (known, state, the step's odds key): its weight (numerators per
+    # denominator) and the step followed.
+    frontier: dict[tuple[Partial, Encounter, Hashable], list[Any]] = {
+        ((), before, odds_key(decision)): [{1: 1}, decision]
+    }
+    finals: dict[Path, dict[int, int]] = {}
     while frontier:
         if out.paths >= max_paths:
             raise FracasError(
@@ -150,35 +176,56 @@ def exact_outcomes(
                 "exactly; give some of its dice or take fewer shots or targets",
             )
         node = next(iter(frontier))
-        weight = frontier.pop(node)
-        partial, state, step = node
+        weight, step = frontier.pop(node)
+        partial, state, _ = node
 
         def one(dice: Dice, state: Encounter = state, step: Any = step) -> tuple[Event, ...]:
             return _relevant(roller(state, step, dice))
 
         dist = enumerate_exact(
-            one, max_rolls=max_rolls, irrelevant=skip,
-            max_paths=max_paths - out.paths, budget=budget, pools=pools,
+            one, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths - out.paths,
+            budget=budget, pools=pools, fractions=False,
         )  # fmt: skip
         out.paths += dist.paths
-        for events, p in dist.outcomes.items():
+        for events, by in dist.counts.items():
             then = events[-1] if events and isinstance(events[-1], Then) else None
             body = events[:-1] if then is not None else events
-            after, known = fold(state, body), merge(partial, body)
+            known = merge(partial, body)
             if then is None:
-                path = summary(ruleset, known, after)
-                out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + weight * p
+                path = summary(ruleset, known, _final(state, body))
+                _add(finals.setdefault(path, {}), weight, by)
             else:
-                key = (known, after, then.step)
-                frontier[key] = frontier.get(key, Fraction(0)) + weight * p
+                key = (known, fold(state, body), odds_key(then.step))
+                found = frontier.get(key)
+                if found is None:
+                    frontier[key] = [_add({}, weight, by), then.step]
+                else:
+                    _add(found[0], weight, by)
+        if not dist.truncated:
+            continue
+        mass = _mass(weight)
         for events, p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
-            lower = summary(ruleset, merge(partial, body), fold(state, body))
-            out.cut.append((partial, lower, weight * p))
+            lower = summary(ruleset, merge(partial, body), _final(state, body))
+            out.cut.append((partial, lower, mass * p))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
-            out.cut.append((partial, summary(ruleset, partial, state), weight * plain))
+            out.cut.append((partial, summary(ruleset, partial, state), mass * plain))
+    out.outcomes = {path: _mass(by) for path, by in finals.items()}
     return out
+
+
+def _add(into: dict[int, int], weight: Mapping[int, int], by: Mapping[int, int]) -> dict[int, int]:
+    """``into`` plus ``weight`` times ``by``, each a sum of numerators per denominator."""
+    for wd, wn in weight.items():
+        for d, n in by.items():
+            den = wd * d
+            into[den] = into.get(den, 0) + wn * n
+    return into
+
+
+def _mass(by: Mapping[int, int]) -> Fraction:
+    return sum((Fraction(n, d) for d, n in by.items()), Fraction(0))
 
 
 def sample_outcomes(

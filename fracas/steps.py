@@ -10,6 +10,13 @@ state after the events before it (``step`` is a frozen decision, like the one
 are not replayed twice. A ruleset marks a step where what follows depends on little
 of what came before (after the attack roll decides hit or miss, between the shots of
 a burst, between the victims of a blast).
+
+A step may also say what the odds of the rest of the roll depend on: a method
+``odds_key()`` returning a hashable such that two steps with equal keys, rolled on
+the same state, give the same summary (attempts, damage dealt) and leave the same
+combatants down, whatever else their events differ in (a limb's CT, a log line).
+Exact odds then follow one step per key, the first reached, with the weight of all
+(:func:`odds_key`); live play never asks for it. Steps without it merge when equal.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ if TYPE_CHECKING:
     from fracas.dice.source import Dice
     from fracas.rulesets.base import Ruleset
 
-__all__ = ["Roller", "Then", "roll_all", "run_steps"]
+__all__ = ["Roller", "Then", "odds_key", "roll_all", "run_steps"]
 
 Roller = Callable[[Encounter, Any, "Dice"], list[Event]]
 """A rolling step: (state, decision or step, dice) -> events, maybe ending with a Then."""
@@ -55,3 +62,10 @@ def run_steps(roll: Roller, state: Encounter, decision: Any, dice: Dice) -> list
         events += head
         state = fold(state, head)
         decision = out[-1].step
+
+
+def odds_key(step: Any) -> Hashable:
+    """What the odds of the rest of a roll from ``step`` depend on: the step's own
+    ``odds_key()`` where it has one, else the step itself."""
+    key = getattr(step, "odds_key", None)
+    return step if key is None else key()  # type: ignore[no-any-return]

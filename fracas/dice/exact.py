@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from fracas.dice.budget import CHECK_EVERY, Budget
-from fracas.dice.pools import Class, Faces, Key, Pool
+from fracas.dice.pools import Faces, Joint, JointKey, Key, Pool
 from fracas.dice.source import Dice, TableDice, label_keys, label_of
 from fracas.errors import DiceError, FracasError
 
@@ -71,6 +71,16 @@ class _ProbeDice:
         if self.rolls > self.limit:
             raise _Truncated
         table = pool.classes(key, self.limit)
+        self.weight *= len(table)
+        return self.rng.choice(table).faces
+
+    def draw_joint(self, joint: Joint, key: JointKey) -> tuple[Faces, ...]:
+        if any(part.label in self.skip for part in joint.parts):
+            return joint.roll_each(self)
+        self.rolls += 1
+        if self.rolls > self.limit:
+            raise _Truncated
+        table = joint.classes(key, self.limit)
         self.weight *= len(table)
         return self.rng.choice(table).faces
 
@@ -132,6 +142,10 @@ class Distribution(Generic[K]):
     """Results of paths through a pool's cut class (an exploding die that went on past
     the depth), answered with the least such faces: each a lower bound, their mass
     part of ``truncated``."""
+    counts: dict[K, dict[int, int]] = field(default_factory=dict)
+    """With ``fractions=False``: each result's probability as numerators per
+    denominator (their sum), and ``outcomes`` left empty: a caller that goes on
+    multiplying and adding them spares the reductions of a ``Fraction`` each time."""
 
 
 class _PathDice:
@@ -175,7 +189,7 @@ class _PathDice:
         self.sides: list[int] = []
         self.dens: list[int] = [1]  # dens[i]: the product of the denominators before i
         self.nums: list[int] = [1]  # nums[i]: the product of the chosen weights before i
-        self.tables: list[tuple[Class, ...] | None] = []  # a pool's classes, or None: a die
+        self.tables: list[tuple[Any, ...] | None] = []  # a pool's classes, or None: a die
         self.cut = False  # this run took a pool's cut class
         self.draws = 0  # pools drawn so far this run: they do not count against the depth
         self.labels: list[tuple[str, str | None, int | None]] = []
@@ -218,6 +232,22 @@ class _PathDice:
         die where some of its dice are given or skipped."""
         if label in self.heads or label in self.skip or not self.pools:
             return pool.roll_each(self, label, of=of, n=n)
+        return self._take(pool, key, (label, of, n)).faces  # type: ignore[no-any-return]
+
+    def draw_joint(self, joint: Joint, key: JointKey) -> tuple[Faces, ...]:
+        """A joint draw as one branch per class of ``key``; part by part, die by die,
+        where some of its dice are given or skipped."""
+        if not self.pools or any(
+            part.label in self.heads or part.label in self.skip for part in joint.parts
+        ):
+            return joint.roll_each(self)
+        first = joint.parts[0]
+        return self._take(joint, key, (first.label, first.of, first.n)).faces  # type: ignore[no-any-return]
+
+    def _take(
+        self, drawn: Pool | Joint, key: Any, label: tuple[str, str | None, int | None]
+    ) -> Any:
+        """This path's class of a pool or a joint draw (its first, past the path's end)."""
         pos = self.pos
         self.pos = pos + 1
         self.draws += 1  # a pool is cut per die, at its own depth (``Pool.classes``)
@@ -226,17 +256,17 @@ class _PathDice:
             assert table is not None  # replay is deterministic
             chosen = table[self.faces[pos] - 1]
         else:
-            table = pool.classes(key, self.limit)
+            table = drawn.classes(key, self.limit)
             chosen = table[0]
             self.faces.append(1)
             self.sides.append(len(table))
             self.dens.append(self.dens[-1] * chosen.den)
             self.nums.append(self.nums[-1] * chosen.weight)
             self.tables.append(table)
-            self.labels.append((label, of, n))
+            self.labels.append(label)
         if chosen.cut:
             self.cut = True
-        return chosen.faces
+        return chosen
 
     def _given(self, sides: int, label: str, of: str | None, n: int | None) -> int | None:
         route = self.routes.get((label, of, n))
@@ -311,6 +341,7 @@ def enumerate_exact(
     irrelevant: frozenset[str] = frozenset(),
     budget: Budget | None = None,
     pools: bool = True,
+    fractions: bool = True,
 ) -> Distribution[K]:
     """The exact distribution of ``fn``'s result over every face of every die it rolls.
 
@@ -325,6 +356,7 @@ def enumerate_exact(
             (none: unbounded in time, never cancelled).
         pools: draw a pool (``fracas.dice.pools``) as one branch per class; False:
             die by die (the plain enumeration tests compare with).
+        fractions: False: the outcomes as integer ``counts`` per denominator only.
 
     Raises:
         FracasError: ``too_many_paths`` when the space exceeds ``max_paths``;
@@ -410,9 +442,11 @@ def enumerate_exact(
                 else f"die label {key!r} has {len(values)} values but no dice path "
                 f"rolls it more than {n} time(s)",
             )
-    outcomes = {key: _mass(by) for key, by in counts.items()}
     lost = _mass(truncated)
     cut = {key: _mass(by) for key, by in cuts.items()}
+    if not fractions:
+        return Distribution({}, paths, lost, max_rolls, cut_paths[0], cut, counts)
+    outcomes = {key: _mass(by) for key, by in counts.items()}
     return Distribution(outcomes, paths, lost, max_rolls, cut_paths[0], cut)
 
 

@@ -11,7 +11,10 @@ log, the manual-dice prompt and replays are those of the single rolls. The exact
 enumerator instead branches once per distinct value of ``key`` over the whole draw,
 with its exact weight, and answers with a representative set of faces of that class
 (:meth:`Pool.classes`). So a rule must read of the faces only what ``key`` tells apart:
-``key(faces)`` is the same for every draw of a class. Per die, the enumerator keeps
+``key(faces)`` is the same for every draw of a class. "Read" as the exact odds read:
+the summary (attempts, damage dealt) and who is down at the end; what only feeds a log
+line, or an event that declares ``keeps_down`` and that nothing later in the roll reads
+(a limb's CT, ``fracas.outcomes``), may come from the representative. Per die, the enumerator keeps
 apart the sum of its faces and whether it showed its maximum (an explosion or a
 maximum) and nothing else; a key may use those. Tests check every pooled roll against
 the die-by-die enumeration.
@@ -19,6 +22,15 @@ the die-by-die enumeration.
 ``key`` must be hashable and compare by value (a module function, or a frozen
 dataclass with ``__call__`` for a key that depends on the decision, such as a
 threshold): the classes are computed once per (pool, key, depth) and kept.
+
+A :class:`Joint` draw is several pools rolled one after the other, each under its own
+label, a later one only when a test of the faces before it says so (damage dice, then
+the CRIT dice if the damage got through): live, die by die in that order; the
+enumerator branches once per class of ``key`` over every part together, so a total
+that is only added to another is convolved instead of followed value by value. The
+key must tell apart all the odds read of the faces: what changes the state or the
+summary (damage dealt, whether it was stopped); the faces a class answers with are
+one representative draw of it, so a log line that shows other faces is prose only.
 """
 
 from __future__ import annotations
@@ -34,11 +46,16 @@ from fracas.dice.source import Dice
 __all__ = [
     "Class",
     "Faces",
+    "Joint",
+    "JointClass",
+    "JointKey",
     "Key",
+    "Part",
     "Pool",
     "PoolDice",
     "keep_highest",
     "keep_lowest",
+    "roll_joint",
     "roll_pool",
     "total",
 ]
@@ -47,6 +64,8 @@ Faces = tuple[tuple[int, ...], ...]
 """Per die of the pool, the faces it showed: one face, or an explosion chain."""
 
 Key = Callable[[Faces], Hashable]
+JointKey = Callable[[tuple[Faces, ...]], Hashable]
+"""A joint draw's key: over the faces of every part (``()`` for a part not rolled)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +119,65 @@ class PoolDice(Protocol):
     """A dice source that answers a whole pool at once (the exact enumerator)."""
 
     def draw(self, pool: Pool, key: Key, label: str, of: str | None, n: int | None) -> Faces: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of a :class:`Joint` draw: a pool under its own label, rolled only when
+    ``when`` (given the faces of the parts before it) is true; None: always."""
+
+    pool: Pool
+    label: str
+    n: int | None = None
+    of: str | None = None
+    when: Callable[[tuple[Faces, ...]], bool] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Joint:
+    """Pools rolled one after the other as one draw (a part may be skipped)."""
+
+    parts: tuple[Part, ...]
+
+    def roll_each(self, dice: Dice) -> tuple[Faces, ...]:
+        """Every part in order, die by die; a part its ``when`` refuses is ``()``."""
+        out: list[Faces] = []
+        for part in self.parts:
+            if part.when is not None and not part.when(tuple(out)):
+                out.append(())
+                continue
+            out.append(part.pool.roll_each(dice, part.label, of=part.of, n=part.n))
+        return tuple(out)
+
+    def classes(self, key: JointKey, depth: int) -> tuple[JointClass, ...]:
+        """The distinct values of ``key`` over every joint draw, as :meth:`Pool.classes`."""
+        return _joint_classes(self, key, depth)
+
+
+@dataclass(frozen=True, slots=True)
+class JointClass:
+    """One outcome class of a joint draw (as :class:`Class`): faces per part."""
+
+    faces: tuple[Faces, ...]
+    weight: int
+    den: int
+    cut: bool
+
+
+def roll_joint(dice: Dice, joint: Joint, *, key: JointKey) -> tuple[Faces, ...]:
+    """The faces of every part of ``joint``: die by die, or one branch per class of
+    ``key`` where the source can (the exact enumerator).
+
+    >>> from fracas.dice.source import TableDice
+    >>> big = Joint((Part(Pool((6,)), "damage"),
+    ...              Part(Pool((6,), "repeat"), "crit", when=lambda f: total(f[0]) > 3)))
+    >>> roll_joint(TableDice({"damage": [2, 5], "crit": [6, 1]}, None), big, key=repr)
+    (((2,),), ())
+    """
+    draw = getattr(dice, "draw_joint", None)
+    if draw is not None:
+        return draw(joint, key)  # type: ignore[no-any-return]
+    return joint.roll_each(dice)
 
 
 def roll_pool(
@@ -159,8 +237,9 @@ def _chains(sides: int, explode: str | None, depth: int) -> tuple[list[_Chain], 
     return [*out, ((sides,) * depth + (1,), 1, True)], den
 
 
-@lru_cache(maxsize=4096)
-def _classes(pool: Pool, key: Key, depth: int) -> tuple[Class, ...]:
+def _dice(pool: Pool, depth: int) -> tuple[list[list[Any]], int]:
+    """Per die of ``pool``, its chains grouped by (sum, showed its maximum, cut), each
+    [a chain, weight, cut]; and the pool's denominator."""
     per_die = []
     den = 1
     for sides in pool.sides:
@@ -175,6 +254,12 @@ def _classes(pool: Pool, key: Key, depth: int) -> tuple[Class, ...]:
             else:
                 found[1] += w
         per_die.append(list(grouped.values()))
+    return per_die, den
+
+
+@lru_cache(maxsize=4096)
+def _classes(pool: Pool, key: Key, depth: int) -> tuple[Class, ...]:
+    per_die, den = _dice(pool, depth)
     classes: dict[tuple[Hashable, bool], list[Any]] = {}
     for combo in itertools.product(*per_die):
         faces = tuple(chain for chain, _, _ in combo)
@@ -190,3 +275,36 @@ def _classes(pool: Pool, key: Key, depth: int) -> tuple[Class, ...]:
         else:
             found[1] += w
     return tuple(Class(rep, w, den, cut) for (_, cut), (rep, w) in classes.items())
+
+
+@lru_cache(maxsize=1024)
+def _joint_classes(joint: Joint, key: JointKey, depth: int) -> tuple[JointClass, ...]:
+    parts = [_dice(part.pool, depth) for part in joint.parts]
+    den = 1
+    for _, part_den in parts:
+        den *= part_den
+    classes: dict[tuple[Hashable, bool], list[Any]] = {}
+
+    def walk(i: int, faces: tuple[Faces, ...], w: int, cut: bool) -> None:
+        if i == len(parts):
+            k = (key(faces), cut)
+            found = classes.get(k)
+            if found is None:
+                classes[k] = [faces, w]
+            else:
+                found[1] += w
+            return
+        per_die, part_den = parts[i]
+        when = joint.parts[i].when
+        if when is not None and not when(faces):  # not rolled: the part's whole mass
+            walk(i + 1, (*faces, ()), w * part_den, cut)
+            return
+        for combo in itertools.product(*per_die):
+            q, c = w, cut
+            for _, weight, chain_cut in combo:
+                q *= weight
+                c = c or chain_cut
+            walk(i + 1, (*faces, tuple(chain for chain, _, _ in combo)), q, c)
+
+    walk(0, (), 1, False)
+    return tuple(JointClass(rep, w, den, cut) for (_, cut), (rep, w) in classes.items())

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
+from fracas.dice.pools import Faces, Joint, Part, roll_joint
 from fracas.dice.source import Dice
 from fracas.grid import DIRECTIONS, Tile, in_square, step
 from fracas.model import (
@@ -27,10 +30,20 @@ from fracas.rulesets.dice_combat.events import (
     ScrapFloored,
 )
 from fracas.rulesets.dice_combat.items import Item
-from fracas.rulesets.dice_combat.rolls import Guard, critical, damage, defend, guard
-from fracas.rulesets.dice_combat.rolls import roll_d20 as d20
+from fracas.rulesets.dice_combat.rolls import (
+    D20,
+    EDGE,
+    KEEP,
+    Defends,
+    Guard,
+    critical,
+    damage,
+    defend,
+    defended,
+    guard,
+)
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.tables import BURN_LUCK, SCATTER_DIE, WeaponClass
+from fracas.rulesets.dice_combat.tables import BURN_LUCK, CRIT_PROFILES, SCATTER_DIE, WeaponClass
 
 __all__ = ["Blast", "Victim", "blast", "roll_blast", "victims"]
 
@@ -118,10 +131,65 @@ def blast(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """What the attack d20 and the victims' Defend d20s of a throw decide (DC-34, DC-39,
+    DC-43), the class of the joint draw: on a critical failure the total alone (the
+    throw scatters, its victims defend after); else per victim whether it is hit and
+    whether it fumbled (DC-33: an explosive's critical success is plain)."""
+
+    bonus: int
+    profile: str
+    edge: str | None
+    defends: tuple[tuple[int, frozenset[int]], ...]
+    """Per victim at the centre: its Defend bonus and fumbles."""
+
+    def natural(self, faces: Faces) -> int:
+        return KEEP[self.edge](faces) if self.edge is not None else faces[0][0]
+
+    def __call__(self, faces: tuple[Faces, ...]) -> tuple[Any, ...]:
+        natural = self.natural(faces[0])
+        total = natural + self.bonus
+        if critical(self.profile, natural) == "failure":
+            return ("scatters", total)
+        return tuple(
+            Defends(total, bonus, failure, True, None)(rolled)
+            for (bonus, failure), rolled in zip(self.defends, faces[1:], strict=True)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Holds:
+    """A victim's Defend is drawn with the attack unless the throw scatters (DC-34)."""
+
+    landed: Landed
+
+    def __call__(self, faces: tuple[Faces, ...]) -> bool:
+        return critical(self.landed.profile, self.landed.natural(faces[0])) != "failure"
+
+
+@lru_cache(maxsize=256)
+def _throw(
+    bonus: int, profile: str, edge: str | None, guards: tuple[Guard, ...]
+) -> tuple[Joint, Landed]:
+    """The joint draw of a throw at its centre and its class (decided once per plan)."""
+    landed = Landed(
+        bonus, profile, edge, tuple((g.bonus, CRIT_PROFILES[g.crit].failure) for g in guards)
+    )
+    holds = Holds(landed)
+    parts = [Part(EDGE if edge is not None else D20, "attack")]
+    parts += [Part(D20, "defend", of=g.target, when=holds) for g in guards]
+    return Joint(tuple(parts)), landed
+
+
 def roll_blast(state: Encounter, plan: Blast, options: Options, dice: Dice) -> list[Event]:
     """P-DC-3: attack d20 → [scatter d3 → direction d8] → each victim's Defend d20 → fumble
-    d4s."""
-    naturals, natural = d20(dice, "attack", plan.edge)
+    d4s. The attack and the Defends at the centre are drawn as one (:class:`Landed`)."""
+    guards = tuple(v.guard for v in plan.victims)
+    joint, key = _throw(plan.bonus, plan.crit, plan.edge, guards)
+    drawn = roll_joint(dice, joint, key=key)
+    naturals = tuple(f for (f,) in drawn[0])
+    natural = key.natural(drawn[0])
     total = natural + plan.bonus
     crit = critical(plan.crit, natural)
     parts = (("bonus", plan.bonus),) if plan.bonus else ()
@@ -146,7 +214,14 @@ def roll_blast(state: Encounter, plan: Blast, options: Options, dice: Dice) -> l
         centre = step(centre, direction, distance)
         events += [CriticalFailure(plan.actor, explosive=True), Scattered(distance, name, centre)]
     found = plan.victims if centre == plan.centre else dict(plan.scattered)[centre]
-    defences = [defend(v.guard, dice, total) for v in found]
+    if crit == "failure":
+        defences = [defend(v.guard, dice, total) for v in found]
+    else:
+        defences = [
+            defended(v.guard, rolled, Defends(total, v.guard.bonus,
+                                              CRIT_PROFILES[v.guard.crit].failure, True, None))
+            for v, rolled in zip(found, drawn[1:], strict=True)
+        ]  # fmt: skip
     if plan.floored is not None:
         events.append(plan.floored)
     if not found:

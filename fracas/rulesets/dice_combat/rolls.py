@@ -12,7 +12,20 @@ from fracas.rulesets.dice_combat.events import DefenceRolled
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
 from fracas.rulesets.dice_combat.tables import COVER_BONUS, CRIT_DIE, CRIT_PROFILES
 
-__all__ = ["Guard", "Parts", "critical", "damage", "defend", "guard", "roll_d20"]
+__all__ = [
+    "D20",
+    "EDGE",
+    "KEEP",
+    "Defends",
+    "Guard",
+    "Parts",
+    "critical",
+    "damage",
+    "defend",
+    "defended",
+    "guard",
+    "roll_d20",
+]
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -97,6 +110,12 @@ def defend(
     else the attack lands above the defence, or on a tie when ties hit (DC-43)."""
     decides = Defends(against, g.bonus, CRIT_PROFILES[g.crit].failure, ties_hit, edge)
     faces = roll_pool(dice, EDGE if edge is not None else D20, "defend", of=g.target, key=decides)
+    return defended(g, faces, decides)
+
+
+def defended(g: Guard, faces: Faces, decides: Defends) -> DefenceRolled:
+    """The Defend roll of ``g`` that showed ``faces``, as ``decides`` reads them."""
+    edge = decides.edge
     naturals = tuple(f for (f,) in faces)
     natural = KEEP[edge](faces) if edge is not None else naturals[0]
     total = natural + g.bonus

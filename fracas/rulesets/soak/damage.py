@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fracas.dice.pools import Faces, Pool, roll_pool
+from fracas.dice.pools import Faces, Pool, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.rulesets.soak.events import Die
 from fracas.rulesets.soak.sheet import Options
@@ -98,12 +98,11 @@ def roll_dice(
     if at_max and not explodes:
         return tuple(Die(sides, (sides,), True) for sides in sizes)
     if at_max:  # each die counts as its maximum and explodes from there
-        out: list[Die] = []
         again = "repeat" if options.explode == "repeat" else None  # "once": one more roll
-        for sides in sizes:
-            (chain,) = roll_pool(dice, Pool((sides,), again), label, key=Amount((sides,)))
-            out.append(Die(sides, (sides, *chain), True))
-        return tuple(out)
+        # One draw classed by the total: the first die is at its maximum whatever the
+        # rolls (SK-14's wound), so the total is all the rest of the attack reads.
+        chains = roll_pool(dice, Pool(sizes, again), label, key=total)
+        return tuple(Die(s, (s, *chain), True) for s, chain in zip(sizes, chains, strict=True))
     pool = Pool(sizes, options.explode if explodes else None)
     faces = roll_pool(dice, pool, label, key=Amount(sizes))
     return tuple(Die(sides, chain, False) for sides, chain in zip(sizes, faces, strict=True))
@@ -111,19 +110,18 @@ def roll_dice(
 
 @dataclass(frozen=True, slots=True)
 class Amount:
-    """What soak reads of a pool of damage dice of these sizes: the total, and the size of
-    the first die that showed its maximum (SK-14; None: none did)."""
+    """What soak reads of a pool of damage dice of these sizes: the total, and whether a
+    die showed its maximum (SK-14's wound; which die did only names it in the log)."""
 
     sizes: tuple[int, ...]
 
-    def __call__(self, faces: Faces) -> tuple[int, int | None]:
+    def __call__(self, faces: Faces) -> tuple[int, bool]:
         total = 0
-        first: int | None = None
+        maxed = False
         for sides, chain in zip(self.sizes, faces, strict=True):
             total += sum(chain)
-            if first is None and sides in chain:
-                first = sides
-        return total, first
+            maxed = maxed or sides in chain
+        return total, maxed
 
 
 def first_max(dice: tuple[Die, ...]) -> str | None:

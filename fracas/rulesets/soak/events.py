@@ -206,6 +206,9 @@ class Eroded(Event):
     """SK-13: base damage got through; the target's AV drops (the :class:`Soaked` line
     says so)."""
 
+    keeps_down: ClassVar[bool] = True
+    """AV is not health: exact odds need not fold it to see who is down."""
+
     target: str
     av: int
 
@@ -263,6 +266,9 @@ class Wounded(Event):
     """SK-14: one wound per attack when a die showed its maximum."""
 
     reveals: ClassVar[str] = "target"
+
+    keeps_down: ClassVar[bool] = True
+    """Wounds are not health (SK-14): exact odds need not fold it to see who is down."""
 
     target: str
     why: str

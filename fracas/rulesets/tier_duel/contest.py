@@ -66,7 +66,9 @@ class Side:
     bonus: int
 
     def roll(self, dice: Dice) -> Rolled:
-        natural = dice.roll(20, self.label)
+        return self.rolled(dice.roll(20, self.label))
+
+    def rolled(self, natural: int) -> Rolled:
         return Rolled(self.who, self.label, self.how, natural, self.parts, natural + self.bonus)
 
 

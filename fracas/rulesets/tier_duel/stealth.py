@@ -3,6 +3,8 @@ win is a strike the target cannot defend, and it reveals the attacker."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from fracas.dice.source import Dice
 from fracas.model import ActionUsed, Attempted, Combatant, Event
 from fracas.rulesets.base import sheet_as
@@ -68,12 +70,19 @@ def roll_stealth(options: Options, c: Contest, dice: Dice) -> list[Event]:
     if not reaches:
         return [*events, NoReach(actor.id, a.name, target.id, a.reach, c.distance)]
     assert c.strike is not None
-    strike = c.strike.roll(dice)
-    terms, values, names = _strike(actor, a)
-    values["strike"] = strike.natural
-    return [
-        *events,
-        strike,
+    return [*events, *_struck(options, c, dice.roll(20, c.strike.label))]
+
+
+@lru_cache(maxsize=1024)
+def _struck(options: Options, c: Contest, natural: int) -> tuple[Event, ...]:
+    """TD-23, TD-24: the strike that showed ``natural``, its damage and the reveal (a pure
+    function of values, met on many dice paths of the exact odds)."""
+    actor, target = c.actor, c.target
+    assert c.strike is not None
+    terms, values, names = _strike(actor, c.a)
+    values["strike"] = natural
+    return (
+        c.strike.rolled(natural),
         *hit(options, target, terms, values, "; TD-23", names),
         Revealed(actor.id, actor.at),
-    ]
+    )

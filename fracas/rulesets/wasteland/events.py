@@ -61,6 +61,9 @@ def _limb(name: str) -> str:
 class APSpent(Event):
     """WL-5, WL-34: the AP an action costs; an overflowed shortfall becomes debt."""
 
+    keeps_down: ClassVar[bool] = True
+    """AP are not HP: exact odds need not fold it to see who is down."""
+
     actor: str
     ap: int
     debt: int = 0
@@ -149,6 +152,9 @@ class ShotRolled(Event):
 class ConditionLost(Event):
     """WL-10: a CRITFAIL costs the weapon 1 Condition (never below 0)."""
 
+    keeps_down: ClassVar[bool] = True
+    """A weapon's Condition is not HP (exact odds, ``fracas.outcomes``)."""
+
     actor: str
     index: int
     loss: int
@@ -232,6 +238,9 @@ class LimbDamaged(Event):
     """WL-20 to WL-22: Cripple Threshold damage to a limb, and any injury it causes."""
 
     reveals: ClassVar[str] = "target"
+    keeps_down: ClassVar[bool] = True
+    """A limb's CT and injury never make a creature dying (WL-19: HP does); exact odds
+    need not fold it to see who is down (``fracas.outcomes``)."""
 
     target: str
     limb: LimbName
@@ -283,6 +292,9 @@ class DeathDefied(Event):
 class SneakSpent(Event):
     """WL-17 (PROPOSED ``sneak_reveals``): the attacker is seen, the target aware."""
 
+    keeps_down: ClassVar[bool] = True
+    """Being seen is not being hurt (exact odds, ``fracas.outcomes``)."""
+
     actor: str
     target: str
 
@@ -324,6 +336,9 @@ class InjuryTested(Event):
 @dataclass(frozen=True, slots=True)
 class ExplosiveUsed(Event):
     """WL-27: a throw uses one of the explosive's ``count``, whatever the result."""
+
+    keeps_down: ClassVar[bool] = True
+    """An explosive's count is not HP (exact odds, ``fracas.outcomes``)."""
 
     actor: str
     index: int

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.grid import Tile, chebyshev
@@ -13,11 +14,11 @@ from fracas.model import Action, Attempted, Encounter, Event
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.attack import check_actor, find_weapon, pay
 from fracas.rulesets.wasteland.events import APSpent, CritRolled, ExplosiveUsed, ThrowRolled
-from fracas.rulesets.wasteland.harm import Victim, blast, victim
+from fracas.rulesets.wasteland.harm import Victim, blast, dr_of, victim
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import PEEKING
 from fracas.rulesets.wasteland.tables import D20
-from fracas.rulesets.wasteland.weapons import Weapon, roll_crit, roll_damage
+from fracas.rulesets.wasteland.weapons import Weapon, dice_spec, roll_crit, roll_damage
 
 __all__ = ["Throw", "decide_throw", "roll_throw"]
 
@@ -37,6 +38,32 @@ class Throw:
     crit_min: int
     critfail_max: int
     victims: tuple[Victim, ...]
+    draws: Draws
+    """How its dice are drawn: what the throw's d20 decides, the blast's dice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draws:
+    """A throw's dice as pools (decided once): the d20's class (:class:`Thrown`), the
+    damage dice, and the damage and CRIT dice together, classed by :class:`Blasted`."""
+
+    thrown: Thrown
+    damage: Joint
+    with_crit: Joint
+    blasted: Blasted
+
+
+def _draws(weapon: Weapon, parts: tuple[tuple[str, int], ...], crit_min: int,
+           critfail_max: int, victims: tuple[Victim, ...], options: Options) -> Draws:  # fmt: skip
+    overlap, exceed = options.crit_overlap == "critfail", options.throw_compare == "exceed"
+    bonus = sum(v for _, v in parts)
+    thrown = Thrown(bonus, weapon.throw_difficulty, crit_min, critfail_max, overlap, exceed)
+    spec = dice_spec(weapon.damage)
+    damage = Part(Pool(spec.sides), "damage")
+    crit = Part(Pool(dice_spec(weapon.crit_dice).sides, "repeat"), "crit")
+    stops = tuple((v.attenuation + _total_dt(v), v.dr) for v in victims)
+    blasted = Blasted(spec.flat, stops, options.dr_rounding)
+    return Draws(thrown, Joint((damage,)), Joint((damage, crit)), blasted)
 
 
 def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
@@ -79,8 +106,9 @@ def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
         for c in state.combatants.values()  # in file order, the thrower included
         if c.at is not None and chebyshev(c.at, tile) <= weapon.blast_radius
     )
+    draws = _draws(weapon, parts, sheet.crit_min, sheet.critfail_max, victims, options)
     return Throw(actor.id, index, weapon, tile, spend, debt, parts, sheet.crit_min,
-                 sheet.critfail_max, victims)  # fmt: skip
+                 sheet.critfail_max, victims, draws)  # fmt: skip
 
 
 def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
@@ -90,21 +118,29 @@ def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
         APSpent(throw.actor, throw.spend, throw.debt),
         ExplosiveUsed(throw.actor, throw.index),
     ]
-    natural = dice.roll(D20, "attack")
-    total = natural + sum(v for _, v in throw.parts)
-    result = _result(natural, total, weapon.throw_difficulty, throw.crit_min,
-                     throw.critfail_max, options)  # fmt: skip
-    events.append(ThrowRolled(throw.actor, weapon.name, throw.tile, natural, throw.parts, total,
+    draws = throw.draws
+    decides = draws.thrown
+    ((natural,),) = roll_pool(dice, D20_POOL, "attack", key=decides)
+    total_ = natural + decides.bonus
+    result = decides(((natural,),))
+    events.append(ThrowRolled(throw.actor, weapon.name, throw.tile, natural, throw.parts, total_,
                               weapon.throw_difficulty, result))  # fmt: skip
     success = result in ("hit", "crit")
     events += [Attempted(throw.actor, v.id, success) for v in throw.victims]
     if not success:
         return events  # WL-G8: a miss does nothing
     damage = 0
-    if options.explosive_roll_once:
-        damage, _ = roll_damage(weapon.damage, dice)
     crit = 0
-    if result == "crit" and options.explosive_crits:
+    crits = result == "crit" and options.explosive_crits
+    if options.explosive_roll_once:  # the damage, then the CRIT dice: one draw
+        key = draws.blasted
+        drawn = roll_joint(dice, draws.with_crit if crits else draws.damage, key=key)
+        damage = max(0, total(drawn[0]) + key.flat)
+        if crits:
+            faces = tuple(f for chain in drawn[1] for f in chain)
+            crit = sum(faces)
+            events.append(CritRolled(faces, crit))
+    elif crits:
         crit, faces = roll_crit(weapon.crit_dice, dice)
         events.append(CritRolled(faces, crit))
     for v in throw.victims:
@@ -114,18 +150,54 @@ def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
     return events
 
 
-def _result(
-    natural: int, total: int, difficulty: int, crit_min: int, critfail_max: int, options: Options
-) -> str:
-    """WL-27, WL-G8: CRITFAIL fails, CRIT succeeds; else the total must exceed (option:
-    meet) the Throw Difficulty."""
-    critfail, crit = natural <= critfail_max, natural >= crit_min
-    if critfail and crit:  # WL-G4
-        critfail = options.crit_overlap == "critfail"
-        crit = not critfail
-    if critfail:
-        return "critfail"
-    if crit:
-        return "crit"
-    success = total > difficulty if options.throw_compare == "exceed" else total >= difficulty
-    return "hit" if success else "miss"
+D20_POOL = Pool((D20,))
+
+
+@dataclass(frozen=True, slots=True)
+class Thrown:
+    """WL-27, WL-G8: a throw's result, the class of its d20: CRITFAIL fails, CRIT
+    succeeds; else the total must exceed (option: meet) the Throw Difficulty."""
+
+    bonus: int
+    difficulty: int
+    crit_min: int
+    critfail_max: int
+    overlap_critfail: bool
+    exceed: bool
+
+    def __call__(self, faces: Faces) -> str:
+        natural = faces[0][0]
+        critfail, crit = natural <= self.critfail_max, natural >= self.crit_min
+        if critfail and crit:  # WL-G4
+            critfail = self.overlap_critfail
+            crit = not critfail
+        if critfail:
+            return "critfail"
+        if crit:
+            return "crit"
+        total = natural + self.bonus
+        success = total > self.difficulty if self.exceed else total >= self.difficulty
+        return "hit" if success else "miss"
+
+
+def _total_dt(v: Victim) -> int:
+    return sum(limb.dt for limb in v.limbs.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Blasted:
+    """The class of a blast's damage and CRIT dice (P-WL-3): all :func:`blast` reads of
+    them is each victim's final damage, ``DR(max(0, damage - attenuation - total DT) +
+    CRIT)``."""
+
+    flat: int
+    victims: tuple[tuple[int, int], ...]
+    """Per victim: attenuation + total DT, DR."""
+    rounding: str
+
+    def __call__(self, faces: tuple[Faces, ...]) -> tuple[int, ...]:
+        damage = max(0, total(faces[0]) + self.flat)
+        crit = total(faces[1]) if len(faces) > 1 else 0
+        return tuple(
+            dr_of(max(0, damage - stop) + crit, dr, self.rounding) for stop, dr in self.victims
+        )

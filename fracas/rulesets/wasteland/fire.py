@@ -8,6 +8,7 @@ order: the shots; each hit on the target (``location``, ``damage``); the CRIT di
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from fracas.dice.pools import Faces, Pool, roll_pool
@@ -89,6 +90,30 @@ class FireOn:
     tail: tuple[Event, ...] = ()
     """Events that end the action after everything else (WL-33: the opening's)."""
 
+    def odds_key(self) -> Hashable:
+        """What the odds of the rest of the attack depend on (``fracas.steps``): the hits
+        so far only through what harm adds up (WL-14, WL-15: their damage after DT is
+        summed, DR once) and what decides the CRIT and Sneak added to the first hit
+        (WL-9, WL-17: whether it is shot 1's, stopped by cover, mitigated by DT); which
+        limbs they hit and whether they glanced change only CT and injuries (WL-20 to
+        WL-22), never HP nor who is dying. A shot's total counts only where creatures
+        behind the target or creature cover may read it (WL-24)."""
+        plan, hits = self.plan, self.hits
+        totals = bool(plan.strays or plan.creature_cover)
+        shots = tuple((s.n, s.result, s.total if totals else None) for s in self.shots)
+        if not hits:
+            return (plan, shots, 0, self.tail)
+        lead, rest = hits[0], hits[1:]
+        return (
+            plan,
+            shots,
+            len(hits),
+            (lead.shot == self.shots[0].n, lead.stopped, lead.mitigated),
+            sum(h.post for h in hits),
+            sum(h.stopped for h in rest) if plan.melee_bonus else 0,  # per hit after DT
+            self.tail,
+        )
+
 
 def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
     """One more hit on the target (a step), or, all hits rolled, the rest of the attack."""
@@ -97,16 +122,24 @@ def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
     covered: dict[int | None, str] = dict(plan.creature_cover)
     on_target = [s for s in shots if s.hit and s.n not in covered]
     hits = list(step.hits)
-    if len(hits) < len(on_target):
-        hit, line = _hit(plan, plan.victim, dice, on_target[len(hits)], first, options,
-                         sneak=not hits)  # fmt: skip
-        return [line, Then(FireOn(plan, step.shots, (*step.hits, hit), step.tail))]
     events: list[Event] = []
-    target = plan.victim
+    drawn: tuple[int, ...] | None = None
     crit = first.result == "crit"
+    if len(hits) < len(on_target):
+        shot = on_target[len(hits)]
+        if len(hits) + 1 < len(on_target):  # a burst: each hit but the last a step
+            hit, line, _ = _hit(plan, plan.victim, dice, shot, first, options, sneak=not hits)
+            return [line, Then(FireOn(plan, step.shots, (*step.hits, hit), step.tail))]
+        # The last hit: the rest follows at once, its damage drawn with the CRIT dice.
+        mode = _crit_mode(plan, hits, shot, first, crit, options)
+        hit, line, drawn = _hit(plan, plan.victim, dice, shot, first, options,
+                                sneak=not hits, crit=mode)  # fmt: skip
+        hits.append(hit)
+        events.append(line)
+    target = plan.victim
     extras: dict[int, Parts] = {}
     if hits:
-        extras = _extras(plan, hits, crit, first, dice, options, events)
+        extras = _extras(plan, hits, crit, first, dice, options, events, drawn)
         events += harm(target, plan.weapon, hits, extras, options, effects=True)
     if plan.weapon.melee and not on_target:  # WL-36: a Riposte may answer this miss
         events.append(MissedInMelee(plan.target, plan.actor))
@@ -115,6 +148,23 @@ def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
     if plan.shots is not None:
         events += _aftershots(plan, shots, covered, dice, options)
     return [*events, *step.tail]
+
+
+def _crit_mode(
+    plan: Plan, hits: list[Hit], shot: Shot, first: Shot, crit: bool, options: Options
+) -> str | None:
+    """Whether the CRIT dice (WL-9, WL-15, WL-A4, 2.4: on shot 1's hit, not through
+    cover that stopped it, not after full DT unless ``crit_after_full_dt``) follow the
+    last hit's damage: ``gate`` (it leads: by its own damage), ``always`` (by the first
+    hit's), or None."""
+    if not crit:
+        return None
+    if not hits:
+        return "gate" if shot.n == first.n else None
+    lead = hits[0]
+    lost = lead.stopped and options.cover_stops_crit
+    dt_ok = options.crit_after_full_dt or not lead.mitigated
+    return "always" if lead.shot == first.n and not lost and dt_ok else None
 
 
 def _roll_shots(plan: Plan, dice: Dice, options: Options) -> tuple[list[Shot], list[Event]]:
@@ -212,8 +262,10 @@ def _hit(
     options: Options,
     *,
     sneak: bool,
-) -> tuple[Hit, LimbHit]:
-    """One hit on the primary target; the Sneak bonus (before DT by option) on the first."""
+    crit: str | None = None,
+) -> tuple[Hit, LimbHit, tuple[int, ...] | None]:
+    """One hit on the primary target; the Sneak bonus (before DT by option) on the first;
+    ``crit``: the CRIT dice drawn with its damage (``roll_hit``, :func:`_crit_mode`)."""
     before: list[tuple[str, int]] = []
     if plan.melee_bonus and options.melee_bonus_before_dt:  # WL-18
         before.append(("melee", plan.melee_bonus))
@@ -221,8 +273,9 @@ def _hit(
         before.append(("sneak", plan.sneak))
     solid = _solid(plan, shot, first, options)
     return roll_hit(
-        target, plan.weapon, dice, shot.n, plan.called, solid, tuple(before), plan.flanking, options
-    )
+        target, plan.weapon, dice, shot.n, plan.called, solid, tuple(before), plan.flanking,
+        options, crit=crit, one=plan.shots is not None,
+    )  # fmt: skip
 
 
 def _extras(
@@ -233,16 +286,21 @@ def _extras(
     dice: Dice,
     options: Options,
     events: list[Event],
+    drawn: tuple[int, ...] | None = None,
 ) -> dict[int, Parts]:
     """What is added after DT, per hit: CRIT dice (single: all, exploding; burst: one die
     on shot 1, WL-A2), the Sneak bonus (first hit, WL-17), Bonus Melee Damage after DT by
-    option (WL-18). Rolls ``crit`` where it applies; appends the CritRolled line."""
+    option (WL-18). Rolls ``crit`` where it applies (``drawn``: the faces a single shot
+    rolled with its damage); appends the CritRolled line."""
     extras: dict[int, list[tuple[str, int]]] = {}
     lead = hits[0]
     lost = lead.stopped and options.cover_stops_crit  # 2.4: cover stops the CRIT too
     dt_ok = options.crit_after_full_dt or not lead.mitigated  # WL-A4
     if crit and lead.shot == first.n and not lost and dt_ok:  # WL-9, WL-15 (6)
-        total, faces = roll_crit(plan.weapon.crit_dice, dice, one=plan.shots is not None)
+        if drawn is not None:
+            total, faces = sum(drawn), drawn
+        else:
+            total, faces = roll_crit(plan.weapon.crit_dice, dice, one=plan.shots is not None)
         events.append(CritRolled(faces, total))
         extras.setdefault(0, []).append(("crit", total))
     if plan.sneak is not None and options.sneak_bypasses_dt:
@@ -274,7 +332,7 @@ def _aftershots(
         if victim is None:
             continue
         solid = shot.total > victim.evasion + GLANCING_MARGIN
-        hit, line = roll_hit(victim, plan.weapon, dice, shot.n, None, solid, (), False, options)
+        hit, line, _ = roll_hit(victim, plan.weapon, dice, shot.n, None, solid, (), False, options)
         victims.setdefault(victim.id, []).append(hit)
         events.append(line)
     for cid, hits in victims.items():

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fracas.dice.pools import Faces, Pool, roll_pool
+from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.frozen import FrozenDict
 from fracas.model import Combatant, Damaged, Event, StatusSet
@@ -29,9 +29,20 @@ from fracas.rulesets.wasteland.stats import (
     location,
 )
 from fracas.rulesets.wasteland.tables import D20, INJURY_DC_BASE, LIMBS, Injury, LimbName
-from fracas.rulesets.wasteland.weapons import Weapon, dice_spec, roll_damage
+from fracas.rulesets.wasteland.weapons import Weapon, dice_spec
 
-__all__ = ["Hit", "LimbState", "Victim", "apply_dr", "blast", "harm", "roll_hit", "victim"]
+__all__ = [
+    "Hit",
+    "LimbState",
+    "Mitigation",
+    "Victim",
+    "apply_dr",
+    "blast",
+    "dr_of",
+    "harm",
+    "roll_hit",
+    "victim",
+]
 
 SAVES = ("deal_with_the_reaper", "too_stubborn_to_die")
 """WL-19: the abilities that drop to 1 HP instead, once per Long Rest, in this order."""
@@ -129,12 +140,91 @@ D20_POOL = Pool((D20,))
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """The limb a location d20 hits (WL-11, WL-G1): the class of its face."""
+    """What the limb a location d20 hits (WL-11, WL-G1) changes of the odds: its DT and
+    whether cover shields it (WL-13, WL-14); the class of its face. Which of the limbs
+    alike it is changes only their CT and injuries (WL-20 to WL-22, ``LimbDamaged``:
+    ``keeps_down``), never HP nor who is dying, and nothing later in the attack reads
+    them (harm reads the limbs as the attack found them, :class:`Victim`)."""
 
     options: Options
+    kinds: FrozenDict[str, tuple[int, bool]]
+    """Per limb: its DT against the weapon, and whether the cover shields it."""
 
-    def __call__(self, faces: Faces) -> LimbName:
-        return location(faces[0][0], self.options)
+    def __call__(self, faces: Faces) -> tuple[int, bool]:
+        return self.kinds[location(faces[0][0], self.options)]
+
+
+@lru_cache(maxsize=1024)
+def _where(victim: Victim, flanking: bool, options: Options) -> Where:
+    covered = frozenset() if flanking else victim.covered
+    kinds = {name: (limb.dt, name in covered) for name, limb in victim.limbs.items()}
+    return Where(options, FrozenDict(kinds))
+
+
+@dataclass(frozen=True, slots=True)
+class Mitigation:
+    """What cover and DT leave of a hit's damage dice (WL-13, WL-14): a pure function of
+    the dice total, so it may class a damage draw."""
+
+    flat: int
+    """The damage dice's flat part (the amount never falls below 0)."""
+    before: int
+    """Flat bonuses added before DT (Sneak, Bonus Melee Damage by option)."""
+    resistance: int | None
+    """The cover's R when it covers the limb (not flanked); None: uncovered."""
+    subtract: bool
+    """``cover_rule: subtract``: a hit the cover does not stop goes on with R less."""
+    dt: int
+
+    def __call__(self, dice: int) -> tuple[int, bool, bool]:
+        """(damage after cover and DT, stopped by the cover, fully mitigated by DT)."""
+        damage = max(0, max(0, dice + self.flat) + self.before)
+        r = self.resistance
+        stopped = False
+        if r is not None:
+            stopped = damage <= r  # WL-13, WL-G3: D <= R is absorbed
+            if not stopped and self.subtract:
+                damage -= r
+        post = 0 if stopped else max(0, damage - self.dt)  # WL-14: DT >= damage mitigates
+        return post, stopped, not stopped and damage <= self.dt
+
+
+@dataclass(frozen=True, slots=True)
+class Mitigated:
+    """The class of a hit's damage draw: what cover and DT leave of it."""
+
+    mitigation: Mitigation
+
+    def __call__(self, faces: Faces) -> tuple[int, bool, bool]:
+        return self.mitigation(total(faces))
+
+
+@dataclass(frozen=True, slots=True)
+class CritGate:
+    """WL-9, 2.4, WL-A4: whether a single shot's CRIT dice are rolled after its damage:
+    not when the cover stopped the hit (``cover_stops_crit``), nor when DT mitigated it
+    fully (unless ``crit_after_full_dt``)."""
+
+    mitigation: Mitigation
+    cover_stops_crit: bool
+    after_full_dt: bool
+
+    def __call__(self, faces: tuple[Faces, ...]) -> bool:
+        _, stopped, mitigated = self.mitigation(total(faces[0]))
+        return not (stopped and self.cover_stops_crit) and (self.after_full_dt or not mitigated)
+
+
+@dataclass(frozen=True, slots=True)
+class CritHit:
+    """The class of a single shot's damage and CRIT dice drawn together: all that harm
+    reads of them is whether the cover stopped the hit and the damage after DT plus the
+    CRIT total (the CRIT is added after DT, WL-9)."""
+
+    mitigation: Mitigation
+
+    def __call__(self, faces: tuple[Faces, ...]) -> tuple[bool, bool, int]:
+        post, stopped, _ = self.mitigation(total(faces[0]))
+        return stopped, bool(faces[1]), post + total(faces[1])
 
 
 def roll_hit(
@@ -147,30 +237,58 @@ def roll_hit(
     before_dt: tuple[tuple[str, int], ...],
     flanking: bool,
     options: Options,
-) -> tuple[Hit, LimbHit]:
+    *,
+    crit: str | None = None,
+    one: bool = False,
+) -> tuple[Hit, LimbHit, tuple[int, ...] | None]:
     """WL-11 to WL-14: the limb (the called one, else ``location``), the damage dice,
-    cover (2.4) and the limb's DT. ``before_dt``: flat bonuses added to the dice."""
+    cover (2.4) and the limb's DT. ``before_dt``: flat bonuses added to the dice.
+
+    ``crit``: the CRIT dice are rolled right after the damage dice, drawn together
+    with them: ``gate`` where this hit's own damage lets them (:class:`CritGate`),
+    ``always``; their faces are returned (None: not rolled). ``one``: a burst's single
+    CRIT die (WL-15, WL-A2)."""
     if called is not None:
         limb = called
     else:  # one branch per limb for the exact odds (WL-11)
-        ((face,),) = roll_pool(dice, D20_POOL, "location", n=shot, key=Where(options))
+        where = _where(victim, flanking, options)
+        ((face,),) = roll_pool(dice, D20_POOL, "location", n=shot, key=where)
         limb = location(face, options)
-    amount, faces = roll_damage(weapon.damage, dice, shot)
-    flat = dice_spec(weapon.damage).flat
-    parts = ((("flat", flat),) if flat else ()) + before_dt
-    damage = max(0, amount + sum(v for _, v in before_dt))
-    r: int | None = None
-    stopped = False
-    if not flanking and limb in victim.covered:
-        r = victim.resistance
-        stopped = damage <= r  # WL-13, WL-G3: D <= R is absorbed
-        if not stopped and options.cover_rule == "subtract":
-            damage -= r
-    dt = victim.limbs[limb].dt
-    post = 0 if stopped else max(0, damage - dt)  # WL-14: DT >= damage mitigates fully
-    hit = Hit(shot, limb, solid, post, stopped, not stopped and damage <= dt)
-    event = LimbHit(victim.id, shot, limb, solid, faces, parts, r, stopped, dt, post)
-    return hit, event
+    spec = dice_spec(weapon.damage)
+    covered = not flanking and limb in victim.covered
+    mitigation = Mitigation(
+        spec.flat,
+        sum(v for _, v in before_dt),
+        victim.resistance if covered else None,
+        options.cover_rule == "subtract",
+        victim.limbs[limb].dt,
+    )
+    crit_faces: tuple[int, ...] | None = None
+    if crit is not None:
+        gate = (
+            CritGate(mitigation, options.cover_stops_crit, options.crit_after_full_dt)
+            if crit == "gate"
+            else None
+        )
+        sides = dice_spec(weapon.crit_dice).sides
+        joint = Joint((
+            Part(Pool(spec.sides), "damage", n=shot),
+            Part(Pool(sides[:1] if one else sides, "repeat"), "crit", when=gate),
+        ))  # fmt: skip
+        drawn, crit_drawn = roll_joint(dice, joint, key=CritHit(mitigation))
+        faces = tuple(f for (f,) in drawn)
+        if crit_drawn:
+            crit_faces = tuple(f for chain in crit_drawn for f in chain)
+    else:  # one branch per distinct (damage after DT, stopped, mitigated)
+        drawn = roll_pool(dice, Pool(spec.sides), "damage", n=shot, key=Mitigated(mitigation))
+        faces = tuple(f for (f,) in drawn)
+    post, stopped, mitigated = mitigation(sum(faces))
+    parts = ((("flat", spec.flat),) if spec.flat else ()) + before_dt
+    r = victim.resistance if covered else None
+    hit = Hit(shot, limb, solid, post, stopped, mitigated)
+    event = LimbHit(victim.id, shot, limb, solid, faces, parts, r, stopped, victim.limbs[limb].dt,
+                    post)  # fmt: skip
+    return hit, event, crit_faces
 
 
 def _resistance(sheet: Sheet, weapon: Weapon, options: Options) -> int:
@@ -188,7 +306,12 @@ def _resistance(sheet: Sheet, weapon: Weapon, options: Options) -> int:
 
 def apply_dr(amount: int, dr: int, options: Options) -> int:
     """WL-14, WL-G12: DR in percent, rounded down (option: to the nearest, halves up)."""
-    if options.dr_rounding == "floor":
+    return dr_of(amount, dr, options.dr_rounding)
+
+
+def dr_of(amount: int, dr: int, rounding: str) -> int:
+    """:func:`apply_dr` by the ``dr_rounding`` option's value."""
+    if rounding == "floor":
         return amount * (100 - dr) // 100
     return (amount * (100 - dr) * 2 + 100) // 200
 
@@ -306,8 +429,15 @@ def blast(victim: Victim, weapon: Weapon, damage: int, crit: int, options: Optio
     cause = f"blast {damage}" + (f" - attenuation {attenuation}" if attenuation else "")
     cause += f" - total DT {total_dt}" + (f" + CRIT {crit}" if crit else "")
     cause += f" = {pre}" + (f", DR {dr}%" if dr else "")
-    events: list[Event] = [Damaged(victim.id, final, cause)]
-    events += _death(victim, final)
+    return [Damaged(victim.id, final, cause), *_blasted(victim, weapon, final, options)]
+
+
+@lru_cache(maxsize=4096)
+def _blasted(victim: Victim, weapon: Weapon, final: int, options: Options) -> tuple[Event, ...]:
+    """What a blast's ``final`` damage does after HP (a pure function of values, met on
+    many dice paths of the exact odds): death saves, each limb's share of the CT damage,
+    injuries, effects."""
+    events = _death(victim, final)
     share, rest = divmod(final, len(LIMBS))  # WL-28, WL-A11
     hits: list[Hit] = []
     amounts: list[int] = []
@@ -319,4 +449,4 @@ def blast(victim: Victim, weapon: Weapon, damage: int, crit: int, options: Optio
     events += _cripple(victim, hits, amounts, options)
     if weapon.effects and (final > 0 or not options.effects_need_damage):
         events += _effects(victim, weapon.effects, options)
-    return events
+    return tuple(events)
