@@ -31,9 +31,22 @@ from fracas.errors import FracasError, Refusal
 from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter
 from fracas.odds import action_odds
+from fracas.rulesets.escalation.damage import judge
 from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.tables import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from tests.test_properties import NoDice, merged_chisquare, rolls_by_label
+
+
+def trigger_classes(ef: EncounterFile, state: Encounter, action: Action) -> int:
+    """The exact odds' branches of an attack: each target's trigger die drawn as one
+    branch per verdict its faces give (ES-9 to ES-14), counted here face by face."""
+    decided: Any = ef.ruleset.decided(state, action)
+    out = 1
+    for t in decided.targets:
+        faces = range(1, decided.top + 1)
+        out *= len({judge(f, t.failure, decided.top, decided.condition_at) for f in faces})
+    return out
+
 
 IDS = ("ana", "bo", "cy", "dee")
 LEVELS = ("none", "partial", "total")
@@ -255,7 +268,7 @@ def test_exact_odds_are_distributions(data: st.DataObject) -> None:
         raise
     state = engine.state
     assert set(odds.combatants) == set(targets)
-    assert odds.paths == 12 ** len(targets)
+    assert odds.paths == trigger_classes(ef, state, action)
     for cid, o in odds.combatants.items():
         assert sum(o.damage.values(), Fraction(0)) == 1, cid
         assert o.hit == expected_hit(ef, state, "ana", cid, action), cid
@@ -312,7 +325,7 @@ def test_sampled_whelm_damage_fits_the_exact_odds(
 ) -> None:
     ef, state, action = fireball()
     odds = action_odds(ef.ruleset, state, action)
-    assert odds.paths == 12**3
+    assert odds.paths == trigger_classes(ef, state, action) == 4 * 4 * 2  # dee: miss, 12
     # bo: 1 + 2 - 1 = 2, crit 7; cy: 3, crit 8; dee: failure 12, Luck's Price: 3, no crit.
     assert odds.combatants["bo"].damage == {
         0: Fraction(3, 12),

@@ -5,10 +5,11 @@ and picks. The arithmetic (failure, the trigger's verdict, damage) is in ``damag
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.grid import Tile
@@ -173,7 +174,15 @@ def roll_attack(plan: AttackPlan, dice: Dice) -> list[Event]:
     multi = len(plan.targets) > 1
     landed_any = False
     for t in plan.targets:
-        trigger = dice.roll(plan.top, "trigger", of=t.target if multi else None)  # ES-8
+        # ES-8: the trigger die, drawn by the exact odds as one branch per verdict
+        faces = roll_pool(
+            dice,
+            Pool((plan.top,)),
+            "trigger",
+            key=_Verdicts(t.failure, plan.top, plan.condition_at),
+            of=t.target if multi else None,
+        )
+        trigger = faces[0][0]
         verdict = judge(trigger, t.failure, plan.top, plan.condition_at)
         kind = CriticalTrigger if verdict.crit else TriggerRolled
         events += [
@@ -203,6 +212,19 @@ def roll_attack(plan: AttackPlan, dice: Dice) -> list[Event]:
     if counts and plan.double:
         events.append(EnergySpent(plan.actor))  # ES-2, P-ES-1: tracked last
     return [used, *events]
+
+
+@dataclass(frozen=True, slots=True)
+class _Verdicts:
+    """A trigger die's class for the exact odds: its verdict (ES-9 to ES-14), all that
+    the rest of the attack reads of the face."""
+
+    failure: int
+    top: int
+    condition_at: int
+
+    def __call__(self, faces: Faces) -> Hashable:
+        return judge(faces[0][0], self.failure, self.top, self.condition_at)
 
 
 def _weapon(actor: Combatant, name: Any) -> Weapon:

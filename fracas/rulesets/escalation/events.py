@@ -169,6 +169,9 @@ class ConditionGained(Event):
 
     target: str
     condition: str
+    keeps_down: ClassVar[bool] = True
+    """Conditions never make a combatant down (ES-G3, ES-20: HP 0 or dead), and no
+    event's apply reads them: the exact odds' last fold skips this event."""
 
     def apply(self, state: Encounter) -> Encounter:
         sheet = _sheet(state, self.target)

@@ -11,8 +11,10 @@ can damage it).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
+from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint
 from fracas.dice.source import Dice
 from fracas.model import ActionUsed, Attempted, Combatant, Event
 from fracas.rulesets.base import sheet_as
@@ -180,9 +182,26 @@ def _verdict(first: Rolled, second: Rolled, tie: str) -> tuple[str | None, int]:
     return winner, abs(first.total - second.total)
 
 
+@dataclass(frozen=True, slots=True)
+class _Margin:
+    """The class of a contest's two d20s for the exact odds: by how much the first
+    total beats the second (TD-2, TD-3: all the rest of the contest reads of them)."""
+
+    bonus: int
+    """The first side's bonus minus the second's."""
+
+    def __call__(self, faces: tuple[Faces, ...]) -> Hashable:
+        return faces[0][0][0] - faces[1][0][0] + self.bonus
+
+
 def roll_contest(options: Options, c: Contest, dice: Dice) -> list[Event]:
     """Both dice of a melee, projectile or contested shot, then the winner's damage."""
-    first, second = c.first.roll(dice), c.second.roll(dice)
+    # TD-1: both d20s, in order; the exact odds draw them as one branch per margin
+    both = Joint((Part(Pool((20,)), c.first.label), Part(Pool((20,)), c.second.label)))
+    (a,), (b,) = (
+        faces[0] for faces in roll_joint(dice, both, key=_Margin(c.first.bonus - c.second.bonus))
+    )
+    first, second = c.first.rolled(a), c.second.rolled(b)
     winner, diff = _verdict(first, second, options.tie_result)
     ids = {INITIATOR: c.actor.id, DEFENDER: c.target.id, None: None}
     verdict = Verdict(ids[winner], diff)
