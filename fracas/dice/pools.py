@@ -268,13 +268,17 @@ def _classes(pool: Pool, key: Key, depth: int) -> tuple[Class, ...]:
         for _, q, c in combo:
             w *= q
             cut = cut or c
-        k = (key(faces), cut)
-        found = classes.get(k)
-        if found is None:
-            classes[k] = [faces, w]
-        else:
-            found[1] += w
+        _add(classes, (key(faces), cut), faces, w)
     return tuple(Class(rep, w, den, cut) for (_, cut), (rep, w) in classes.items())
+
+
+def _add(classes: dict[tuple[Hashable, bool], list[Any]], k: Any, faces: Any, w: int) -> None:
+    """Add a draw of weight ``w`` to its class (the first draw met stands for it)."""
+    found = classes.get(k)
+    if found is None:
+        classes[k] = [faces, w]
+    else:
+        found[1] += w
 
 
 @lru_cache(maxsize=1024)
@@ -287,12 +291,7 @@ def _joint_classes(joint: Joint, key: JointKey, depth: int) -> tuple[JointClass,
 
     def walk(i: int, faces: tuple[Faces, ...], w: int, cut: bool) -> None:
         if i == len(parts):
-            k = (key(faces), cut)
-            found = classes.get(k)
-            if found is None:
-                classes[k] = [faces, w]
-            else:
-                found[1] += w
+            _add(classes, (key(faces), cut), faces, w)
             return
         per_die, part_den = parts[i]
         when = joint.parts[i].when

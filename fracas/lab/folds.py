@@ -14,11 +14,12 @@ other field of the state, which the key holds whole).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, ClassVar, cast
+from collections.abc import Iterable
+from typing import cast
 
-from fracas.frozen import FrozenDict, evolve
+from fracas.frozen import evolve
 from fracas.lab.fight import fold_runs
+from fracas.lab.watch import Notes, peek, watched
 from fracas.model import Combatant, Encounter, Event
 
 __all__ = ["peek", "traced_fold"]
@@ -28,78 +29,12 @@ _LOCK = threading.Lock()
 threads; the notes below are per process)."""
 
 
-class _Log:
-    """What the traced combatants were asked for since the last :meth:`reset`."""
-
-    ids: ClassVar[set[str]] = set()
-    wide: ClassVar[bool] = False
-
-    @classmethod
-    def reset(cls) -> None:
-        cls.ids, cls.wide = set(), False
-
-
-def _wide(method: str) -> Callable[..., Any]:
-    real = getattr(FrozenDict, method)
-
-    def wide(self: FrozenDict[str, Combatant], *args: Any) -> Any:
-        _Log.wide = True
-        return real(self, *args)
-
-    return wide
-
-
-class _Seen(FrozenDict[str, Combatant]):
-    """A traced state's combatants: a look-up by id notes the id; anything wider notes
-    everything. :meth:`set` (what ``Encounter.with_combatant`` calls) keeps the trace on
-    the state it makes, without reading the others."""
-
-    __slots__ = ()
-
-    def __getitem__(self, cid: str) -> Combatant:
-        _Log.ids.add(cid)
-        return dict.__getitem__(self, cid)
-
-    def get(self, cid: str, default: Any = None) -> Any:
-        _Log.ids.add(cid)
-        return dict.get(self, cid, default)
-
-    def __contains__(self, cid: object) -> bool:
-        _Log.ids.add(str(cid))
-        return dict.__contains__(self, cid)
-
-    def __iter__(self) -> Iterator[str]:
-        _Log.wide = True
-        return dict.__iter__(self)
-
-    def set(self, key: str, value: Combatant) -> FrozenDict[str, Combatant]:
-        out = dict(dict.items(self))  # dict's own view: no note of a wide look
-        out[key] = value
-        return _Seen(out)
-
-    __len__ = _wide("__len__")
-    keys = _wide("keys")
-    values = _wide("values")
-    items = _wide("items")
-    copy = _wide("copy")
-    merged = _wide("merged")
-    __hash__ = _wide("__hash__")
-    __eq__ = _wide("__eq__")
-    __ne__ = _wide("__ne__")
-    __or__ = _wide("__or__")
-    __ror__ = _wide("__ror__")
-    __reversed__ = _wide("__reversed__")
-    __reduce__ = _wide("__reduce__")
-    __repr__ = _wide("__repr__")
+_NOTES = Notes()
+_Seen = watched(_NOTES)
+"""A traced state's combatants."""
 
 
 Runs = Iterable[tuple[Event, ...]]
-
-
-def peek(combatants: Mapping[str, Combatant], cid: str) -> Combatant | None:
-    """``combatants.get(cid)`` past a traced fold's notes (what the score reads of a
-    traced fold's result is not the fold's reading)."""
-    return dict.get(cast(dict[str, Combatant], combatants), cid)
 
 
 def traced_fold(
@@ -111,14 +46,14 @@ def traced_fold(
     was read. None where not (the folds are then those of the plain state)."""
     runs = list(runs)
     with _LOCK:
-        _Log.reset()
+        _NOTES.reset()
         seen = evolve(state, combatants=_Seen(state.combatants))
         try:
             folded: dict[tuple[Event, ...], Encounter] | None = fold_runs(seen, runs)
         except Exception:  # what the rules made of a traced state: the plain way
             folded = None
-        ids, wide = frozenset(_Log.ids), _Log.wide
-        _Log.reset()
+        ids, wide = frozenset(_NOTES.ids), _NOTES.wide
+        _NOTES.reset()
     if folded is None or wide or not _decides(state, folded.values(), ids):
         return fold_runs(state, runs), None
     return folded, tuple(sorted(ids))

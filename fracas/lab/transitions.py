@@ -22,15 +22,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NoReturn
 
 from fracas.dice.source import Dice
 from fracas.engine import TABLE_ACTIONS
-from fracas.frozen import FrozenDict
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
+from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import Ruleset
 
@@ -226,24 +226,33 @@ for _name in _USES.split():
 _TRACED = _Traced()
 
 
+_NOTES = Notes()
+"""The combatants the traced state was asked for (and whether all of them were)."""
+
+
 class _Reads:
-    """What the traced state was asked for since the last :meth:`reset`."""
+    """What the traced state was asked for since the last :meth:`reset`: its fields
+    here, its combatants in :data:`_NOTES`."""
 
     fields: ClassVar[set[str]] = set()
-    combatants: ClassVar[set[str]] = set()
-    everything: ClassVar[bool] = False
 
     @classmethod
     def reset(cls) -> None:
-        cls.fields, cls.combatants, cls.everything = set(), set(), False
+        cls.fields = set()
+        _NOTES.reset()
+
+    @classmethod
+    def everything(cls) -> None:
+        """A look that reads all of the state."""
+        _NOTES.wide = True
 
     @classmethod
     def read(cls) -> _Read | None:
-        if cls.everything:
+        if _NOTES.wide:
             return None
         order = tuple(f.name for f in dataclasses.fields(Encounter))
         fields = tuple(f for f in order if f in cls.fields and f != "combatants")
-        return _Read(fields, tuple(sorted(cls.combatants)))
+        return _Read(fields, tuple(sorted(_NOTES.ids)))
 
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(Encounter))
@@ -261,11 +270,11 @@ class _Watched(Encounter):
         return object.__getattribute__(self, name)
 
     def __hash__(self) -> int:
-        _Reads.everything = True
+        _Reads.everything()
         return Encounter.__hash__(self)
 
     def __eq__(self, other: object) -> bool:
-        _Reads.everything = True
+        _Reads.everything()
         return Encounter.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
@@ -275,55 +284,13 @@ class _Watched(Encounter):
         raise TypeError("a traced state is not copied")
 
     def __post_init__(self) -> None:  # a copy (replace, evolve): it reads everything
-        _Reads.everything = True
+        _Reads.everything()
         Encounter.__post_init__(self)
 
 
-def _all(method: str) -> Any:
-    real = getattr(FrozenDict, method)
-
-    def wide(self: FrozenDict[str, Combatant], *args: Any) -> Any:
-        _Reads.everything = True
-        return real(self, *args)
-
-    return wide
-
-
-class _WatchedCombatants(FrozenDict[str, Combatant]):
-    """The traced state's combatants: a look-up by id notes the id; anything wider
-    (iterating, counting, copying, hashing, comparing) notes everything."""
-
-    __slots__ = ()
-
-    def __getitem__(self, cid: str) -> Combatant:
-        _Reads.combatants.add(cid)
-        return dict.__getitem__(self, cid)
-
-    def get(self, cid: str, default: Any = None) -> Any:
-        _Reads.combatants.add(cid)
-        return dict.get(self, cid, default)
-
-    def __contains__(self, cid: object) -> bool:
-        _Reads.combatants.add(str(cid))
-        return dict.__contains__(self, cid)
-
-    def __iter__(self) -> Iterator[str]:
-        _Reads.everything = True
-        return dict.__iter__(self)
-
-    __len__ = _all("__len__")
-    keys = _all("keys")
-    values = _all("values")
-    items = _all("items")
-    copy = _all("copy")
-    __hash__ = _all("__hash__")
-    __eq__ = _all("__eq__")
-    __ne__ = _all("__ne__")
-    __or__ = _all("__or__")
-    __ror__ = _all("__ror__")
-    __reversed__ = _all("__reversed__")
-    __reduce__ = _all("__reduce__")
-    __repr__ = _all("__repr__")
+_WatchedCombatants = watched(_NOTES)
+"""The traced state's combatants: a look-up by id notes the id; anything wider
+(iterating, counting, copying, hashing, comparing) notes everything."""
 
 
 def _traced(state: Encounter) -> Encounter:

@@ -4,20 +4,18 @@ proves it, and a shared score always equals the score of the state's own fold.""
 from __future__ import annotations
 
 import dataclasses
-import random
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from fracas.engine import Engine
 from fracas.files import Tactic, load, parse_text
-from fracas.lab.fight import file_start, fold_runs, outcome
+from fracas.lab.fight import file_start, fold_runs
 from fracas.lab.folds import traced_fold
 from fracas.lab.policy import SCORE_PATHS, Policy
 from fracas.model import Action, Damaged, Encounter, Event
-from tests.lab.test_transitions import TWO_V_TWO, _loaded
+from tests.lab.test_transitions import TWO_V_TWO, _loaded, played
 
 EXAMPLES = sorted(Path("examples").glob("*.yaml"))
 
@@ -35,34 +33,23 @@ def test_shared_scores_equal_the_states_own_fold(path: Path) -> None:
     shared cache equals the score of the state's own fold (whatever the ruleset's
     events read)."""
     ef = load(path)
-    rng = random.Random(path.stem)
     policy = Policy(ef.ruleset, ef.tactics)
     checked = 0
-    for _ in range(2):
-        start = file_start(ef)
-        for c in start.combatants.values():
-            if c.hp > 0:
-                start = start.with_combatant(dataclasses.replace(c, hp=rng.randint(1, c.hp)))
-        engine = Engine(ef.ruleset, start, rng.getrandbits(32), ef.bounds)
-        for _ in range(4 if path.stem == "wasteland" else 16):
-            state = engine.state
-            if outcome(ef.ruleset, state) is not None:
-                break
-            me = state.get(state.turn.actor)
-            enemies = [
-                c.id
-                for c in state.combatants.values()
-                if c.side != me.side and not ef.ruleset.is_down(c)
-            ]
-            tactic = ef.tactics.get(me.id, Tactic())
-            for action in policy._attacks(state, enemies, tactic):
-                try:
-                    want = _plain_score(policy, state, action)
-                except Exception:  # too many paths: the sampled ranking, not shared
-                    continue
-                assert policy.score(state, action) == want, action
-                checked += 1
-            engine.act(policy.choose(state))
+    for state in played(ef, policy, path.stem, 4 if path.stem == "wasteland" else 16):
+        me = state.get(state.turn.actor)
+        enemies = [
+            c.id
+            for c in state.combatants.values()
+            if c.side != me.side and not ef.ruleset.is_down(c)
+        ]
+        tactic = ef.tactics.get(me.id, Tactic())
+        for action in policy._attacks(state, enemies, tactic):
+            try:
+                want = _plain_score(policy, state, action)
+            except Exception:  # too many paths: the sampled ranking, not shared
+                continue
+            assert policy.score(state, action) == want, action
+            checked += 1
     assert checked
 
 

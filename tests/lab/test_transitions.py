@@ -6,13 +6,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fracas.engine import Engine
-from fracas.files import load, parse_text
+from fracas.files import EncounterFile, load, parse_text
 from fracas.lab.fight import file_start, next_states, outcome
 from fracas.lab.policy import Policy
 from fracas.lab.transitions import _TRACED, Transitions, _Read, _Reads, _traced, _Used
@@ -49,24 +50,31 @@ def test_shared_transitions_equal_the_plain_enumeration(path: Path) -> None:
     """Along a played fight with random HPs, every action's next states through the
     shared cache equal the plain enumeration (whatever the ruleset reads)."""
     ef = load(path)
-    rng = random.Random(path.stem)
     policy = Policy(ef.ruleset, ef.tactics)
     shared = Transitions(ef.ruleset)
+    for state in played(ef, policy, path.stem, 6 if path.stem == "wasteland" else 20):
+        action = policy.choose(state)
+        got = shared.next_states(state, action, max_paths=200_000)
+        want = next_states(ef.ruleset, state, action, max_paths=200_000)
+        assert got.states == want.states and got.truncated == want.truncated
+
+
+def played(ef: EncounterFile, policy: Policy, seed: str, steps: int) -> Iterator[Encounter]:
+    """The states of two fights from the file's start with random HPs (from ``seed``),
+    up to ``steps`` actions each under ``policy``, until a side wins."""
+    rng = random.Random(seed)
     for _ in range(2):
         start = file_start(ef)
         for c in start.combatants.values():
             if c.hp > 0:
                 start = start.with_combatant(dataclasses.replace(c, hp=rng.randint(1, c.hp)))
         engine = Engine(ef.ruleset, start, rng.getrandbits(32), ef.bounds)
-        for _ in range(6 if path.stem == "wasteland" else 20):
+        for _ in range(steps):
             state = engine.state
             if outcome(ef.ruleset, state) is not None:
                 break
-            action = policy.choose(state)
-            got = shared.next_states(state, action, max_paths=200_000)
-            want = next_states(ef.ruleset, state, action, max_paths=200_000)
-            assert got.states == want.states and got.truncated == want.truncated
-            engine.act(action)
+            yield state
+            engine.act(policy.choose(state))
 
 
 def test_dice_combat_attack_is_shared_across_hp() -> None:
