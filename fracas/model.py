@@ -283,6 +283,10 @@ class Event:
     """How a face may mark the event's line: ``""`` (plainly), ``"critical_failure"``,
     ``"critical_hit"``, ``"down"``, ``"turn"`` (a turn's start or end). Faces style by
     this, never by reading the sentence."""
+    keeps_down: ClassVar[bool] = False
+    """True for an event that never changes who is down, nor anything a later event's
+    ``apply`` reads: the exact odds' last fold of a path, made only to see who is down,
+    skips it (``fracas.outcomes``; a test checks every declaration on the examples)."""
     reveals: ClassVar[str] = ""
     """The field naming the combatant whose HP, or HP-like state (damage taken, wounds,
     a limb's damage, armour worn down), this event's line tells; a face that hides that
@@ -357,6 +361,9 @@ class ActionUsed(Event):
     actor: str
     kind: str = ""
     """The kind of action used (``Turn.used``), where a ruleset's turn holds several."""
+    keeps_down: ClassVar[bool] = True
+    """The turn's events change the turn only, which no combatant's being down reads:
+    the exact odds' last fold of a path skips them (``fracas.outcomes``)."""
 
     def apply(self, state: Encounter) -> Encounter:
         turn = state.turn
@@ -371,6 +378,7 @@ class TurnOver(Event):
     """A rule ended the actor's turn; its further ruleset actions are refused."""
 
     actor: str
+    keeps_down: ClassVar[bool] = True
 
     def apply(self, state: Encounter) -> Encounter:
         return state.with_turn(over=True)
@@ -383,6 +391,7 @@ class TurnOver(Event):
 class TurnFlagged(Event):
     actor: str
     flag: str
+    keeps_down: ClassVar[bool] = True
 
     def apply(self, state: Encounter) -> Encounter:
         return state.with_turn(flags=state.turn.flags | {self.flag})

@@ -243,25 +243,33 @@ def _per_combatant(
 ) -> dict[str, CombatantOdds]:
     outcomes: Mapping[Path, Fraction] = found.outcomes
     ids = _ids(action, [*outcomes, *(lower for _, lower, _ in found.cut)])
+    # the outcomes' probabilities as integer numerators over one denominator: the sums
+    # below add integers, and a Fraction is made per figure at the end
+    den = 1
+    for p in outcomes.values():
+        den = den * p.denominator // math.gcd(den, p.denominator)
+    scaled = [(path, p.numerator * (den // p.denominator)) for path, p in outcomes.items()]
     out: dict[str, CombatantOdds] = {}
     for cid in ids:
         targeted = False
-        hit = Fraction(0)
-        damage: dict[int, Fraction] = {}
-        down = Fraction(0)
+        hits = downs = 0
+        dealt_n: dict[int, int] = {}
         was_down = ruleset.is_down(before.get(cid))
-        for path, p in outcomes.items():
+        for path, n in scaled:
             entry = next((e for e in path if e[0] == cid), None)
             if entry is None:
-                damage[0] = damage.get(0, Fraction(0)) + p
-                down += p if was_down else 0
+                dealt_n[0] = dealt_n.get(0, 0) + n
+                downs += n if was_down else 0
                 continue
             _, landed, dealt, is_down = entry
             if landed is not None:
                 targeted = True
-                hit += p if landed else 0
-            damage[dealt] = damage.get(dealt, Fraction(0)) + p
-            down += p if is_down else 0
+                hits += n if landed else 0
+            dealt_n[dealt] = dealt_n.get(dealt, 0) + n
+            downs += n if is_down else 0
+        hit = Fraction(hits, den)
+        down = Fraction(downs, den)
+        damage = {d: Fraction(n, den) for d, n in dealt_n.items()}
         cut = Fraction(0)
         at_least: int | None = None
         for known, lower, p in found.cut:
