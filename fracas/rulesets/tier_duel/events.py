@@ -74,6 +74,8 @@ class TemporaryDamage(Event):
     """TD-5: damage taken is tracked as temporary_damage (never below 0)."""
 
     reveals: ClassVar[str] = "target"
+    keeps_down: ClassVar[bool] = True
+    """Bookkeeping: being down is HP 0 (TD-G1), and no event's apply reads it."""
 
     target: str
     amount: int
