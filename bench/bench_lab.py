@@ -208,11 +208,12 @@ def compare(args: argparse.Namespace, old: Path) -> None:
         )
         if args.skip_icepool_above is not None and hp > args.skip_icepool_above:
             print(line + "  skipped")
+            print(f"    P(ana wins) equal before and after ({float(ours):.6f} at {hp} HP)")
             continue
         theirs, t_ice = icepool_duel(hp, PISTOLS.replace("HP", str(hp)))
         assert theirs == ours, (hp, theirs, ours)
         print(line + f"  {t_ice:7.2f} s CPU, equal: icepool/after {t_ice / now['cpu']:.2f}x")
-    print(f"    P(ana wins) equal before, after and in icepool ({float(ours):.6f} at {hp} HP)")
+        print(f"    P(ana wins) equal before, after and in icepool ({float(ours):.6f} at {hp} HP)")
 
     print(f"(b) fracas lab sim on a 2 v 2 dice-combat fight, {args.fights:,} fights, seed 1")
     print(
