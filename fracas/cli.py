@@ -575,6 +575,15 @@ def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
             f"[dim]{result.states:,} states; {float(result.rounds_mean):.2f} rounds on "
             "average[/dim]"
         )
+        if result.idle:
+            names = ", ".join(escape(ef.start.name(cid)) for cid in result.idle)
+            one = len(result.idle) == 1
+            _out.print(
+                f"[yellow]{names} only {'ends its turn' if one else 'end their turns'} here: "
+                "nothing in reach, and the lab's tactics do not move (give "
+                f"{'it' if one else 'them'} `approach: true` under `tactics:` in the file "
+                "to close in)[/yellow]"
+            )
 
     _guard(go)
 

@@ -49,6 +49,9 @@ class WinBar:
     """The fights an estimate played (0 when exact)."""
     states: int = 0
     """The chain's states (0 for an estimate)."""
+    idle: tuple[str, ...] = ()
+    """The names of combatants who only end their turns in the exact chain
+    (:attr:`~fracas.lab.chain.WinOdds.idle`); a face shows them to the game master."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +63,7 @@ class WinBar:
             "draw": self.draw,
             "fights": self.fights,
             "states": self.states,
+            "idle": list(self.idle),
         }
 
 
@@ -97,6 +101,7 @@ def win_bar(
             True,
             {},
             states=odds.states,
+            idle=tuple(state.name(cid) for cid in odds.idle),
         )
     rng = random.Random(f"fracas-bar/{seed}")
     tally = play(ruleset, state, policy, rng, fights, stop=late)

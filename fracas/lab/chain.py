@@ -47,6 +47,10 @@ class WinOdds:
     """The mean number of rounds the fight lasts (the start's round counted as one)."""
     truncated: Fraction = Fraction(0)
     """Mass lost where exploding dice were cut (the ruleset's ``odds_max_rolls``)."""
+    idle: tuple[str, ...] = ()
+    """Combatants standing at the start who, in every state of the chain where it was
+    their turn, only ended it (nothing the tactics take is in reach, and they do not
+    move unless the file says ``approach: true``): the odds are of a fight they sit out."""
 
     def to_json(self) -> dict[str, Any]:
         """``fracas lab win --json`` (docs/lab.md)."""
@@ -60,6 +64,8 @@ class WinOdds:
         }
         if self.truncated:
             out["truncated"] = _frac(self.truncated)
+        if self.idle:
+            out["idle"] = list(self.idle)
         return out
 
 
@@ -120,6 +126,7 @@ def win_odds(
         return found
 
     node(start)
+    acted: set[str] = set()
     cut_sink = -1
     i = 0
     while i < len(states):
@@ -135,6 +142,8 @@ def win_odds(
             ends[i] = won
         else:
             action = policy.choose(state)
+            if action.do != "end_turn":
+                acted.add(action.actor)
             try:
                 after = policy.transitions.next_states(state, action, max_paths=MAX_PATHS)
             except FracasError as exc:
@@ -166,6 +175,9 @@ def win_odds(
         len(states) - (1 if cut_sink >= 0 else 0),
         rounds[0] + 1,
         v0[labels.index(_CUT)],
+        tuple(
+            c.id for c in start.combatants.values() if not ruleset.is_down(c) and c.id not in acted
+        ),
     )
 
 

@@ -190,6 +190,8 @@ class WinBars:
             return
         if page not in self._wanted.get(page.encounter, ()):
             return  # it never asked, or it left
+        if bar is not None and not gm:  # who sits the fight out: the game master's to know
+            bar = {**bar, "idle": []}
         message = {"type": "winbar", "seq": seq, "players": players, "gm": gm, "bar": bar}
         if page.loop is asyncio.get_running_loop():
             await page.send(message)

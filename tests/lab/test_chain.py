@@ -232,3 +232,24 @@ def test_stalemate_is_a_draw() -> None:
     )
     w = win_odds(ef.ruleset, file_start(ef))
     assert w.draw == w.stalemate == 1 and set(w.sides.values()) == {0}
+
+
+def test_who_only_ends_their_turns_is_named_idle() -> None:
+    """The tier-duel example's Bo (a spear: 2 tiles) stands 3 tiles from Dee, the one
+    enemy standing, and the lab's tactics do not move: in every state of the chain his
+    turn is only ended, and the odds name him; a duel where both strike names nobody.
+    ``fracas lab win`` says so in words."""
+    from pathlib import Path
+
+    from fracas.files import load
+    from tests.helpers import cli
+
+    ef = load(Path("examples/tier-duel.yaml"))
+    odds = win_odds(ef.ruleset, file_start(ef))
+    assert odds.idle == ("bo",) and odds.to_json()["idle"] == ["bo"]
+    melee = parse_text(duel(DC_MELEE, 3, 3))
+    assert win_odds(melee.ruleset, file_start(melee)).idle == ()
+    result = cli("lab", "win", "examples/tier-duel.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert "Bo only ends its turn here" in result.stdout
+    assert "approach: true" in result.stdout

@@ -197,3 +197,34 @@ def test_a_bar_for_a_state_that_moved_on_is_dropped_or_cancelled(
         assert [m["seq"] for m in seen if m["type"] == "winbar"] == [seq]
         assert len(submitted) == 3 and submitted[1].cancelled()
         assert not submitted[0].cancelled() and submitted[0].done()
+
+
+STRANDED = """\
+ruleset: dice-combat
+seed: 5
+order: [ana, bo]
+combatants:
+  - {id: ana, name: Ana, side: players, at: [0, 0], hp: 3, max_hp: 3, hand: {is: pistol, loaded: 8}}
+  - {id: bo, name: Bo, side: raiders, at: [5, 0], hp: 3, max_hp: 3, hand: knife}
+"""
+
+
+def test_the_game_master_hears_who_sits_the_fight_out_and_players_do_not(
+    tmp_path: Path,
+) -> None:
+    """Bo's knife reaches nobody from 5 tiles and the lab's tactics do not move: the
+    chain's Bo only ends his turns (WinOdds.idle), the game master's bar names him, and
+    a player's bar, once shown, names nobody."""
+    with served(tmp_path, STRANDED) as s:
+        client = TestClient(s.app)
+        with (
+            client.websocket_connect(f"/ws?token={s.gm}") as gm,
+            client.websocket_connect(f"/ws?token={s.ana}") as pat,
+        ):
+            seq = hello(gm)["seq"]
+            hello(pat)
+            bar = bar_for(gm, seq)["bar"]
+            assert bar["method"] == "exact" and bar["idle"] == ["Bo"]
+            assert bar["sides"]["players"]["win"] == 1.0
+            gm.send_json({"type": "winbar", "id": 1, "seq": seq, "players": True})
+            assert bar_for(pat, seq)["bar"]["idle"] == []

@@ -107,9 +107,12 @@
       words.push(line);
     }
     strip.setAttribute("aria-label", `win chance, ${estimate ? "an estimate" : "exact"}: ${words.join("; ")}`);
-    how.textContent = estimate
+    how.textContent = (estimate
       ? `An estimate from ${bar.fights.toLocaleString("en")} simulated fights (the lab's tactics), after record ${m.seq - 1}.`
-      : `Exact (${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics), after record ${m.seq - 1}.`;
+      : `Exact (${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics), after record ${m.seq - 1}.`) +
+      (bar.idle && bar.idle.length
+        ? ` ${bar.idle.join(", ")} only ${bar.idle.length === 1 ? "ends its turn" : "end their turns"} here: nothing in reach, and the lab's tactics do not move (approach: true under tactics: in the file closes in).`
+        : "");
   }
 
   window.addEventListener("fracas:winbar", (e) => draw(e.detail));
