@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Action
-from tests.web.test_browser import ARGS, CHROMIUM
+from tests.web.test_browser import CHROMIUM, launched
 from tests.web.test_setup_browser import SetupServer
 
 ROOT = Path(__file__).parents[2]
@@ -53,12 +53,8 @@ def server(tmp_path: Path) -> Iterator[SetupServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 def axe(page: Any) -> list[str]:

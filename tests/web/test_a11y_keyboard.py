@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import ARGS, CHROMIUM
+from tests.web.test_browser import CHROMIUM, launched
 from tests.web.test_setup_browser import SetupServer
 
 pytestmark = pytest.mark.skipif(
@@ -47,12 +47,8 @@ def server(tmp_path: Path) -> Iterator[SetupServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 def focused(page: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from fracas.table import Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links
 from fracas.web.serve import free_port
+from fracas.web.setup import SetupKey
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
@@ -39,14 +41,18 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "dice-combat.yaml"
 
 
 class Server:
-    def __init__(self, tmp: Path, text: str | None = None) -> None:
+    """A served store with one encounter, ``fight`` (``text``, else the example's start),
+    a game master's and a player's (Pat: Ana) link to it; with ``setup``, the setup page
+    too (its token: ``setup``)."""
+
+    def __init__(self, tmp: Path, text: str | None = None, *, setup: bool = False) -> None:
         import uvicorn
 
         self.store = open_store(tmp / "s.sqlite3", durable=False)
-        service = TableService(self.store)
+        self.tables = TableService(self.store)
         if text is None:
             text = EXAMPLE.read_text().split("actions:")[0]  # the start, no actions played
-        self.table: Table = service.create(
+        self.table: Table = self.tables.create(
             text, "dice-combat.yaml", name="fight", seed=5
         )  # Ana hits Bo: 12 -> 8
         self.links = Links(tmp / "links.json")
@@ -55,12 +61,14 @@ class Server:
         self.pool = ThreadPoolExecutor(1)
         port = free_port("127.0.0.1")
         self.base = f"http://127.0.0.1:{port}"
+        if setup:
+            key = SetupKey()
+            self.setup = key.mint()
+            app = create_app(self.tables, self.links, self.pool, key, {"fight": self.gm})
+        else:
+            app = create_app(self.tables, self.links, self.pool)
         config = uvicorn.Config(
-            create_app(service, self.links, self.pool),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            ws="websockets-sansio",
+            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -84,8 +92,9 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@contextmanager
+def launched() -> Iterator[Any]:
+    """Debian's Chromium under Playwright (the one launch of every browser test)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from fracas.web.serve import free_port
-from tests.web.browser_crash import ARGS, chromium, trial
+from tests.web.browser_crash import chromium, trial
+from tests.web.test_browser import launched
 
 CHROMIUM = chromium()
 pytestmark = pytest.mark.skipif(
@@ -23,12 +24,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.mark.parametrize("seed", [3, 8])

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Action
-from tests.web.test_browser import ARGS, CHROMIUM, SHOTS, Server
+from tests.web.test_browser import CHROMIUM, SHOTS, Server
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
@@ -37,16 +37,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s = Server(tmp_path, FIGHT)
     yield s
     s.stop()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _titles(page: Any) -> int:

@@ -12,9 +12,7 @@ import pytest
 
 from fracas.table import Identity, Table, View
 from fracas.web.live import RATE
-from tests.web.test_browser import CHROMIUM, SHOTS, Server, browser
-
-__all__ = ["browser"]
+from tests.web.test_browser import CHROMIUM, SHOTS, Server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on the PATH")
 EXAMPLES = Path(__file__).parents[2] / "examples"

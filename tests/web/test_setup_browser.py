@@ -5,65 +5,26 @@ places a combatant by clicking the map, starts, and lands on the table's page.""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fracas.files import parse_text
-from fracas.store import open_store
-from fracas.table import Table, TableService
-from fracas.web.app import create_app
-from fracas.web.links import Links
-from fracas.web.serve import free_port
-from fracas.web.setup import SetupKey
-from tests.web.test_browser import ARGS, CHROMIUM, EXAMPLE
+from tests.web.test_browser import CHROMIUM, Server
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
 )
 
 
-class SetupServer:
+class SetupServer(Server):
     """A served store with one encounter (the example's start, ``fight``), a game
     master's and a player's link to it, and the setup page."""
 
     def __init__(self, tmp: Path) -> None:
-        import uvicorn
-
-        self.store = open_store(tmp / "s.sqlite3", durable=False)
-        self.tables = TableService(self.store)
-        text = EXAMPLE.read_text().split("actions:")[0]
-        self.table: Table = self.tables.create(text, "dice-combat.yaml", name="fight", seed=5)
-        self.links = Links(tmp / "links.json")
-        self.gm = self.links.gm("fight")
-        _, self.ana = self.links.add("fight", "Pat", ["ana"])
-        key = SetupKey()
-        self.setup = key.mint()
-        self.pool = ThreadPoolExecutor(1)
-        port = free_port("127.0.0.1")
-        self.base = f"http://127.0.0.1:{port}"
-        app = create_app(self.tables, self.links, self.pool, key, {"fight": self.gm})
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.pool.shutdown()
-        self.store.close()
+        super().__init__(tmp, setup=True)
 
 
 @pytest.fixture
@@ -71,16 +32,6 @@ def server(tmp_path: Path) -> Iterator[SetupServer]:
     s = SetupServer(tmp_path)
     yield s
     s.stop()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def tile_point(page: Any, x: int, y: int) -> tuple[float, float]:
