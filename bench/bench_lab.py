@@ -30,9 +30,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,14 +40,17 @@ from typing import Any
 
 import icepool
 
-from fracas.files import parse_text
-from fracas.lab.chain import win_odds
-from fracas.lab.fight import file_start
-from fracas.lab.sim import simulate
-from fracas.model import Action
-from fracas.odds import action_odds
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT))  # bench.trees; fracas is whichever PYTHONPATH picks first
+
+from bench.trees import before_tree, in_tree  # noqa: E402
+from fracas.files import parse_text  # noqa: E402
+from fracas.lab.chain import win_odds  # noqa: E402
+from fracas.lab.fight import file_start  # noqa: E402
+from fracas.lab.sim import simulate  # noqa: E402
+from fracas.model import Action  # noqa: E402
+from fracas.odds import action_odds  # noqa: E402
+
 BEFORE = "8832641"
 """The commit the "before" figures are taken from (the lab as it was merged)."""
 
@@ -136,32 +137,10 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def in_tree(tree: Path, case: str, fights: int = 0) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    args = [sys.executable, str(Path(__file__).resolve()), "--measure", case]
-    done = subprocess.run(
-        [*args, "--fights", str(fights)], env=env, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
-    return out
-
-
-def before_tree(ref: str, into: Path) -> Path:
-    """``ref`` as a folder: an existing checkout, or the commit taken out with git archive."""
-    if Path(ref).is_dir():
-        return Path(ref)
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", ref, "fracas"], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
-
-
 def _pair(old: Path | None, case: str, fights: int = 0) -> tuple[dict[str, Any] | None, Any]:
     """(before, after) for one case; the results asserted equal."""
-    now = in_tree(ROOT, case, fights)
-    was = None if old is None else in_tree(old, case, fights)
+    now = in_tree(__file__, ROOT, case, "--fights", str(fights))
+    was = None if old is None else in_tree(__file__, old, case, "--fights", str(fights))
     if was is not None:
         assert was["digest"] == now["digest"], (case, was["result"], now["result"])
     return was, now

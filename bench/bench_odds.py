@@ -33,7 +33,6 @@ import argparse
 import gc
 import inspect
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -53,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(ROOT))  # bench.odds_cases; fracas is whichever PYTHONPATH picks first
 
 from bench.odds_cases import CASES, Case, named, split  # noqa: E402
+from bench.trees import before_tree, in_tree  # noqa: E402
 from fracas.engine import Engine  # noqa: E402
 from fracas.errors import FracasError  # noqa: E402
 from fracas.files import EncounterFile, load, parse_text  # noqa: E402
@@ -392,28 +392,6 @@ def measure(case: str, repeat: int) -> dict[str, Any]:
     }
 
 
-def in_tree(tree: Path, case: str, repeat: int) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    args = [sys.executable, str(Path(__file__).resolve()), "--measure", case]
-    done = subprocess.run(
-        [*args, "--repeat", str(repeat)], env=env, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
-    return result
-
-
-def before_tree(ref: str, into: Path) -> Path:
-    """``ref`` as a folder: an existing checkout, or the commit taken out with git archive."""
-    if Path(ref).is_dir():
-        return Path(ref)
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", ref, "fracas"], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
-
-
 def same_odds(case: str, was: dict[str, Any], now: dict[str, Any]) -> str:
     """Equal exactly where neither cut, else within the sum of the two cut masses; says
     which (and the largest difference seen)."""
@@ -444,8 +422,8 @@ def bench_before_after(ref: str, repeat: int) -> None:
         old = before_tree(ref, Path(tmp))
         new = Path(sys.modules["fracas"].__file__ or "").resolve().parents[1]
         for case in BEFORE_CASES:
-            was = in_tree(old, case, repeat)
-            now = in_tree(new, case, repeat)
+            was = in_tree(__file__, old, case, "--repeat", str(repeat))
+            now = in_tree(__file__, new, case, "--repeat", str(repeat))
             verdict = same_odds(case, was, now)
             paths = f"{was['paths']:,} -> {now['paths']:,}"
             print(
