@@ -22,7 +22,7 @@ from fracas.lab.fight import fold_runs
 from fracas.lab.watch import Notes, peek, watched
 from fracas.model import Combatant, Encounter, Event
 
-__all__ = ["peek", "traced_fold"]
+__all__ = ["traced_fold"]
 
 _LOCK = threading.Lock()
 """One traced fold at a time in a process (the tracker's win bar runs the lab in

@@ -28,8 +28,9 @@ from fracas.errors import FracasError
 from fracas.files import Tactic
 from fracas.grid import chebyshev
 from fracas.lab.fight import canonical
-from fracas.lab.folds import peek, traced_fold
+from fracas.lab.folds import traced_fold
 from fracas.lab.transitions import Transitions
+from fracas.lab.watch import peek
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.rulesets.base import ActionSpec, Ruleset
 from fracas.table.choices import param_choices

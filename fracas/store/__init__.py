@@ -17,9 +17,11 @@ other processes' commits says so through :meth:`EncounterStore.watch`.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -229,3 +231,13 @@ def check_numbered(name: str, expected_seq: int, records: Sequence[Mapping[str, 
                 f"record {i} for {name!r} has seq {record.get('seq')!r} and kind "
                 f"{record.get('kind')!r}; expected seq {expected_seq + i} and a kind",
             )
+
+
+def now_stamp() -> str:
+    """The time a backend stamps on what it writes (UTC, ISO 8601, milliseconds)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def record_text(record: JSON) -> str:
+    """A record as a backend stores it: compact JSON."""
+    return json.dumps(record, separators=(",", ":"), default=str)

@@ -34,7 +34,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -52,6 +51,8 @@ from fracas.store import (
     check_name,
     check_numbered,
     name_from,
+    now_stamp,
+    record_text,
 )
 
 __all__ = ["CHANNEL", "MIGRATIONS", "SCHEMA_VERSION", "PostgresStore", "redact"]
@@ -111,14 +112,6 @@ def redact(url: str) -> str:
         return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
     except ValueError:
         return url.split("://", 1)[0] + "://..."
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _dump(record: JSON) -> str:
-    return json.dumps(record, separators=(",", ":"), default=str)
 
 
 class PostgresStore:
@@ -232,7 +225,7 @@ class PostgresStore:
             check_name(name)
         check_numbered(name or new.source, 0, records)
         for _ in range(20):  # a free name taken meanwhile by another process: try the next
-            now = _now()
+            now = now_stamp()
             chosen = name or ""
             try:
                 with (
@@ -268,7 +261,7 @@ class PostgresStore:
 
     def append(self, name: str, expected_seq: int, records: Sequence[JSON]) -> None:
         check_numbered(name, expected_seq, records)
-        now = _now()
+        now = now_stamp()
         with self._guard("append"), self._conn() as conn, conn.transaction():
             row = conn.execute(
                 "SELECT id, seq FROM fracas_encounters WHERE name = %s FOR UPDATE", (name,)
@@ -442,7 +435,7 @@ class PostgresStore:
             cur.executemany(
                 "INSERT INTO fracas_records (encounter, seq, kind, body, written) "
                 "VALUES (%s, %s, %s, %s, %s)",
-                [(eid, r["seq"], r["kind"], _dump(r), now) for r in records],
+                [(eid, r["seq"], r["kind"], record_text(r), now) for r in records],
             )
 
     def _free_name(self, conn: psycopg.Connection[Any], base: str) -> str:

@@ -23,7 +23,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,8 @@ from fracas.store import (
     check_name,
     check_numbered,
     name_from,
+    now_stamp,
+    record_text,
 )
 
 __all__ = ["SQLiteStore"]
@@ -70,14 +71,6 @@ CREATE TABLE records (
 
 _INFO = "SELECT name, source, ruleset, seq, created, updated FROM encounters"
 _STAMP = "(SELECT coalesce(max(stamp), 0) + 1 FROM encounters)"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _dump(record: JSON) -> str:
-    return json.dumps(record, separators=(",", ":"), default=str)
 
 
 class SQLiteStore:
@@ -173,7 +166,7 @@ class SQLiteStore:
         if name is not None:
             check_name(name)
         check_numbered(name or new.source, 0, records)
-        now = _now()
+        now = now_stamp()
         with self._guard(), self._transaction() as db:
             if name is None:
                 name = self._free_name(db, name_from(new.source))
@@ -191,7 +184,7 @@ class SQLiteStore:
 
     def append(self, name: str, expected_seq: int, records: Sequence[JSON]) -> None:
         check_numbered(name, expected_seq, records)
-        now = _now()
+        now = now_stamp()
         with self._guard(), self._transaction() as db:
             eid, seq = self._row(db, name)
             if seq != expected_seq:
@@ -303,7 +296,7 @@ class SQLiteStore:
     def _insert(self, db: sqlite3.Connection, eid: int, records: Sequence[JSON], now: str) -> None:
         db.executemany(
             "INSERT INTO records (encounter, seq, kind, body, written) VALUES (?, ?, ?, ?, ?)",
-            [(eid, r["seq"], r["kind"], _dump(r), now) for r in records],
+            [(eid, r["seq"], r["kind"], record_text(r), now) for r in records],
         )
 
     def _free_name(self, db: sqlite3.Connection, base: str) -> str:
