@@ -27,20 +27,11 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.sync.client import ClientConnection, connect
 
 from fracas.web.serve import free_port
+from tests.web.support import FIGHT  # the same fight as the in-process web tests
 
 __all__ = ["FIGHT", "Page", "PageGone", "Server", "Trial", "add_action", "session", "trial"]
 
 ROOT = Path(__file__).parents[2]
-
-FIGHT = """\
-ruleset: dice-combat
-seed: 5
-order: [ana, bo, cy]
-combatants:
-  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 6}}
-  - {id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}
-  - {id: cy, name: Cy, side: players, at: [4, 0], hand: club}
-"""
 
 
 class PageGone(Exception):
