@@ -26,10 +26,32 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
-__all__ = ["EMPTY", "FrozenDict", "evolve", "freeze", "thaw"]
+__all__ = ["EMPTY", "SCALARS", "FrozenDict", "HashKept", "evolve", "freeze", "kept_hash", "thaw"]
 
 K = TypeVar("K")
 V = TypeVar("V")
+
+
+class HashKept:
+    """A slot for a value's hash, kept once it is first asked for: the state's values
+    are hashed again and again (the exact odds and the lab key dicts by them). Not a
+    field: ``dataclasses.fields``, pickling, :func:`evolve` and ``replace`` never see
+    it, so a copy or a value from another process hashes afresh. A frozen dataclass
+    deriving from it says ``__hash__ = kept_hash`` (or writes its own that keeps it)."""
+
+    __slots__ = ("_hash",)
+    _hash: int
+
+
+def kept_hash(obj: Any) -> int:
+    """The hash of a :class:`HashKept` dataclass's fields, as a frozen dataclass's own,
+    worked out once: for a decision hashed at every node of the exact odds."""
+    try:
+        return obj._hash  # type: ignore[no-any-return]
+    except AttributeError:
+        h = hash(tuple([getattr(obj, name) for name in obj.__dataclass_fields__]))
+        object.__setattr__(obj, "_hash", h)
+        return h
 
 
 class FrozenDict(dict[K, V]):
@@ -83,7 +105,7 @@ def freeze(value: Any) -> Any:
     """``value`` made immutable all the way down: mappings to :class:`FrozenDict`, lists
     and tuples to tuples, sets to frozensets, dataclass instances with their fields frozen
     (rebuilt only where something changed)."""
-    if type(value) in _SCALARS:  # the common case (event details, sheet numbers): at once
+    if type(value) in SCALARS:  # the common case (event details, sheet numbers): at once
         return value
     if type(value) is FrozenDict:
         if all(_is_frozen(v) for v in value.values()):
@@ -91,6 +113,8 @@ def freeze(value: Any) -> Any:
         return FrozenDict({k: freeze(v) for k, v in value.items()})
     if isinstance(value, Mapping):
         return FrozenDict({freeze(k): freeze(v) for k, v in value.items()})
+    if type(value) is tuple and all([type(v) in SCALARS for v in value]):
+        return value  # a tuple of numbers or names (a sheet's list): frozen already
     if isinstance(value, list | tuple):
         items = tuple(freeze(v) for v in value)
         if isinstance(value, tuple) and type(value) is not tuple:  # a NamedTuple keeps its type
@@ -109,7 +133,8 @@ def freeze(value: Any) -> Any:
     return value
 
 
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The types of value that are frozen as they are."""
 
 
 def _is_frozen(value: Any) -> bool:

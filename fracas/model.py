@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fracas.frozen import EMPTY, FrozenDict, evolve, freeze, thaw
+from fracas.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, freeze, thaw
 from fracas.grid import Tile
 
 __all__ = [
@@ -64,18 +64,8 @@ def _frozen(obj: object, name: str) -> None:
         object.__setattr__(obj, name, freeze(value))
 
 
-class _HashKept:
-    """A slot for a value's hash, kept once it is first asked for: the state's values
-    are hashed again and again (the exact odds and the lab key dicts by them). Not a
-    field: ``dataclasses.fields``, pickling, :func:`~fracas.frozen.evolve` and
-    ``replace`` never see it, so a copy or a value from another process hashes afresh."""
-
-    __slots__ = ("_hash",)
-    _hash: int
-
-
 @dataclass(frozen=True, slots=True)
-class Combatant(_HashKept):
+class Combatant(HashKept):
     """One combatant: the fields every ruleset shares, and the ruleset's own sheet."""
 
     id: str
@@ -127,7 +117,7 @@ class Combatant(_HashKept):
 
 
 @dataclass(frozen=True, slots=True)
-class Turn(_HashKept):
+class Turn(HashKept):
     """Whose turn it is and what that combatant may still do in it."""
 
     actor: str
@@ -152,7 +142,7 @@ class Turn(_HashKept):
 
 
 @dataclass(frozen=True, slots=True)
-class TableRules(_HashKept):
+class TableRules(HashKept):
     """How the table runs the encounter, whatever the ruleset (the file's ``table:`` and
     ``map:``): part of the state, so every path (play, replay, odds) sees the same."""
 
@@ -172,7 +162,7 @@ class TableRules(_HashKept):
 
 
 @dataclass(frozen=True, slots=True)
-class Encounter(_HashKept):
+class Encounter(HashKept):
     """The whole state of one encounter at one point of its log.
 
     A value: equal states compare and hash equal whatever route made them (every
@@ -246,8 +236,10 @@ class Encounter(_HashKept):
         c = self.combatants[who] if isinstance(who, str) else who
         # A FrozenDict or a dataclass given is taken as frozen through: built from the
         # state's own (frozen) parts by an event; anything else is frozen here.
-        frozen = {k: v if _built(v) else freeze(v) for k, v in changes.items()}
-        return self.with_combatant(evolve(c, sheet=evolve(c.sheet, **frozen)))
+        for k, v in changes.items():
+            if type(v) not in SCALARS and not _built(v):
+                changes[k] = freeze(v)
+        return self.with_combatant(evolve(c, sheet=evolve(c.sheet, **changes)))
 
     def with_turn(self, **changes: Any) -> Encounter:
         return evolve(self, turn=evolve(self.turn, **changes))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -27,7 +26,7 @@ from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.engine import TABLE_ACTIONS, advance_to, plan, spec_of
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter, Event, fold
-from fracas.outcomes import Exact, Partial, Path, Sampled, exact_outcomes, sample_outcomes
+from fracas.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes, sample_outcomes
 from fracas.rulesets.base import Ruleset
 
 __all__ = ["CombatantOdds", "Estimate", "Odds", "action_odds"]
@@ -241,27 +240,35 @@ def _ids(action: Action, paths: Any) -> list[str]:
 def _per_combatant(
     ruleset: Ruleset, before: Encounter, action: Action, found: Exact
 ) -> dict[str, CombatantOdds]:
-    outcomes: Mapping[Path, Fraction] = found.outcomes
-    ids = _ids(action, [*outcomes, *(lower for _, lower, _ in found.cut)])
-    # the outcomes' probabilities as integer numerators over one denominator: the sums
+    outcomes = found.outcomes
+    settled = found.settled
+    ids = _ids(
+        action,
+        [
+            *(path for _, path in outcomes),
+            *(lower for _, lower, _, _ in found.cut),
+            [(cid,) for cid in settled],
+        ],
+    )
+    # the outcomes' probabilities are integer numerators over one denominator: the sums
     # below add integers, and a Fraction is made per figure at the end
-    den = 1
-    for p in outcomes.values():
-        den = den * p.denominator // math.gcd(den, p.denominator)
-    scaled = [(path, p.numerator * (den // p.denominator)) for path, p in outcomes.items()]
+    den = found.den
     out: dict[str, CombatantOdds] = {}
     for cid in ids:
         targeted = False
         hits = downs = 0
         dealt_n: dict[int, int] = {}
         was_down = ruleset.is_down(before.get(cid))
-        for path, n in scaled:
-            entry = next((e for e in path if e[0] == cid), None)
-            if entry is None:
-                dealt_n[0] = dealt_n.get(0, 0) + n
-                downs += n if was_down else 0
+        entries: list[tuple[Entry, int]] = list(settled.get(cid, {}).items())
+        for (gone, path), n in outcomes.items():
+            if cid in gone:  # its summary on these paths was settled before them
                 continue
-            _, landed, dealt, is_down = entry
+            found_entry = next((e for e in path if e[0] == cid), None)
+            if found_entry is None:
+                entries.append(((None, 0, was_down), n))
+            else:
+                entries.append((found_entry[1:], n))
+        for (landed, dealt, is_down), n in entries:
             if landed is not None:
                 targeted = True
                 hits += n if landed else 0
@@ -272,7 +279,9 @@ def _per_combatant(
         damage = {d: Fraction(n, den) for d, n in dealt_n.items()}
         cut = Fraction(0)
         at_least: int | None = None
-        for known, lower, p in found.cut:
+        for known, lower, p, gone in found.cut:
+            if cid in gone:  # settled exactly before the cut
+                continue
             sure = _entry(known, cid)
             if sure is not None and sure[1] is not None:  # decided before the cut
                 targeted = True

@@ -7,7 +7,10 @@ ends in a node of the next step or in a final summary. Nodes reached by several 
 are followed once, with their weights added; a step that says what the rest of the
 roll's odds depend on (``odds_key``, :mod:`fracas.steps`) merges by that instead.
 The summary of a path is, per combatant an attack tried or damaged, whether it landed,
-the damage and whether the combatant is down at the end.
+the damage and whether the combatant is down at the end. Where a step says whom the
+rest of the roll is about (``odds_scope``), everyone else's summary is settled there:
+counted per combatant (``Exact.settled``), left out of the node, and reset in its state
+to what it was before the roll, so the nodes that differed only in them are one.
 
 Paths through an exploding die cut at the depth are kept apart, each with what is
 known exactly (the summary before the step where it was cut) and a lower bound (the
@@ -17,10 +20,12 @@ dice, path after path, until the time is up.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from fracas.dice.budget import Budget
 from fracas.dice.exact import enumerate_exact
@@ -28,28 +33,47 @@ from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.errors import FracasError
 from fracas.model import Attempted, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
-from fracas.steps import Roller, Then, odds_key, run_steps
+from fracas.steps import Roller, Then, odds_key, odds_scope, run_steps
 
-__all__ = ["Exact", "Partial", "Path", "Sampled", "exact_outcomes", "sample_outcomes"]
+__all__ = [
+    "Entry",
+    "Exact",
+    "Gone",
+    "Partial",
+    "Path",
+    "Sampled",
+    "exact_outcomes",
+    "sample_outcomes",
+]
 
+K = TypeVar("K", bound=Hashable)
 Partial = tuple[tuple[str, bool | None, int], ...]
 """Per combatant so far (sorted by id): landed (None: not attacked) and damage taken."""
 Path = tuple[tuple[str, bool | None, int, bool], ...]
 """One path's summary: per combatant, landed, damage and down at the end."""
+Gone = frozenset[str]
+"""The combatants settled on the way to a node (``Exact.settled``): a final summary or a
+cut path after it says nothing of them."""
+Entry = tuple[bool | None, int, bool]
+"""One combatant's settled summary: landed, damage and down at the end."""
 
 
 @dataclass
 class Exact:
-    """Exact outcomes: final summaries with their probabilities, and the cut paths as
-    (known exactly, lower bound, probability)."""
+    """Exact outcomes: final summaries with their probabilities, each with the combatants
+    settled before it; per combatant, its summaries settled before the end (both as
+    integer numerators over ``den``); and the cut paths as (known exactly, lower bound,
+    probability, settled before)."""
 
-    outcomes: dict[Path, Fraction] = field(default_factory=dict)
-    cut: list[tuple[Partial, Path, Fraction]] = field(default_factory=list)
+    outcomes: dict[tuple[Gone, Path], int] = field(default_factory=dict)
+    settled: dict[str, dict[Entry, int]] = field(default_factory=dict)
+    den: int = 1
+    cut: list[tuple[Partial, Path, Fraction, Gone]] = field(default_factory=list)
     paths: int = 0
 
     @property
     def truncated(self) -> Fraction:
-        return sum((p for _, _, p in self.cut), Fraction(0))
+        return sum((p for _, _, p, _ in self.cut), Fraction(0))
 
 
 @dataclass
@@ -152,21 +176,26 @@ def exact_outcomes(
             max_paths=max_paths, budget=budget, pools=pools,
         )  # fmt: skip
         out.paths = dist.paths
+        sums: dict[tuple[Gone, Path], dict[int, int]] = {}
         for events, p in dist.outcomes.items():
             path = summary(ruleset, merge((), events), _final(before, events))
-            out.outcomes[path] = out.outcomes.get(path, Fraction(0)) + p
+            by = sums.setdefault((_NONE, path), {})
+            by[p.denominator] = by.get(p.denominator, 0) + p.numerator
+        out.den, out.outcomes = _over_one(sums)
         for events, p in dist.cut.items():
-            out.cut.append(((), summary(ruleset, merge((), events), _final(before, events)), p))
+            lower = summary(ruleset, merge((), events), _final(before, events))
+            out.cut.append(((), lower, p, _NONE))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
-            out.cut.append(((), summary(ruleset, (), before), plain))
+            out.cut.append(((), summary(ruleset, (), before), plain, _NONE))
         return out
-    # Per node (known, state, the step's odds key): its weight (numerators per
+    # Per node (known, settled, state, the step's odds key): its weight (numerators per
     # denominator) and the step followed.
-    frontier: dict[tuple[Partial, Encounter, Hashable], list[Any]] = {
-        ((), before, odds_key(decision)): [{1: 1}, decision]
+    frontier: dict[tuple[Partial, Gone, Encounter, Hashable], list[Any]] = {
+        ((), _NONE, before, odds_key(decision)): [{1: 1}, decision]
     }
-    finals: dict[Path, dict[int, int]] = {}
+    finals: dict[tuple[Gone, Path], dict[int, int]] = {}
+    settled: dict[str, dict[Entry, dict[int, int]]] = {}
     while frontier:
         if out.paths >= max_paths:
             raise FracasError(
@@ -177,7 +206,7 @@ def exact_outcomes(
             )
         node = next(iter(frontier))
         weight, step = frontier.pop(node)
-        partial, state, _ = node
+        partial, gone, state, _ = node
 
         def one(dice: Dice, state: Encounter = state, step: Any = step) -> tuple[Event, ...]:
             return _relevant(roller(state, step, dice))
@@ -193,9 +222,17 @@ def exact_outcomes(
             known = merge(partial, body)
             if then is None:
                 path = summary(ruleset, known, _final(state, body))
-                _add(finals.setdefault(path, {}), weight, by)
+                _add(finals.setdefault((gone, path), {}), weight, by)
             else:
-                key = (known, fold(state, body), odds_key(then.step))
+                after, left = fold(state, body), gone
+                scope = odds_scope(then.step)
+                if scope is not None:
+                    known, after, done = _settle(ruleset, before, state, known, after, scope)
+                    for cid, entry in done.items():
+                        _add(settled.setdefault(cid, {}).setdefault(entry, {}), weight, by)
+                    if done:
+                        left = gone.union(done)
+                key = (known, left, after, odds_key(then.step))
                 found = frontier.get(key)
                 if found is None:
                     frontier[key] = [_add({}, weight, by), then.step]
@@ -207,12 +244,74 @@ def exact_outcomes(
         for events, p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
             lower = summary(ruleset, merge(partial, body), _final(state, body))
-            out.cut.append((partial, lower, mass * p))
+            out.cut.append((partial, lower, mass * p, gone))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
-            out.cut.append((partial, summary(ruleset, partial, state), mass * plain))
-    out.outcomes = {path: _mass(by) for path, by in finals.items()}
+            out.cut.append((partial, summary(ruleset, partial, state), mass * plain, gone))
+    flat: dict[Any, dict[int, int]] = {("final", key): by for key, by in finals.items()}
+    for cid, entries in settled.items():
+        flat.update(((cid, entry), by) for entry, by in entries.items())
+    den, nums = _over_one(flat)
+    out.den = den
+    for (where, what), n in nums.items():
+        if where == "final":
+            out.outcomes[what] = n
+        else:
+            out.settled.setdefault(where, {})[what] = n
     return out
+
+
+def _over_one(weights: Mapping[K, Mapping[int, int]]) -> tuple[int, dict[K, int]]:
+    """Sums of numerators per denominator as one denominator and a numerator each."""
+    den = 1
+    for by in weights.values():
+        for d in by:
+            den = den * d // math.gcd(den, d)
+    return den, {key: sum(n * (den // d) for d, n in by.items()) for key, by in weights.items()}
+
+
+_NONE: Gone = frozenset()
+
+
+def _settle(
+    ruleset: Ruleset,
+    before: Encounter,
+    start: Encounter,
+    known: Partial,
+    after: Encounter,
+    scope: frozenset[str],
+) -> tuple[Partial, Encounter, dict[str, Entry]]:
+    """The node a step whose rest is about ``scope`` starts: everyone else's summary so
+    far settled (per id: landed, damage, down in ``after``) and left out of ``known``,
+    and everyone else put back in the state as they were before the roll (the rest
+    never reads them); the step's ``start`` state itself where that is all it was."""
+    done: dict[str, Entry] = {}
+    if any(cid not in scope for cid, _, _ in known):
+        done = {
+            cid: (landed, dealt, ruleset.is_down(after.get(cid)))
+            for cid, landed, dealt in known
+            if cid not in scope
+        }
+        known = tuple(e for e in known if e[0] in scope)
+    was = before.combatants
+    for cid, c in after.combatants.items():
+        if cid not in scope and c is not was.get(cid, c):
+            after = after.with_combatant(was[cid])
+    return known, _same(after, start), done
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Encounter) if f.name != "combatants")
+
+
+def _same(state: Encounter, start: Encounter) -> Encounter:
+    """``start`` itself where ``state`` is made of the same parts (its hash is known and
+    the node's key compares by identity), else ``state``."""
+    if state is start or state.combatants != start.combatants:
+        return state
+    for name in _FIELDS:
+        if getattr(state, name) is not getattr(start, name):
+            return state
+    return start
 
 
 def _add(into: dict[int, int], weight: Mapping[int, int], by: Mapping[int, int]) -> dict[int, int]:

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas.engine import Record
 from fracas.files import action_json
 from fracas.model import Action, Encounter, Event, event_json
 from fracas.odds import CombatantOdds, Odds
 from fracas.rulesets.base import Ruleset, plain
-from fracas.table.choice_odds import Choice
+
+if TYPE_CHECKING:  # fracas.table imports this module
+    from fracas.table.choice_odds import Choice
 
 __all__ = [
     "DamageRow",

@@ -17,6 +17,14 @@ the same state, give the same summary (attempts, damage dealt) and leave the sam
 combatants down, whatever else their events differ in (a limb's CT, a log line).
 Exact odds then follow one step per key, the first reached, with the weight of all
 (:func:`odds_key`); live play never asks for it. Steps without it merge when equal.
+
+A step may also say whom the rest of the roll is about: a method ``odds_scope()``
+returning the ids of the combatants the rest may read or change (the actor and the
+targets still to roll, say). Every other combatant's summary is then final: exact
+odds count it apart (its landed, damage and whether it is down, per combatant) and
+follow the rest once for all the ways it came out, so the targets of an attack on
+several, each with its own die, cost the sum of their dice, not the product
+(:func:`odds_scope`). Without it the rest may read or change anyone.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ if TYPE_CHECKING:
     from fracas.dice.source import Dice
     from fracas.rulesets.base import Ruleset
 
-__all__ = ["Roller", "Then", "odds_key", "roll_all", "run_steps"]
+__all__ = ["Roller", "Then", "odds_key", "odds_scope", "roll_all", "run_steps"]
 
 Roller = Callable[[Encounter, Any, "Dice"], list[Event]]
 """A rolling step: (state, decision or step, dice) -> events, maybe ending with a Then."""
@@ -69,3 +77,10 @@ def odds_key(step: Any) -> Hashable:
     ``odds_key()`` where it has one, else the step itself."""
     key = getattr(step, "odds_key", None)
     return step if key is None else key()  # type: ignore[no-any-return]
+
+
+def odds_scope(step: Any) -> frozenset[str] | None:
+    """The combatants the rest of a roll from ``step`` may read or change: the step's
+    own ``odds_scope()`` where it has one, else None (anyone)."""
+    scope = getattr(step, "odds_scope", None)
+    return None if scope is None else scope()

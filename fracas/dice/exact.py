@@ -405,11 +405,8 @@ def enumerate_exact(
                 into = cuts
                 truncated[den] = truncated.get(den, 0) + num
                 cut_paths[0] += 1
-            by_den = into.get(result)
-            if by_den is None:
-                into[result] = {den: num}
-            else:
-                by_den[den] = by_den.get(den, 0) + num
+            by_den = into.setdefault(result, {})  # the result hashed once
+            by_den[den] = by_den.get(den, 0) + num
             paths += 1
         # Cut paths count against the budget too: an action that rolls more dice than
         # the depth is nothing but cut paths, and there may be astronomically many.
@@ -442,12 +439,15 @@ def enumerate_exact(
                 else f"die label {key!r} has {len(values)} values but no dice path "
                 f"rolls it more than {n} time(s)",
             )
-    lost = _mass(truncated)
+    lost = _mass(truncated) if truncated else _ZERO
     cut = {key: _mass(by) for key, by in cuts.items()}
     if not fractions:
         return Distribution({}, paths, lost, max_rolls, cut_paths[0], cut, counts)
     outcomes = {key: _mass(by) for key, by in counts.items()}
     return Distribution(outcomes, paths, lost, max_rolls, cut_paths[0], cut)
+
+
+_ZERO = Fraction(0)
 
 
 def _mass(by_den: Mapping[int, int]) -> Fraction:

@@ -147,9 +147,10 @@ def test_run_a_refused_action_exits_1_and_names_it(tmp_path: Path) -> None:
 def test_odds_of_a_whelm_on_three_targets(tmp_path: Path) -> None:
     text = DUEL + "  - {actor: ana, do: attack, targets: [bo, cy, dee], weapon: fireball}\n"
     out = run_json("odds", "--json", write(tmp_path, text))
-    # ES-8 to ES-12: a trigger die drawn as its verdicts: bo (failure 0) hit, hit with a
-    # condition (10+), crit; cy and dee a miss besides
-    assert out["paths"] == 3 * 4 * 4
+    # ES-8 to ES-11: a trigger die drawn as what the odds read of it: bo (failure 0) hit
+    # or crit; cy and dee a miss besides. Each target's die is a step of its own, and the
+    # targets before it are settled there: the paths add up, 2 + 3 + 3, not 2 * 3 * 3.
+    assert out["paths"] == 2 + 3 + 3
     exact = out["exact"]["combatants"]
     assert set(exact) == {"bo", "cy", "dee"}
     # bo: failure 0, 1 + 2 - 0 = 3, crit 8; cy: failure 3; dee: failure 6 (total concealment).
@@ -231,7 +232,8 @@ def test_the_example_runs() -> None:
 
 def test_the_example_odds_cover_three_targets() -> None:
     out = run_json("odds", "--json", EXAMPLE)
-    assert out["paths"] == 4**3  # each trigger die as its verdicts: miss, hit, condition, crit
+    # each trigger die as what the odds read of it (miss, hit, crit), a step per target
+    assert out["paths"] == 3 + 3 + 3
     exact = out["exact"]["combatants"]
     assert set(exact) == {"ogre", "gob", "rat"}
     assert {cid: o["hit"] for cid, o in exact.items()} == {
@@ -241,4 +243,4 @@ def test_the_example_odds_cover_three_targets() -> None:
     }
     result = cli("odds", EXAMPLE)
     assert result.exit_code == 0, result.stderr
-    assert "64 dice paths" in result.stdout
+    assert "9 dice paths" in result.stdout

@@ -39,12 +39,16 @@ from tests.test_properties import NoDice, merged_chisquare, rolls_by_label
 
 def trigger_classes(ef: EncounterFile, state: Encounter, action: Action) -> int:
     """The exact odds' branches of an attack: each target's trigger die drawn as one
-    branch per verdict its faces give (ES-9 to ES-14), counted here face by face."""
+    branch per (success, crit) its faces give (ES-9 to ES-11, ES-14), counted here face
+    by face. Each target after the first is a step of its own, about it and the
+    attacker only, so the targets before it are settled there and the branches add up
+    over the targets."""
     decided: Any = ef.ruleset.decided(state, action)
-    out = 1
+    out = 0
     for t in decided.targets:
         faces = range(1, decided.top + 1)
-        out *= len({judge(f, t.failure, decided.top, decided.condition_at) for f in faces})
+        verdicts = [judge(f, t.failure, decided.top, decided.condition_at) for f in faces]
+        out += len({(v.success, v.crit) for v in verdicts})
     return out
 
 
@@ -282,6 +286,46 @@ def test_exact_odds_are_distributions(data: st.DataObject) -> None:
         assert o.damage.get(0, Fraction(0)) >= 1 - o.hit
 
 
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_whelm_odds_target_by_target_equal_the_plain_enumeration(data: st.DataObject) -> None:
+    """P-ES-1 per target: each target after the first is a step about it and the
+    attacker (``NextTarget.odds_scope``), so the targets before it are settled there.
+    The odds must equal, exactly, those of every trigger face followed whole."""
+    n = data.draw(st.integers(min_value=3, max_value=4))
+    people = [data.draw(combatant(cid)) for cid in IDS[:n]]
+    people[0].update(hp=max(1, people[0]["hp"]), underwater=False)
+    people[0]["weapons"] = [{**data.draw(weapons()), "is": "whelm", "name": "w0", "range": 10}]
+    for who in people[1:]:
+        who.update(cover="none", underwater=False)
+    params: dict[str, Any] = {"targets": list(IDS[1:n])}
+    for flag in ("free", "unseen", "unexpected"):
+        params[flag] = data.draw(st.booleans())
+    doc = {
+        "ruleset": "escalation",
+        "options": {
+            "damage_floor": data.draw(st.sampled_from([0, 1, None])),
+            "failed_attack_counts": data.draw(st.booleans()),
+            "auto_condition": data.draw(st.sampled_from(["first_missing", "none"])),
+        },
+        "combatants": people,
+    }
+    ef = load(doc)
+    engine, _ = begin(ef, 1)
+    if data.draw(st.booleans()):  # ES-2: a second counted attack is a double attack
+        engine.act(Action("ana", "attack", params={"targets": [IDS[1]]}))
+    action = Action("ana", "attack", params=params)
+    try:
+        odds = action_odds(ef.ruleset, engine.state, action, seconds=None)
+    except Refusal:
+        assume(False)
+        raise
+    plain = action_odds(ef.ruleset, engine.state, action, seconds=None, steps=False, pools=False)
+    assert odds.combatants == plain.combatants
+    assert plain.paths == 12 ** (n - 1)
+    assert odds.paths == trigger_classes(ef, engine.state, action)
+
+
 # --- sampling against the exact distribution ---------------------------------------------------
 
 SAMPLES = 20_000
@@ -325,7 +369,7 @@ def test_sampled_whelm_damage_fits_the_exact_odds(
 ) -> None:
     ef, state, action = fireball()
     odds = action_odds(ef.ruleset, state, action)
-    assert odds.paths == trigger_classes(ef, state, action) == 4 * 4 * 2  # dee: miss, 12
+    assert odds.paths == trigger_classes(ef, state, action) == 3 + 3 + 2  # dee: miss, 12
     # bo: 1 + 2 - 1 = 2, crit 7; cy: 3, crit 8; dee: failure 12, Luck's Price: 3, no crit.
     assert odds.combatants["bo"].damage == {
         0: Fraction(3, 12),

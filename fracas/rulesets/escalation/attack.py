@@ -12,6 +12,7 @@ from typing import Any
 from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
+from fracas.frozen import HashKept, kept_hash
 from fracas.grid import Tile
 from fracas.model import (
     Action,
@@ -40,9 +41,11 @@ from fracas.rulesets.escalation.events import (
 from fracas.rulesets.escalation.options import Options
 from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.weapons import Weapon
+from fracas.steps import Then
 
 __all__ = [
     "AttackPlan",
+    "NextTarget",
     "TargetPlan",
     "counted_attacks",
     "decide_attack",
@@ -78,8 +81,10 @@ class TargetPlan:
 
 
 @dataclass(frozen=True, slots=True)
-class AttackPlan:
+class AttackPlan(HashKept):
     """A decided attack: the decision of :func:`decide_attack`."""
+
+    __hash__ = kept_hash  # the exact odds key every step after the first by its plan
 
     actor: str
     archetype: str
@@ -167,13 +172,15 @@ def decide_attack(
     )
 
 
-def roll_attack(plan: AttackPlan, dice: Dice) -> list[Event]:
+def roll_attack(plan: AttackPlan, dice: Dice, start: int = 0, landed: bool = False) -> list[Event]:
     """P-ES-1's dice: a trigger per target (ES-8), its verdict, and what it does; then the
-    double attack is tracked (ES-2)."""
-    events: list[Event] = [plan.declared]
-    multi = len(plan.targets) > 1
-    landed_any = False
-    for t in plan.targets:
+    double attack is tracked (ES-2). From target ``start`` on (an earlier one ``landed``
+    or not); the targets after the first are steps (:class:`NextTarget`)."""
+    events: list[Event] = [plan.declared] if start == 0 else []
+    targets = plan.targets
+    multi = len(targets) > 1
+    for i in range(start, len(targets)):
+        t = targets[i]
         # ES-8: the trigger die, drawn by the exact odds as one branch per verdict
         faces = roll_pool(
             dice,
@@ -199,32 +206,60 @@ def roll_attack(plan: AttackPlan, dice: Dice) -> list[Event]:
             ),
             Attempted(plan.actor, t.target, verdict.success),
         ]
-        if not verdict.success:  # ES-9: no effect at all
-            continue
-        landed_any = True
-        events += t.crit if verdict.crit else t.hit
-        if verdict.condition:  # 2.3: a `condition` given when none is earned is ignored
-            events += t.condition
+        if verdict.success:
+            landed = True
+            events += t.crit if verdict.crit else t.hit
+            if verdict.condition:  # 2.3: a `condition` given when none is earned is ignored
+                events += t.condition
+        # ES-9: a failed trigger has no effect at all
+        if i + 1 < len(targets):
+            return [*events, Then(NextTarget(plan, i + 1, landed))]
     if plan.free:  # ES-2: free attacks do not count for double-attacking
         return events
-    counts = landed_any or plan.failed_counts  # ES-A4
-    used = ActionUsed(plan.actor, _ATTACK + plan.archetype if counts else "attack")
+    counts = landed or plan.failed_counts  # ES-A4
+    events.append(ActionUsed(plan.actor, _ATTACK + plan.archetype if counts else "attack"))
     if counts and plan.double:
         events.append(EnergySpent(plan.actor))  # ES-2, P-ES-1: tracked last
-    return [used, *events]
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class NextTarget:
+    """The rest of an attack on several targets (P-ES-1): the trigger of target
+    ``index`` and those after it; ``landed``: an earlier trigger succeeded (ES-A4)."""
+
+    plan: AttackPlan
+    index: int
+    landed: bool
+
+    def odds_key(self) -> Hashable:
+        """What the odds of the rest depend on (``fracas.steps``): not ``landed``, which
+        only says whether the attack counts for double-attacking (ES-A4, ES-2): an
+        action used and maybe Energy, never a summary nor who is down."""
+        return (self.plan, self.index)
+
+    def odds_scope(self) -> frozenset[str]:
+        """Whom the rest is about (``fracas.steps``): the targets still to roll, each
+        with its own trigger die (ES-8) and verdict, and the attacker, whose action and
+        Energy are tracked last (ES-2)."""
+        return frozenset((self.plan.actor, *(t.target for t in self.plan.targets[self.index :])))
 
 
 @dataclass(frozen=True, slots=True)
 class _Verdicts:
-    """A trigger die's class for the exact odds: its verdict (ES-9 to ES-14), all that
-    the rest of the attack reads of the face."""
+    """A trigger die's class for the exact odds: whether it succeeds and whether it
+    crits (ES-9 to ES-11, ES-14), all that the odds read of the face. A condition
+    (ES-12) is a ``keeps_down`` event that nothing later in the roll reads, and Luck's
+    Price only its line: both may come from the class's representative face
+    (``fracas.dice.pools``)."""
 
     failure: int
     top: int
     condition_at: int
 
     def __call__(self, faces: Faces) -> Hashable:
-        return judge(faces[0][0], self.failure, self.top, self.condition_at)
+        verdict = judge(faces[0][0], self.failure, self.top, self.condition_at)
+        return (verdict.success, verdict.crit)
 
 
 def _weapon(actor: Combatant, name: Any) -> Weapon:

@@ -23,6 +23,7 @@ from fracas.model import Action, ActionUsed, Combatant, Encounter, Event, Turn, 
 from fracas.rulesets.base import ActionSpec, Detail, DieSpec, StatusSpec, TypedRuleset
 from fracas.rulesets.escalation.attack import (
     AttackPlan,
+    NextTarget,
     counted_attacks,
     decide_attack,
     roll_attack,
@@ -185,5 +186,7 @@ class Escalation(TypedRuleset[Sheet, Options]):
         """P-ES-1's trigger dice (:func:`~.attack.roll_attack`); ``act`` rolls none."""
         if isinstance(decision, Acting):
             return [ActionUsed(decision.actor, "act"), Acted(decision.actor, decision.note)]
+        if isinstance(decision, NextTarget):
+            return roll_attack(decision.plan, dice, decision.index, decision.landed)
         assert isinstance(decision, AttackPlan)
         return roll_attack(decision, dice)
