@@ -253,6 +253,12 @@ def _per_combatant(
     # the outcomes' probabilities are integer numerators over one denominator: the sums
     # below add integers, and a Fraction is made per figure at the end
     den = found.den
+    # the cut paths' probabilities likewise, over their own denominator
+    cut_den = 1
+    for _, _, p, _ in found.cut:
+        cut_den = cut_den * p.denominator // math.gcd(cut_den, p.denominator)
+    cuts = [(known, lower, p.numerator * (cut_den // p.denominator), gone)
+            for known, lower, p, gone in found.cut]  # fmt: skip
     out: dict[str, CombatantOdds] = {}
     for cid in ids:
         targeted = False
@@ -274,26 +280,28 @@ def _per_combatant(
                 hits += n if landed else 0
             dealt_n[dealt] = dealt_n.get(dealt, 0) + n
             downs += n if is_down else 0
-        hit = Fraction(hits, den)
-        down = Fraction(downs, den)
         damage = {d: Fraction(n, den) for d, n in dealt_n.items()}
-        cut = Fraction(0)
+        cut_hits = cut_downs = cut = 0  # numerators over cut_den
         at_least: int | None = None
-        for known, lower, p, gone in found.cut:
+        for known, lower, n, gone in cuts:
             if cid in gone:  # settled exactly before the cut
                 continue
             sure = _entry(known, cid)
             if sure is not None and sure[1] is not None:  # decided before the cut
                 targeted = True
-                hit += p if sure[1] else 0
+                cut_hits += n if sure[1] else 0
             low = next((e for e in lower if e[0] == cid), None)
             dealt = low[2] if low is not None else 0
             # Damage never falls as an exploding die grows: down at the least, down.
             if low[3] if low is not None else was_down:
-                down += p
-            cut += p
+                cut_downs += n
+            cut += n
             at_least = dealt if at_least is None else min(at_least, dealt)
-        out[cid] = CombatantOdds(hit if targeted else None, damage, down, cut, at_least)
+        hit = Fraction(hits, den) + Fraction(cut_hits, cut_den)
+        down = Fraction(downs, den) + Fraction(cut_downs, cut_den)
+        out[cid] = CombatantOdds(
+            hit if targeted else None, damage, down, Fraction(cut, cut_den), at_least
+        )
     return out
 
 

@@ -205,7 +205,7 @@ def roll_pool(
 
 def total(faces: Faces) -> int:
     """The sum of every face of the draw."""
-    return sum(sum(chain) for chain in faces)
+    return sum(map(sum, faces))
 
 
 def keep_highest(faces: Faces) -> int:
@@ -261,14 +261,25 @@ def _dice(pool: Pool, depth: int) -> tuple[list[list[Any]], int]:
 def _classes(pool: Pool, key: Key, depth: int) -> tuple[Class, ...]:
     per_die, den = _dice(pool, depth)
     classes: dict[tuple[Hashable, bool], list[Any]] = {}
-    for combo in itertools.product(*per_die):
-        faces = tuple(chain for chain, _, _ in combo)
-        w = 1
-        cut = False
-        for _, q, c in combo:
-            w *= q
-            cut = cut or c
-        _add(classes, (key(faces), cut), faces, w)
+    # Every draw (a chain per die): the dice but the last added one at a time (per
+    # partial draw its faces, weight and whether it took a cut tail), then the last
+    # die's chains classed as they are met.
+    heads: list[tuple[Faces, int, bool]] = [((), 1, False)]
+    for die in per_die[:-1]:
+        heads = [
+            ((*faces, chain), w * q, cut or c) for faces, w, cut in heads for chain, q, c in die
+        ]
+    last = per_die[-1] if per_die else [((), 1, False)]
+    get = classes.get
+    for head, w, cut in heads:
+        for chain, q, c in last:
+            faces = (*head, chain) if per_die else head
+            k = (key(faces), cut or c)
+            found = get(k)
+            if found is None:
+                classes[k] = [faces, w * q]  # the first draw met stands for its class
+            else:
+                found[1] += w * q
     return tuple(Class(rep, w, den, cut) for (_, cut), (rep, w) in classes.items())
 
 
