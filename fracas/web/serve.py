@@ -3,12 +3,15 @@ page), print the links and run the server (uvicorn) until Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from types import FrameType
 
 from fracas.play.loop import open_session
 from fracas.store import open_store
@@ -16,8 +19,39 @@ from fracas.table import Table, TableRules, TableService
 from fracas.web.app import create_app
 from fracas.web.links import GM_ID, Links, links_path
 from fracas.web.setup import SetupKey
+from fracas.web.workers import stop
 
 __all__ = ["free_port", "print_links", "serve", "start_links"]
+
+
+class _Stop(Exception):
+    """Ctrl-C or SIGTERM, raised again by uvicorn once it has stopped serving."""
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[list[str]]:
+    """Ctrl-C and SIGTERM end the server cleanly: uvicorn stops serving on either, then
+    raises it again with the handlers it found, these, which end the block (the list
+    given gets the signal's name). Left to the defaults, SIGTERM ended the process at
+    once: no store closed, worker pools left to the resource tracker's warning; and
+    Ctrl-C printed "Aborted!" with status 1."""
+    stopped: list[str] = []
+    if threading.current_thread() is not threading.main_thread():  # a test's server
+        yield stopped
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Stop(signal.Signals(signum).name)
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    before = {sig: signal.signal(sig, stop) for sig in signals}
+    try:
+        yield stopped
+    except _Stop as why:
+        stopped.append("Ctrl-C" if str(why) == "SIGINT" else str(why))
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def free_port(host: str) -> int:
@@ -121,6 +155,7 @@ def serve(
             f"Players see enemy HP: {enemy_hp}. Ctrl-C stops."
         )
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        app = None
         try:
             app = create_app(service, links, pool, key, gm_tokens)
             if open_browser:
@@ -128,8 +163,11 @@ def serve(
             config = uvicorn.Config(
                 app, host=host, port=port, log_level="warning", ws="websockets-sansio"
             )
-            uvicorn.Server(config).run()
+            with _stop_signals() as stopped:
+                uvicorn.Server(config).run()
+            if stopped:
+                say(f"stopped ({stopped[0]}); every action is kept in {store.location}")
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            stop([pool, *(app.state.hub.winbars.executors() if app is not None else [])])
     finally:
         store.close()

@@ -80,6 +80,11 @@ class WinBars:
                 self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="winbar")
         return self._own
 
+    def executors(self) -> list[Executor]:
+        """The executor the bars run in, where one was started (to stop it with the
+        server, :func:`fracas.web.workers.stop`)."""
+        return [] if self._own is None else [self._own]
+
     def sees(self, page: Page) -> bool:
         """Whether ``page`` is sent the bar: the game master's always, anyone else's
         only while the game master shows it to the players."""

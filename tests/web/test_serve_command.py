@@ -105,3 +105,17 @@ def test_serve_prints_links_that_open_the_table_and_resumes(tmp_path: Path) -> N
         check=True,
     )
     assert "dice-combat" in listed.stdout
+
+
+def test_ctrl_c_and_sigterm_stop_the_server_cleanly(tmp_path: Path) -> None:
+    for sig, name in ((signal.SIGTERM, "SIGTERM"), (signal.SIGINT, "Ctrl-C")):
+        db = tmp_path / f"{name}.sqlite3"
+        proc, lines = start(db, "examples/dice-combat.yaml")
+        assert get(link(lines, "game master"))[0] == 200
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=20)
+        # SIGTERM ended the process at once: the store left open and a warning of the
+        # worker pool's leaked semaphores; Ctrl-C printed "Aborted!" and exited with 1
+        assert proc.returncode == 0, out
+        assert f"stopped ({name}); every action is kept in {db}" in out
+        assert "leaked" not in out and "Aborted" not in out and "Traceback" not in out, out
