@@ -339,13 +339,21 @@ class View:
         out = result.to_json()
         state = self.table.state
         unseen = self.unseen(state)
+        # per combatant: the figures, and the exact ones, an estimate's intervals or the
+        # cut mass where the odds have them
+        keyed: list[dict[str, Any]] = [
+            out["combatants"],
+            out.get("exact", {}).get("combatants", {}),
+            out.get("estimate", {}).get("ci95", {}),
+            out.get("truncated", {}).get("combatants", {}),
+        ]
         for cid in list(out["combatants"]):
             if cid in unseen.ids or (cid not in state.combatants and not self.gm):
-                del out["combatants"][cid]
-                del out["exact"]["combatants"][cid]
+                for figures in keyed:
+                    figures.pop(cid, None)
             elif cid in state.combatants and self.hp_shown(state, cid) != "exact":
-                out["combatants"][cid].pop("down", None)
-                out["exact"]["combatants"][cid].pop("down", None)
+                for figures in keyed:
+                    figures.get(cid, {}).pop("down", None)
         return out
 
     def clean(self, text: str) -> str:

@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from fracas.model import Action
+from fracas.odds import action_odds
 from fracas.table import Identity, TableService, View
 from fracas.table.projection import Unseen, mentions
 from tests.web.support import served
@@ -237,3 +238,42 @@ def test_the_download_replays_hide_and_note(tmp_path: Path) -> None:
             client.get("/api/export", headers={"Authorization": f"Bearer {s.ana}"}).status_code
             == 403
         )
+
+
+BLAST = FIGHT.replace("hand: {is: pistol, loaded: 6}", "hand: molotov")
+
+
+@pytest.mark.parametrize("seconds", [None, 0.0], ids=["exact", "estimate"])
+def test_the_odds_a_player_gets_never_name_a_hidden_combatant(
+    tmp_path: Path, seconds: float | None
+) -> None:
+    """DC-37's Molotov on Bo's tile also reaches Grik, next to him; Grik hidden, Ana's
+    player gets the odds of the throw without a word of Grik: not in the figures, nor
+    in an estimate's intervals (the exact enumeration given no time: the projection
+    failed on an estimate before, with a KeyError on its missing exact figures)."""
+    with served(tmp_path, BLAST) as s:
+        table = s.table
+        table.act(Action("grik", "hide"))
+        for _ in range(4):  # DC-28: no explosives in the first round
+            table.act(Action(table.state.turn.actor, "end_turn"))
+        throw = Action("ana", "throw", at=(1, 0))
+        result = action_odds(table.ruleset, table.state, throw, seconds=seconds)
+        assert "grik" in result.combatants  # the blast does reach him
+        assert (result.estimate is not None) == (seconds == 0.0)
+        gm = View(table, Identity.gm()).odds(result)
+        assert "grik" in gm["combatants"]
+        player = Identity.player("pat", "ana", "cy")
+        seen = View(table, player).odds(result)
+        assert "bo" in seen["combatants"]
+        assert "grik" not in json.dumps(seen).lower()
+
+        # Bo's HP is shown to players as a label: no chance of going down, anywhere; the
+        # game master's odds have it in each
+        def per_combatant(odds: dict[str, Any]) -> list[dict[str, Any]]:
+            kinds = [odds["combatants"], odds.get("exact", {}).get("combatants", {}),
+                     odds.get("estimate", {}).get("ci95", {})]  # fmt: skip
+            return [figures for figures in kinds if figures]
+
+        assert len(per_combatant(seen)) == 2
+        assert all("down" not in figures["bo"] for figures in per_combatant(seen)), seen
+        assert all("down" in figures["bo"] for figures in per_combatant(gm)), gm

@@ -147,7 +147,9 @@ function handle(m) {
     askedKeys.delete(m.id);
     if (key) oddsCache.set(`${m.seq}|${key}`, m.odds);
     if (asked && m.id === asked.id) {
-      if (asked.tile) showBlastOdds(m.odds, asked.tile); else showOdds(m.odds, asked.target);
+      if (asked.tile) showBlastOdds(m.odds, asked.tile);
+      else if (asked.several) showEachOdds(m.odds, `${title(chosen ? chosen.do : "")} ${asked.several.map(name).join(", ")}`);
+      else showOdds(m.odds, asked.target);
     }
   } else if (m.type === "winbar") {
     window.dispatchEvent(new CustomEvent("fracas:winbar", { detail: m })); // winbar.js
@@ -510,7 +512,45 @@ function chosenPanel() {
   panel.append(el("p", { class: "small" }, o.targets === null ? "" : "Pick a target (or its token on the map); hover or focus it for the exact odds."));
   if (aiming()) panel.append(el("p", { class: "small" }, "Or aim at a tile: click it on the map (or focus the map, move with the arrow keys, press Enter)."));
   panel.append(row);
+  if (o.target_kind === "combatants" && o.targets.length > 1) panel.append(severalBox(o));
   return panel;
+}
+
+// An action that takes several targets (`targets: [ids]`, a Whelm): tick them, hover or
+// focus the button for every target's odds, press it to act on all. The weapon decides
+// how many it may take; the server says so where it may not.
+function severalBox(o) {
+  const box = el("fieldset", { class: "several" });
+  box.append(el("legend", {}, "Or several targets at once, each with its own roll"));
+  chosen.several = (chosen.several || []).filter((t) => o.targets.includes(t));
+  const go = el("button", { type: "button", id: "act-several" });
+  const update = () => {
+    const n = chosen.several.length;
+    go.disabled = n < 2;
+    go.textContent = n < 2 ? `${title(o.do)}: tick two or more` : `${title(o.do)} ${chosen.several.map(name).join(", ")}`;
+  };
+  for (const t of o.targets) {
+    const input = el("input", { type: "checkbox", value: t, checked: chosen.several.includes(t) });
+    input.addEventListener("change", () => {
+      chosen.several = o.targets.filter((x) => x === t ? input.checked : chosen.several.includes(x));
+      update();
+      hideOdds();
+    });
+    const label = el("label", {});
+    label.append(input, document.createTextNode(` ${name(t)}`));
+    box.append(label);
+  }
+  go.addEventListener("click", () => { if (chosen.several.length > 1) send({ type: "act", action: severalAction() }); });
+  go.addEventListener("mouseenter", () => askSeveralOdds());
+  go.addEventListener("focus", () => askSeveralOdds());
+  go.addEventListener("mouseleave", hideOdds);
+  update();
+  box.append(go);
+  return box;
+}
+
+function severalAction() {
+  return { ...actionFor(null), targets: [...chosen.several] };
 }
 
 function choose(actor, o) {

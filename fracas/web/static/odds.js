@@ -42,10 +42,31 @@ function askTileOdds(tile) {
   }, 120);
 }
 
-function showBlastOdds(odds, tile) {
+// Several targets ticked (app.js's severalBox): the odds of the action on all of them.
+function askSeveralOdds() {
+  if (!chosen || !chosen.several || chosen.several.length < 2) return;
+  const action = severalAction();
+  const key = JSON.stringify(action);
+  const several = [...chosen.several];
+  const heading = `${title(chosen.do)} ${several.map(name).join(", ")}`;
+  const cached = oddsCache.get(`${seq}|${key}`);
+  if (cached) { asked = { id: null, key, several }; showEachOdds(cached, heading); return; }
   const box = $("odds");
   box.hidden = false;
-  box.replaceChildren(el("strong", {}, `${title(chosen ? chosen.do : "")} at ${tile[0]}, ${tile[1]}: exact odds`));
+  box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${heading}…`));
+  asked = { id: send({ type: "odds", action }), key, several };
+  askedKeys.set(asked.id, key);
+}
+
+function showBlastOdds(odds, tile) {
+  showEachOdds(odds, `${title(chosen ? chosen.do : "")} at ${tile[0]}, ${tile[1]}`);
+}
+
+// Every creature's odds of one action, a block each (a blast, several targets).
+function showEachOdds(odds, heading) {
+  const box = $("odds");
+  box.hidden = false;
+  box.replaceChildren(el("strong", {}, `${heading}: ${oddsKind(odds)}`));
   const ids = Object.keys(odds.combatants);
   if (!ids.length) { box.append(el("p", {}, "no creature it may reach")); return; }
   for (const cid of ids) {
@@ -54,20 +75,28 @@ function showBlastOdds(odds, tile) {
     oddsBody(block, odds.combatants[cid]);
     box.append(block);
   }
-  box.append(el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
+  box.append(el("p", { class: "small" }, oddsFoot(odds)));
 }
 
 function pct(p) { return `${(100 * p).toFixed(1)}%`; }
+
+// Exact, or (past the time budget) an estimate from seeded samples, said as such.
+function oddsKind(odds) { return odds.estimate ? "estimated odds" : "exact odds"; }
+function oddsFoot(odds) {
+  return odds.estimate
+    ? `an estimate from ${odds.estimate.samples} seeded samples: too many dice paths to count in time`
+    : `${odds.paths} dice paths, exact`;
+}
 
 function showOdds(odds, t) {
   const box = $("odds");
   box.hidden = false;
   box.replaceChildren();
   const o = odds.combatants[t];
-  box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: exact odds`));
+  box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: ${oddsKind(odds)}`));
   if (!o) { box.append(el("p", {}, "it cannot affect them")); return; }
   oddsBody(box, o);
-  box.append(el("p", { class: "small" }, `${odds.paths} dice paths, exact`));
+  box.append(el("p", { class: "small" }, oddsFoot(odds)));
 }
 
 // One creature's odds: hit, mean, down (where this page sees its HP), damage bars.
