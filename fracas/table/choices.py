@@ -18,7 +18,7 @@ from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Encounter
 from fracas.rulesets.base import ActionSpec, Ruleset
 
-__all__ = ["Option", "options_now", "param_choices"]
+__all__ = ["Option", "options_now", "param_choices", "param_flags"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,8 @@ class Option:
     """It may target a tile now (tried at the combatants' tiles)."""
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The values of each parameter that has a closed set of them (weapons, items, limbs)."""
+    flags: tuple[str, ...] = ()
+    """The parameters that are switched on or off (``true``: a burst, advantage)."""
     refusal: FracasError | None = None
     """Why it is not allowed now (the first refusal met); None when it is."""
 
@@ -55,6 +57,19 @@ def param_choices(
             out[p] = tuple(str(v) for v in typing.get_args(spec.types[p]))
     out.update(ruleset.param_choices(state, actor, spec))
     return out
+
+
+def param_flags(spec: ActionSpec) -> tuple[str, ...]:
+    """The parameters of ``spec`` that are a yes or no (typed ``bool``, strict or not):
+    a page offers each as a switch."""
+    out: list[str] = []
+    for p in spec.params:
+        kind = spec.types.get(p)
+        if typing.get_origin(kind) is typing.Annotated:
+            kind = typing.get_args(kind)[0]
+        if kind is bool:
+            out.append(p)
+    return tuple(out)
 
 
 def _tries(
@@ -89,20 +104,21 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
     out: list[Option] = []
     for spec in ruleset.actions:
         choices = param_choices(ruleset, state, who, spec)
+        flags = param_flags(spec)
         if who != state.turn.actor and not spec.off_turn:
             why = Refusal(
                 "not_your_turn",
                 f"it is {state.name(state.turn.actor)}'s turn; {spec.name} is taken in "
                 f"{state.name(who)}'s own turn",
             )
-            out.append(Option(spec, who, choices=choices, refusal=why))
+            out.append(Option(spec, who, choices=choices, flags=flags, refusal=why))
             continue
         missing = [p for p in spec.required if not choices.get(p)]
         if missing:
             why = Refusal(
                 "nothing_to_choose", f"{spec.name} needs {missing[0]!r}, and there is none now"
             )
-            out.append(Option(spec, who, choices=choices, refusal=why))
+            out.append(Option(spec, who, choices=choices, flags=flags, refusal=why))
             continue
         first: FracasError | None = None
         targets: list[str] = []
@@ -121,13 +137,13 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
                     targets.append(action.target)
                 tile = tile or action.at is not None
         if not allowed:
-            out.append(Option(spec, who, choices=choices, refusal=first))
+            out.append(Option(spec, who, choices=choices, flags=flags, refusal=first))
             continue
         narrowed = {  # a required parameter: the values the rules allowed now
             p: tuple(v for v in values if v in good[p]) if p in good else values
             for p, values in choices.items()
         }
-        out.append(Option(spec, who, tuple(targets), tile, narrowed))
+        out.append(Option(spec, who, tuple(targets), tile, narrowed, flags))
     return out
 
 

@@ -401,6 +401,7 @@ def _option(o: Option, unseen: Unseen) -> dict[str, Any]:
         "params": list(o.spec.params),
         "required": list(o.spec.required),
         "choices": {k: [v for v in vs if v not in unseen.ids] for k, vs in o.choices.items()},
+        "flags": list(o.flags),
         "allowed": o.allowed,
         "refusal": refusal,
     }

@@ -36,7 +36,7 @@ from fracas.render import state_json
 from fracas.rulesets import RULESETS, Ruleset
 from fracas.store import EncounterStore, MovedOn, StoreError, open_store
 from fracas.store.records import record_json
-from fracas.table import Table, TableService, live_seed, options_now
+from fracas.table import Identity, Table, TableService, View, live_seed, options_now
 from tests.helpers import cli
 from tests.play.support import EXAMPLES, example_file, setup_for
 
@@ -295,3 +295,24 @@ def test_odds_check_a_programs_action_as_act_does(
             take(action)
         assert exc.value.code == code
         assert exc.value.message.startswith(message)
+
+
+def test_yes_or_no_parameters_are_offered_as_switches(tmp_path: Path) -> None:
+    """A page offers every ``bool`` parameter of an action as a switch (``flags``):
+    soak's advantage and disadvantage (SK-4), wasteland's burst, sneak, flanking and
+    clear shot, escalation's free, unseen and unexpected (ES-2, ES-19 to ES-21); none
+    where an action has no such parameter."""
+    from fracas.table.choices import param_flags
+
+    flags = {(r.name, s.name): param_flags(s) for r in RULESETS for s in r.actions}
+    assert flags[("soak", "attack")] == ("advantage", "disadvantage")
+    assert flags[("wasteland", "attack")] == ("burst", "sneak", "flanking", "clear_shot")
+    assert flags[("escalation", "attack")] == ("free", "unseen", "unexpected")
+    assert flags[("tier-duel", "stealth")] == ("behind",)
+    assert flags[("dice-combat", "attack")] == ()
+    table = TableService(open_store(tmp_path / "s.sqlite3", durable=False)).create(
+        Path("examples/soak.yaml").read_text(), "soak.yaml"
+    )
+    view = View(table, Identity.gm()).options()
+    attack = next(o for o in view[table.state.turn.actor] if o["do"] == "attack")
+    assert attack["flags"] == ["advantage", "disadvantage"]

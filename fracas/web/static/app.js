@@ -493,6 +493,16 @@ function chosenPanel() {
       panel.append(sel);
     }
   }
+  for (const f of o.flags || []) {  // a yes-or-no parameter: a burst, advantage
+    const input = el("input", { type: "checkbox", checked: chosen.params[f] === true });
+    input.addEventListener("change", () => {
+      if (input.checked) chosen.params[f] = true; else delete chosen.params[f];
+      hideOdds();
+    });
+    const label = el("label", { class: "flag" });
+    label.append(input, document.createTextNode(` ${title(f)}`));
+    panel.append(label);
+  }
   const row = el("div", { class: "row targets" });
   if (o.targets === null) {
     const b = el("button", { type: "button" }, `${title(o.do)}: roll`);

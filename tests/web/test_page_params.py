@@ -1,7 +1,12 @@
-"""An attack on several targets from the page (escalation's Whelm, ES-3, ES-G6: the
-attacker lists up to three, each with its own trigger die, ES-8): the game master ticks
-Ogre and Gob, hovers the button for both targets' exact odds (the server's own), and
-presses it; the log shows one attack with a trigger per target."""
+"""Parameters of an action from the page, in a real browser.
+
+* Several targets (escalation's Whelm, ES-3, ES-G6: the attacker lists up to three,
+  each with its own trigger die, ES-8): the game master ticks Ogre and Gob, hovers the
+  button for both targets' exact odds (the server's own), and presses it; the log
+  shows one attack with a trigger per target.
+* A yes-or-no parameter is a switch (soak's advantage, SK-4): ticked, the hovered odds
+  are those of the attack with advantage, and the attack taken has it.
+"""
 
 from __future__ import annotations
 
@@ -16,17 +21,17 @@ from tests.web.test_browser import CHROMIUM, SHOTS, Server
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
 )
-EXAMPLE = Path(__file__).parents[2] / "examples" / "escalation.yaml"
+EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, browser: Any) -> None:
-    server = Server(tmp_path, EXAMPLE.read_text().split("actions:")[0])
+    server = Server(tmp_path, (EXAMPLES / "escalation.yaml").read_text().split("actions:")[0])
     try:
         gm = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         gm.goto(f"{server.base}/t/{server.gm}")
         gm.wait_for_selector("#order li")
         gm.get_by_role("button", name="End turn").first.click()  # Ana's turn: Cy's next
-        gm.wait_for_function("document.querySelector('#turn').textContent.includes(\"Cy's turn\")")
+        gm.wait_for_selector('#turn:has-text("Cy\'s turn")')
         gm.get_by_role("button", name="Attack", exact=True).click()
         several = gm.locator("fieldset.several")
         go = gm.locator("#act-several")
@@ -54,5 +59,35 @@ def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, brow
         assert server.table.log[-1].action == whelm
         log = gm.locator("#log").inner_text()
         assert "vs Ogre: failure 3" in log and "vs Gob: failure 6" in log
+    finally:
+        server.stop()
+
+
+def test_a_switch_gives_the_attack_advantage_and_its_odds(tmp_path: Path, browser: Any) -> None:
+    server = Server(tmp_path, (EXAMPLES / "soak.yaml").read_text().split("actions:")[0])
+    try:
+        gm = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        gm.goto(f"{server.base}/t/{server.gm}")
+        gm.wait_for_selector("#order li")
+        gm.get_by_role("button", name="End turn").first.click()  # Mara's turn: Finn's next
+        gm.wait_for_selector('#turn:has-text("Finn\'s turn")')
+        gm.get_by_role("button", name="Attack", exact=True).click()
+        assert gm.get_by_label("Disadvantage").is_visible()
+        gm.get_by_label("Advantage", exact=True).check()
+        target = gm.get_by_role("button", name="Attack The Brute")
+        target.hover()
+        gm.wait_for_selector("#odds .odds-line")
+        line = gm.locator("#odds .odds-line").inner_text()
+        edge = Action("finn", "attack", "brute", params={"advantage": True})
+        plain = Action("finn", "attack", "brute")
+        with_edge = server.table.odds(edge).to_json()["combatants"]["brute"]["hit"]
+        without = server.table.odds(plain).to_json()["combatants"]["brute"]["hit"]
+        assert with_edge > without  # SK-4: the better of two d20s
+        assert f"hit {100 * with_edge:.1f}%" in line
+        seq = server.table.seq
+        target.click()
+        gm.wait_for_selector("#log li:has-text('Finn attacks')")
+        assert server.table.seq == seq + 1
+        assert server.table.log[-1].action == edge
     finally:
         server.stop()
