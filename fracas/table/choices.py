@@ -9,6 +9,7 @@ before any die; an action it decides is allowed.
 
 from __future__ import annotations
 
+import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Encounter
 from fracas.rulesets.base import ActionSpec, Ruleset
 
-__all__ = ["Option", "options_now", "param_choices", "param_flags"]
+__all__ = ["Option", "options_now", "param_choices", "param_flags", "param_numbers"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Option:
     """The values of each parameter that has a closed set of them (weapons, items, limbs)."""
     flags: tuple[str, ...] = ()
     """The parameters that are switched on or off (``true``: a burst, advantage)."""
+    numbers: tuple[str, ...] = ()
+    """The parameters that are a whole number (a modifier, a distance)."""
     refusal: FracasError | None = None
     """Why it is not allowed now (the first refusal met); None when it is."""
 
@@ -62,12 +65,22 @@ def param_choices(
 def param_flags(spec: ActionSpec) -> tuple[str, ...]:
     """The parameters of ``spec`` that are a yes or no (typed ``bool``, strict or not):
     a page offers each as a switch."""
+    return _typed(spec, bool)
+
+
+def param_numbers(spec: ActionSpec) -> tuple[str, ...]:
+    """The parameters of ``spec`` that are a whole number (a modifier, a distance): a
+    page offers each as a number to type in, left out while empty."""
+    return _typed(spec, int)
+
+
+def _typed(spec: ActionSpec, kind: type) -> tuple[str, ...]:
     out: list[str] = []
     for p in spec.params:
-        kind = spec.types.get(p)
-        if typing.get_origin(kind) is typing.Annotated:
-            kind = typing.get_args(kind)[0]
-        if kind is bool:
+        given = spec.types.get(p)
+        if typing.get_origin(given) is typing.Annotated:
+            given = typing.get_args(given)[0]
+        if given is kind:
             out.append(p)
     return tuple(out)
 
@@ -104,21 +117,22 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
     out: list[Option] = []
     for spec in ruleset.actions:
         choices = param_choices(ruleset, state, who, spec)
-        flags = param_flags(spec)
+        flags, numbers = param_flags(spec), param_numbers(spec)
+        offered = Option(spec, who, choices=choices, flags=flags, numbers=numbers)
         if who != state.turn.actor and not spec.off_turn:
             why = Refusal(
                 "not_your_turn",
                 f"it is {state.name(state.turn.actor)}'s turn; {spec.name} is taken in "
                 f"{state.name(who)}'s own turn",
             )
-            out.append(Option(spec, who, choices=choices, flags=flags, refusal=why))
+            out.append(dataclasses.replace(offered, refusal=why))
             continue
         missing = [p for p in spec.required if not choices.get(p)]
         if missing:
             why = Refusal(
                 "nothing_to_choose", f"{spec.name} needs {missing[0]!r}, and there is none now"
             )
-            out.append(Option(spec, who, choices=choices, flags=flags, refusal=why))
+            out.append(dataclasses.replace(offered, refusal=why))
             continue
         first: FracasError | None = None
         targets: list[str] = []
@@ -137,13 +151,13 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
                     targets.append(action.target)
                 tile = tile or action.at is not None
         if not allowed:
-            out.append(Option(spec, who, choices=choices, flags=flags, refusal=first))
+            out.append(dataclasses.replace(offered, refusal=first))
             continue
         narrowed = {  # a required parameter: the values the rules allowed now
             p: tuple(v for v in values if v in good[p]) if p in good else values
             for p, values in choices.items()
         }
-        out.append(Option(spec, who, tuple(targets), tile, narrowed, flags))
+        out.append(Option(spec, who, tuple(targets), tile, narrowed, flags, numbers))
     return out
 
 

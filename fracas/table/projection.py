@@ -402,6 +402,7 @@ def _option(o: Option, unseen: Unseen) -> dict[str, Any]:
         "required": list(o.spec.required),
         "choices": {k: [v for v in vs if v not in unseen.ids] for k, vs in o.choices.items()},
         "flags": list(o.flags),
+        "numbers": list(o.numbers),
         "allowed": o.allowed,
         "refusal": refusal,
     }

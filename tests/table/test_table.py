@@ -297,12 +297,12 @@ def test_odds_check_a_programs_action_as_act_does(
         assert exc.value.message.startswith(message)
 
 
-def test_yes_or_no_parameters_are_offered_as_switches(tmp_path: Path) -> None:
+def test_switches_and_numbers_are_offered_for_their_parameters(tmp_path: Path) -> None:
     """A page offers every ``bool`` parameter of an action as a switch (``flags``):
     soak's advantage and disadvantage (SK-4), wasteland's burst, sneak, flanking and
     clear shot, escalation's free, unseen and unexpected (ES-2, ES-19 to ES-21); none
     where an action has no such parameter."""
-    from fracas.table.choices import param_flags
+    from fracas.table.choices import param_flags, param_numbers
 
     flags = {(r.name, s.name): param_flags(s) for r in RULESETS for s in r.actions}
     assert flags[("soak", "attack")] == ("advantage", "disadvantage")
@@ -316,3 +316,9 @@ def test_yes_or_no_parameters_are_offered_as_switches(tmp_path: Path) -> None:
     view = View(table, Identity.gm()).options()
     attack = next(o for o in view[table.state.turn.actor] if o["do"] == "attack")
     assert attack["flags"] == ["advantage", "disadvantage"]
+    # and every whole-number parameter as a number to type in
+    assert attack["numbers"] == ["modifier", "distance"]
+    numbers = {(r.name, s.name): param_numbers(s) for r in RULESETS for s in r.actions}
+    assert numbers[("wasteland", "attack")] == ("accuracy_mod", "evasion_mod")
+    assert numbers[("escalation", "attack")] == ("failure_mod",)
+    assert numbers[("dice-combat", "attack")] == ()

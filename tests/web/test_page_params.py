@@ -4,8 +4,9 @@
   each with its own trigger die, ES-8): the game master ticks Ogre and Gob, hovers the
   button for both targets' exact odds (the server's own), and presses it; the log
   shows one attack with a trigger per target.
-* A yes-or-no parameter is a switch (soak's advantage, SK-4): ticked, the hovered odds
-  are those of the attack with advantage, and the attack taken has it.
+* A yes-or-no parameter is a switch (soak's advantage, SK-4) and a whole number is
+  typed in (its modifier): the hovered odds are those of the attack with both, and the
+  attack taken has them.
 """
 
 from __future__ import annotations
@@ -74,11 +75,13 @@ def test_a_switch_gives_the_attack_advantage_and_its_odds(tmp_path: Path, browse
         gm.get_by_role("button", name="Attack", exact=True).click()
         assert gm.get_by_label("Disadvantage").is_visible()
         gm.get_by_label("Advantage", exact=True).check()
+        gm.get_by_label("Modifier").fill("-2")  # SK-3: a situational modifier to the roll
+        gm.get_by_label("Modifier").dispatch_event("change")
         target = gm.get_by_role("button", name="Attack The Brute")
         target.hover()
         gm.wait_for_selector("#odds .odds-line")
         line = gm.locator("#odds .odds-line").inner_text()
-        edge = Action("finn", "attack", "brute", params={"advantage": True})
+        edge = Action("finn", "attack", "brute", params={"advantage": True, "modifier": -2})
         plain = Action("finn", "attack", "brute")
         with_edge = server.table.odds(edge).to_json()["combatants"]["brute"]["hit"]
         without = server.table.odds(plain).to_json()["combatants"]["brute"]["hit"]

@@ -503,6 +503,18 @@ function chosenPanel() {
     label.append(input, document.createTextNode(` ${title(f)}`));
     panel.append(label);
   }
+  for (const n of o.numbers || []) {  // a whole number: a modifier, a distance
+    const input = el("input", { type: "number", step: "1", inputmode: "numeric", class: "number",
+      value: chosen.params[n] === undefined ? "" : String(chosen.params[n]), placeholder: "none" });
+    input.addEventListener("change", () => {
+      const v = input.value.trim();
+      if (/^-?\d+$/.test(v)) chosen.params[n] = Number(v); else { delete chosen.params[n]; input.value = ""; }
+      hideOdds();
+    });
+    const label = el("label", { class: "flag" });
+    label.append(document.createTextNode(`${title(n)} `), input);
+    panel.append(label);
+  }
   const row = el("div", { class: "row targets" });
   if (o.targets === null) {
     const b = el("button", { type: "button" }, `${title(o.do)}: roll`);
