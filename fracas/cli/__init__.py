@@ -1,0 +1,44 @@
+"""The command line: ``fracas run``, ``fracas odds``, ``fracas rules``, ``fracas play``,
+``fracas serve``.
+
+Thin: it reads files, hands actions to the engine and prints what comes back.
+Every error fracas raises on purpose ends the command with exit status 1 and
+one line on stderr; nothing prints a traceback.
+
+The package: ``common`` (the console, the error line, ``--db``), one module per
+command or pair of commands (``cmd_run``, ``cmd_odds``, ``cmd_rules``, ``cmd_live``:
+play and serve, ``cmd_lab``); this module holds the ``main`` group and adds them.
+"""
+
+from __future__ import annotations
+
+import click
+
+from fracas.cli.cmd_lab import lab
+from fracas.cli.cmd_live import play, serve
+from fracas.cli.cmd_odds import odds
+from fracas.cli.cmd_rules import rules
+from fracas.cli.cmd_run import run
+
+__all__ = ["main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="fracas")
+def main() -> None:
+    """fracas: dice combat with the rules automated, and the exact odds of every action.
+
+    \b
+    Try:
+      fracas run examples/dice-combat.yaml        play an encounter file, print the log
+      fracas odds examples/dice-combat.yaml       exact odds of the file's last action
+      fracas rules dice-combat                    sheet fields, actions, dice, options
+    """
+
+
+main.add_command(run)
+main.add_command(odds)
+main.add_command(rules)
+main.add_command(play)
+main.add_command(lab)
+main.add_command(serve)

@@ -1,0 +1,256 @@
+"""``fracas lab``: the balance lab (who wins, how often; docs/lab.md)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from fracas.cli.common import _guard, _out, _pct
+from fracas.errors import FracasError
+from fracas.files import load, parse_text, read_text
+
+
+@click.group()
+def lab() -> None:
+    """The balance lab: who wins, how often (docs/lab.md).
+
+    \b
+      fracas lab win FILE         exact win odds (an absorbing Markov chain)
+      fracas lab sim FILE -n N    Monte Carlo of whole fights, real rules and dice
+    """
+
+
+@lab.command("win")
+@click.argument("file", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option(
+    "--max-states",
+    type=click.IntRange(min=1),
+    default=None,
+    help="States past which the chain refuses (default 20,000).",
+)
+def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
+    """Each side's exact chance to be the last standing, from FILE's state after its
+    actions, under the lab's tactics (the file's `tactics:`). A draw: every side down
+    at once, or a stalemate (nobody can hurt anybody any more); there is no round cap."""
+    from fracas.lab.chain import MAX_STATES, win_odds
+    from fracas.lab.fight import file_start
+    from fracas.lab.policy import Policy
+
+    def go() -> None:
+        ef = load(file)
+        result = win_odds(
+            ef.ruleset,
+            file_start(ef),
+            Policy(ef.ruleset, ef.tactics),
+            max_states=max_states or MAX_STATES,
+        )
+        if as_json:
+            click.echo(json.dumps(result.to_json(), indent=2))
+            return
+        for side, p in result.sides.items():
+            _out.print(f"[bold]{escape(side)}[/bold] wins {_pct(p)}  [dim]{p}[/dim]")
+        _out.print(f"draw {_pct(result.draw)}  [dim]{result.draw}[/dim]")
+        _out.print(
+            f"[dim]{result.states:,} states; {float(result.rounds_mean):.2f} rounds on "
+            "average[/dim]"
+        )
+        if result.idle:
+            names = ", ".join(escape(ef.start.name(cid)) for cid in result.idle)
+            one = len(result.idle) == 1
+            _out.print(
+                f"[yellow]{names} only {'ends its turn' if one else 'end their turns'} here: "
+                "nothing in reach, and the lab's tactics do not move (give "
+                f"{'it' if one else 'them'} `approach: true` under `tactics:` in the file "
+                "to close in)[/yellow]"
+            )
+
+    _guard(go)
+
+
+@lab.command("sim")
+@click.argument("file", type=click.Path())
+@click.option("-n", "fights", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--executor",
+    metavar="dask://HOST:PORT",
+    default=None,
+    help="Run the chunks on this Dask cluster (the extra fracas[dask]) instead of --workers.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--plot", type=click.Path(), default=None, help="Write a chart (.png or .svg).")
+def lab_sim(
+    file: str,
+    fights: int,
+    workers: int,
+    seed: int,
+    executor: str | None,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    """Monte Carlo of N whole fights of FILE through the real rules and the lab's
+    tactics: win rates with 95% intervals, rounds, damage, survival, HP left. The same
+    seed gives the same result whatever the number of workers."""
+    from fracas.lab.sim import simulate
+
+    def go() -> None:
+        text = read_text(file)
+        parse_text(text, file)  # a bad file fails here, before any worker starts
+        if as_json or not _out.is_terminal:
+            result = simulate(text, file, fights, seed=seed, workers=workers, executor=executor)
+        else:
+            from rich.progress import Progress
+
+            with Progress(console=_out, transient=True) as bar:
+                task = bar.add_task("fights", total=fights)
+                result = simulate(
+                    text,
+                    file,
+                    fights,
+                    seed=seed,
+                    workers=workers,
+                    progress=lambda k: bar.advance(task, k),
+                    executor=executor,
+                )
+        data = result.to_json()
+        if plot is not None:
+            from fracas.lab.plots import sim_plot
+
+            sim_plot(data, plot)
+        if as_json:
+            click.echo(json.dumps(data, indent=2))
+            return
+        for side, s in data["sides"].items():
+            lo, hi = s["ci95"]
+            _out.print(
+                f"[bold]{escape(side)}[/bold] wins {s['win'] * 100:6.2f}%  "
+                f"(95%: {lo * 100:.2f}-{hi * 100:.2f}%)"
+            )
+        cap = data["round_cap"]
+        _out.print(
+            f"draw {data['draw'] * 100:6.2f}%  [dim]({cap['fights']} stopped at the "
+            f"{cap['rounds']}-round cap)[/dim]"
+        )
+        _out.print(f"rounds: mean {data['rounds']['mean']:.2f}")
+        peak = max(data["rounds"]["histogram"].values())
+        for r, k in data["rounds"]["histogram"].items():
+            _out.print(f"  {r:>3} [cyan]{'█' * max(1, round(30 * k / peak)):<30}[/cyan] {k}")
+        table = Table("combatant", "dealt", "taken", "survival", "HP left")
+        for c in data["combatants"].values():
+            table.add_row(
+                escape(c["name"]),
+                f"{c['damage_dealt']:.2f}",
+                f"{c['damage_taken']:.2f}",
+                f"{c['survival'] * 100:.1f}%",
+                f"{c['hp_left']:.2f}",
+            )
+        _out.print(table)
+
+    _guard(go)
+
+
+@lab.command("compare")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="OPTION=VALUE[,...]",
+    help="A variant: FILE with these options (repeat for each variant; one --set is "
+    "compared with FILE as it is).",
+)
+@click.option(
+    "-n",
+    "fights",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="Fights per variant where the exact chain is too large.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--sweep",
+    metavar="ID.FIELD=LO..HI",
+    default=None,
+    help="One variant per value of a sheet field (bo.hp=4..12; hp sets max_hp too) or "
+    "an option (OPTION=LO..HI): a table and, with --plot, a curve.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--plot", type=click.Path(), default=None, help="Write a chart (.png or .svg).")
+def lab_compare(
+    files: tuple[str, ...],
+    sets: tuple[str, ...],
+    sweep: str | None,
+    fights: int,
+    seed: int,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    """The same fight under rule variants side by side: FILE with --set options, or
+    several FILES. Each side's win chance per variant (exact where `win` applies,
+    else sampled), the difference to the first and whether it is significant."""
+    from fracas.lab.compare import Variant, compare, with_options
+    from fracas.lab.compare import sweep as sweep_variants
+
+    def go() -> None:
+        from pathlib import Path
+
+        texts = [(f, read_text(f)) for f in files]
+        variants = [Variant(Path(f).name, t, f) for f, t in texts]
+        if sweep is not None:
+            variants = sweep_variants(texts[0][1], texts[0][0], sweep)
+        elif sets:
+            first, text = texts[0]
+            made = [with_options(text, first, s) for s in sets]
+            variants = (made if len(made) > 1 else [variants[0], *made]) + variants[1:]
+        if len(variants) < 2:
+            raise FracasError(
+                "nothing_to_compare",
+                "give two FILES, or FILE with --set OPTION=VALUE (e.g. --set revision=A "
+                "--set revision=B)",
+            )
+        for v in variants:
+            parse_text(v.text, v.name)
+        result = compare(variants, n=fights, seed=seed)
+        if plot is not None:
+            from fracas.lab.plots import compare_plot, sweep_plot
+
+            if sweep is not None:
+                sweep_plot(result, sweep.partition("=")[0], plot)
+            else:
+                compare_plot(result, plot)
+        if as_json:
+            click.echo(json.dumps(result, indent=2))
+            return
+        if sweep is not None:
+            sides = list(result["variants"][0]["sides"])
+            table = Table(sweep.partition("=")[0], *(f"{s} wins" for s in sides), "method")
+            for v in result["variants"]:
+                table.add_row(
+                    escape(v["label"].rpartition("=")[2]),
+                    *(f"{v['sides'][s]['win'] * 100:.2f}%" for s in sides),
+                    v["method"],
+                )
+            _out.print(table)
+            return
+        for v in result["variants"]:
+            _out.print(f"[bold]{escape(v['label'])}[/bold] [dim]({v['method']})[/dim]")
+            for side, s in v["sides"].items():
+                lo, hi = s["ci95"]
+                ci = "" if "exact" in s else f"  (95%: {lo * 100:.2f}-{hi * 100:.2f}%)"
+                _out.print(f"  {escape(side)} wins {s['win'] * 100:6.2f}%{ci}")
+        for d in result["differences"]:
+            _out.print(f"[bold]{escape(d['label'])} - {escape(d['against'])}[/bold]")
+            for side, s in d["sides"].items():
+                how = f"exact {s['exact']}" if "exact" in s else f"z test p = {s['p_value']:.3g}"
+                mark = "significant" if s["significant"] else "not significant"
+                _out.print(
+                    f"  {escape(side)} {s['diff'] * 100:+.2f} points  [dim]{how}; {mark}[/dim]"
+                )
+
+    _guard(go)

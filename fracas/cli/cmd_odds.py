@@ -1,0 +1,164 @@
+"""``fracas odds``: the exact odds of a file's last action, or of every choice."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+import click
+from rich.markup import escape
+
+from fracas.cli.common import _fail, _guard, _out, _pct
+from fracas.dice.budget import DEFAULT_SECONDS
+from fracas.engine import Engine
+from fracas.errors import FracasError
+from fracas.files import EncounterFile, load, play_file
+from fracas.odds import Odds, action_odds
+from fracas.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
+from fracas.table.choice_odds import DEFAULT_CHOICE_SECONDS, choice_odds
+
+
+@click.command()
+@click.argument("file", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the odds as one JSON object.")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Rolls along one dice path before exploding dice are cut (default: the ruleset's).",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_SECONDS,
+    show_default=True,
+    help="Wall time the odds may take: exact within it, else a marked Monte Carlo estimate.",
+)
+@click.option(
+    "--budget",
+    "budget_ms",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The same time budget in milliseconds (overrides --seconds).",
+)
+@click.option(
+    "--choices",
+    is_flag=True,
+    help="Play every action of FILE, then give the odds of every choice of whoever's turn "
+    "it is (each action on each target or tile), fastest first, within the budget.",
+)
+def odds(
+    file: str,
+    as_json: bool,
+    depth: int | None,
+    seconds: float,
+    budget_ms: int | None,
+    choices: bool,
+) -> None:
+    """Exact odds of the last action of FILE, before anyone rolls.
+
+    Every action but the last is played with its dice; the last one is
+    replayed over every face of every die it rolls. Dice the last action
+    names stay fixed: the odds are conditional on them. Where dice explode
+    without end, paths are cut at a depth and the output states the mass cut
+    and the least damage of a cut path. Past the time budget (--seconds or
+    --budget MS) the odds are a seeded Monte Carlo estimate with 95% intervals,
+    marked as such, instead of exact.
+    """
+    if budget_ms is not None:
+        seconds = budget_ms / 1000
+
+    def go() -> None:
+        ef = load(file)
+        if choices:
+            _print_choices(ef, as_json, DEFAULT_CHOICE_SECONDS if budget_ms is None else seconds)
+            return
+        if not ef.actions:
+            raise FracasError(
+                "no_actions",
+                f"{file!r} has no actions: odds are computed for the file's last action",
+            )
+        played = play_file(ef, len(ef.actions) - 1)
+        engine, error = played.engine, played.refused
+        if error is not None:
+            number, exc = error
+            _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
+        last = ef.actions[-1]
+        try:
+            result = action_odds(
+                ef.ruleset, engine.state, last, seed=engine.seed, max_rolls=depth, seconds=seconds
+            )
+        except FracasError as exc:
+            n = len(ef.actions)
+            _fail(f"action {n} ({ef.action_where[n - 1]}): {exc.code}: {exc.message}")
+        if as_json:
+            click.echo(json.dumps(result.to_json(), indent=2))
+        else:
+            _print_odds(ef, engine, result, len(ef.actions))
+
+    _guard(go)
+
+
+def _print_choices(ef: EncounterFile, as_json: bool, seconds: float) -> None:
+    """``fracas odds --choices``: the odds of every choice of the current actor."""
+    played = play_file(ef)
+    if played.refused is not None:
+        number, exc = played.refused
+        _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
+    state = played.engine.state
+    found = choice_odds(ef.ruleset, state, seed=played.engine.seed, seconds=seconds)
+    if as_json:
+        click.echo(json.dumps(choices_json(state, found), indent=2))
+        return
+    _out.print(f"[bold]Odds of every choice of {escape(state.name(state.turn.actor))}[/bold]")
+    for line in choice_lines(state, found):
+        _out.print(escape(line))
+
+
+def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) -> None:
+    last = ef.actions[-1]
+    fixed = ", ".join(f"{k}={list(v) if len(v) > 1 else v[0]}" for k, v in last.dice.items())
+    _out.print(
+        f"[bold]Odds of {escape(action_title(number, last))}[/bold]"
+        f"{' given ' + escape(fixed) if fixed else ''}"
+    )
+    paths, *cut = odds_heading(result)
+    _out.print(f"[dim]{paths}[/dim]")
+    for line in cut:
+        _out.print(f"[yellow]{escape(line)}[/yellow]")
+    for cid, o in result.combatants.items():
+        c = engine.state.get(cid)
+        iv = result.estimate.intervals[cid] if result.estimate is not None else {}
+
+        def ci(
+            name: str, pct: bool = True, iv: Mapping[str, tuple[float, float] | None] = iv
+        ) -> str:
+            got = iv.get(name)
+            if got is None:
+                return ""
+            lo, hi = got
+            return f" [{lo * 100:.1f}–{hi * 100:.1f}%]" if pct else f" [{lo:.2f}–{hi:.2f}]"
+
+        hit = "hit   n/a  " if o.hit is None else f"hit {_pct(o.hit)}{ci('hit')}"
+        _out.print(
+            f"\n[bold]{escape(c.name)}[/bold] (HP {c.hp}/{c.max_hp})  {hit}   "
+            f"mean damage {float(o.mean):.3f}{ci('mean', False)}   "
+            f"down {_pct(o.down)}{ci('down')}"
+        )
+        for row in damage_rows(o):
+            if row.tail:  # a long tail of rare outcomes (exploding dice): one line
+                _out.print(
+                    f"  {row.damage:>3}+    {'':<30} {_pct(row.p)}  [dim]{row.p} "
+                    f"({row.count} outcomes up to {row.up_to}; --json lists each)[/dim]"
+                )
+            else:
+                bar = "█" * row.bar
+                _out.print(
+                    f"  {row.damage:>3} dmg [cyan]{bar:<30}[/cyan] {_pct(row.p)}  "
+                    f"[dim]{row.p}[/dim]"
+                )
+        if o.cut:
+            _out.print(
+                f"  ≥{o.at_least or 0:>2} dmg {'':<30} {_pct(o.cut)}  "
+                f"[dim]{o.cut} (paths cut at the depth: at least {o.at_least or 0})[/dim]"
+            )

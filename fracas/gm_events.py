@@ -1,0 +1,158 @@
+"""The game master's table events (made by :mod:`fracas.gm`): edits of HP, the order,
+who is in the fight, hidden or noted, and free rolls. Import them from
+:mod:`fracas.model`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
+from fracas.events import Event, FieldsSet
+from fracas.frozen import evolve
+from fracas.state import Combatant, Encounter
+
+__all__ = [
+    "CombatantAdded",
+    "CombatantRemoved",
+    "Concealed",
+    "HpChanged",
+    "NoteWritten",
+    "OrderSet",
+    "Rolled",
+    "TurnSkipped",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HpChanged(FieldsSet):
+    """A game master's heal (``amount`` > 0) or damage (< 0): a ``set hp`` by an amount,
+    with the fields the ruleset derived from the new HP."""
+
+    amount: int = 0
+
+    def describe(self, state: Encounter) -> str | None:
+        c = state.get(self.actor)
+        verb = "heals" if self.amount > 0 else "damages"
+        after = self.apply(state).get(self.actor).hp
+        return f"GM {verb} {c.name} {abs(self.amount)}: HP {c.hp} -> {after}"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderSet(Event):
+    """The turn order changes (a game master's reorder or delay)."""
+
+    order: tuple[str, ...]
+
+    def apply(self, state: Encounter) -> Encounter:
+        return evolve(state, order=self.order)
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"GM sets the order: {', '.join(state.name(cid) for cid in self.order)}"
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantAdded(Event):
+    """A combatant joins the fight; ``order`` is the turn order with it placed."""
+
+    combatant: Combatant
+    order: tuple[str, ...]
+
+    def apply(self, state: Encounter) -> Encounter:
+        return evolve(state.with_combatant(self.combatant), order=self.order)
+
+    def describe(self, state: Encounter) -> str | None:
+        c = self.combatant
+        names = ", ".join(c.name if cid == c.id else state.name(cid) for cid in self.order)
+        return f"GM adds {c.name} ({c.side}, HP {c.hp}/{c.max_hp}): order {names}"
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantRemoved(Event):
+    """A combatant leaves the fight (out of the state and the order)."""
+
+    actor: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        return evolve(
+            state,
+            combatants={k: v for k, v in state.combatants.items() if k != self.actor},
+            order=tuple(cid for cid in state.order if cid != self.actor),
+            hidden=state.hidden - {self.actor},
+            notes={k: v for k, v in state.notes.items() if k != self.actor},
+        )
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"GM removes {state.name(self.actor)} from the fight"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    """A down combatant's turn came up and was skipped (``TableRules.skip_down``)."""
+
+    actor: str
+    tone: ClassVar[str] = "down"
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"{state.name(self.actor)} is down: turn skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    """A free roll of dice notation (``2d6+1``), for the table: it changes nothing."""
+
+    actor: str
+    notation: str
+    terms: tuple[tuple[int, tuple[int, ...], int], ...]
+    """Per term: its sign, the faces rolled (a number: itself), the value it counts
+    (the kept faces' sum)."""
+    total: int
+
+    def describe(self, state: Encounter) -> str | None:
+        text = ""
+        for i, (sign, faces, value) in enumerate(self.terms):
+            shown = " + ".join(str(f) for f in faces)
+            if sum(faces) != value:  # some faces not kept (2d20kh1)
+                shown = f"({', '.join(str(f) for f in faces)} -> {value})"
+            elif sign < 0 and len(faces) > 1:
+                shown = f"({shown})"
+            if i == 0:
+                text = ("-" if sign < 0 else "") + shown
+            else:
+                text += f" {'+' if sign > 0 else '-'} {shown}"
+        return f"{state.name(self.actor)} rolls {self.notation}: {text} = {self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class Concealed(Event):
+    """The game master hides a combatant from the players, or shows it again."""
+
+    actor: str
+    hidden: bool
+
+    def apply(self, state: Encounter) -> Encounter:
+        hidden = state.hidden | {self.actor} if self.hidden else state.hidden - {self.actor}
+        return dataclasses.replace(state, hidden=hidden)
+
+    def describe(self, state: Encounter) -> str | None:
+        what = "hides" if self.hidden else "shows"
+        return f"GM {what} {state.name(self.actor)}" + (" from the players" if self.hidden else "")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteWritten(Event):
+    """The game master's note on a combatant (an empty text clears it)."""
+
+    actor: str
+    text: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        notes = {k: v for k, v in state.notes.items() if k != self.actor}
+        if self.text:
+            notes[self.actor] = self.text
+        return dataclasses.replace(state, notes=notes)
+
+    def describe(self, state: Encounter) -> str | None:
+        name = state.name(self.actor)
+        return f"GM notes on {name}: {self.text}" if self.text else f"GM clears the note on {name}"

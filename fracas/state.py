@@ -1,0 +1,235 @@
+"""The encounter state: combatants, the turn, the table's rules, the encounter, and an
+action as the file or the prompt gives it.
+
+State is immutable: an event's :meth:`~fracas.events.Event.apply` returns a new
+:class:`Encounter`. A ruleset's per-combatant data lives in ``Combatant.sheet`` (the
+ruleset's own frozen dataclass); this module never looks inside it. Import these from
+:mod:`fracas.model`, which gathers the state and the core events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, freeze
+from fracas.grid import Tile
+
+__all__ = ["Action", "Combatant", "Encounter", "Statuses", "TableRules", "Turn"]
+
+Statuses = Mapping[str, Mapping[str, Any]]
+"""Status name -> its details (JSON scalars: ``{"turns": 2}``, ``{"from": "ana"}``)."""
+
+
+def _built(value: object) -> bool:
+    return type(value) is FrozenDict or hasattr(type(value), "__dataclass_fields__")
+
+
+def _frozen(obj: object, name: str) -> None:
+    """Make field ``name`` of a frozen dataclass a :class:`FrozenDict` all the way down
+    (a caller may give a plain dict; the state must stay hashable)."""
+    value = getattr(obj, name)
+    if type(value) is not FrozenDict:
+        object.__setattr__(obj, name, freeze(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Combatant(HashKept):
+    """One combatant: the fields every ruleset shares, and the ruleset's own sheet."""
+
+    id: str
+    name: str
+    side: str
+    at: Tile | None
+    hp: int
+    max_hp: int
+    sheet: Any
+    """The ruleset's frozen sheet dataclass (its fields, flat, as its file names them)."""
+    statuses: Statuses = EMPTY
+    marks: frozenset[str] = frozenset()
+    """Lasting markers a ruleset keeps on a combatant that are not sheet fields."""
+
+    def __post_init__(self) -> None:
+        if type(self.statuses) is not FrozenDict:  # _frozen(self, "statuses"), inline
+            object.__setattr__(self, "statuses", freeze(self.statuses))
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash(
+                (
+                    self.id,
+                    self.name,
+                    self.side,
+                    self.at,
+                    self.hp,
+                    self.max_hp,
+                    self.sheet,
+                    self.statuses,
+                    self.marks,
+                )
+            )
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    def with_status(self, status: str, details: Mapping[str, Any]) -> Combatant:
+        """This combatant with ``status`` set to ``details`` (others kept)."""
+        return evolve(self, statuses={**self.statuses, status: freeze(details)})
+
+    def without_status(self, status: str) -> Combatant:
+        """This combatant without ``status`` (others kept)."""
+        if status not in self.statuses:
+            return self
+        statuses = {k: v for k, v in self.statuses.items() if k != status}
+        return evolve(self, statuses=statuses)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn(HashKept):
+    """Whose turn it is and what that combatant may still do in it."""
+
+    actor: str
+    actions_used: int = 0
+    over: bool = False
+    """A rule ended the turn ("your turn ends"); it stays until end_turn or another acts."""
+    flags: frozenset[str] = frozenset()
+    used: Mapping[str, int] = EMPTY
+    """Actions used this turn by kind (``ActionUsed.kind``), for rulesets whose turns
+    hold several kinds of action; ``actions_used`` counts them all."""
+
+    def __post_init__(self) -> None:
+        _frozen(self, "used")
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash((self.actor, self.actions_used, self.over, self.flags, self.used))
+            object.__setattr__(self, "_hash", h)
+            return h
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules(HashKept):
+    """How the table runs the encounter, whatever the ruleset (the file's ``table:`` and
+    ``map:``): part of the state, so every path (play, replay, odds) sees the same."""
+
+    skip_down: bool = True
+    """A turn that comes up for a down combatant (``Ruleset.is_down``) is skipped: it
+    begins and ends at once, its effects firing, and the next begins."""
+    map_size: tuple[int, int] | None = None
+    """The map's width and height, where the file gives them (tiles are checked)."""
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash((self.skip_down, self.map_size))
+            object.__setattr__(self, "_hash", h)
+            return h
+
+
+@dataclass(frozen=True, slots=True)
+class Encounter(HashKept):
+    """The whole state of one encounter at one point of its log.
+
+    A value: equal states compare and hash equal whatever route made them (every
+    mapping in it is a :class:`~fracas.frozen.FrozenDict`, every sequence a tuple), so
+    a state is its own canonical key (exact odds merge paths by it; the lab keys a
+    Markov chain by it).
+    """
+
+    ruleset: str
+    combatants: Mapping[str, Combatant]
+    order: tuple[str, ...]
+    round: int
+    turn: Turn
+    values: Mapping[str, int] = EMPTY
+    """Encounter-wide ruleset values, reported beside ``round``."""
+    table: TableRules = TableRules()
+    """The table's own rules (skipping down combatants' turns, the map's size)."""
+    hidden: frozenset[str] = frozenset()
+    """Combatants the game master hides from the players (``hide`` / ``show``): table
+    state, never read by the rules; the players' projection leaves them out."""
+    notes: Mapping[str, str] = EMPTY
+    """The game master's note on a combatant (``note``): never sent to a player."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.combatants, FrozenDict):
+            object.__setattr__(self, "combatants", FrozenDict(self.combatants))
+        # _frozen(self, "values"), _frozen(self, "notes"), inline: every fold runs this
+        if type(self.values) is not FrozenDict:
+            object.__setattr__(self, "values", freeze(self.values))
+        if type(self.notes) is not FrozenDict:
+            object.__setattr__(self, "notes", freeze(self.notes))
+        if type(self.hidden) is not frozenset:
+            object.__setattr__(self, "hidden", frozenset(self.hidden))
+        if type(self.order) is not tuple:
+            object.__setattr__(self, "order", tuple(self.order))
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash(
+                (
+                    self.ruleset,
+                    self.combatants,
+                    self.order,
+                    self.round,
+                    self.turn,
+                    self.values,
+                    self.table,
+                    self.hidden,
+                    self.notes,
+                )
+            )
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    def get(self, cid: str) -> Combatant:
+        return self.combatants[cid]
+
+    def name(self, cid: str) -> str:
+        return self.combatants[cid].name
+
+    def with_combatant(self, c: Combatant) -> Encounter:
+        combatants = self.combatants
+        assert isinstance(combatants, FrozenDict)  # __post_init__ made it one
+        return evolve(self, combatants=combatants.set(c.id, c))
+
+    def with_sheet(self, who: Combatant | str, **changes: Any) -> Encounter:
+        """The state with some of a combatant's sheet fields changed (the usual effect of a
+        ruleset's event)."""
+        c = self.combatants[who] if isinstance(who, str) else who
+        # A FrozenDict or a dataclass given is taken as frozen through: built from the
+        # state's own (frozen) parts by an event; anything else is frozen here.
+        for k, v in changes.items():
+            if type(v) not in SCALARS and not _built(v):
+                changes[k] = freeze(v)
+        return self.with_combatant(evolve(c, sheet=evolve(c.sheet, **changes)))
+
+    def with_turn(self, **changes: Any) -> Encounter:
+        return evolve(self, turn=evolve(self.turn, **changes))
+
+    def with_value(self, name: str, value: int) -> Encounter:
+        """The state with encounter-wide value ``name`` set to ``value``."""
+        return evolve(self, values={**self.values, name: value})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action as the file (or the prompt) gives it."""
+
+    actor: str
+    do: str
+    target: str | None = None
+    at: Tile | None = None
+    params: Mapping[str, Any] = EMPTY
+    dice: Mapping[str, tuple[int, ...]] = EMPTY
+
+    def __post_init__(self) -> None:
+        _frozen(self, "params")
+        _frozen(self, "dice")
