@@ -297,12 +297,16 @@ def _per_combatant(
                 cut_downs += n
             cut += n
             at_least = dealt if at_least is None else min(at_least, dealt)
-        hit = Fraction(hits, den) + Fraction(cut_hits, cut_den)
-        down = Fraction(downs, den) + Fraction(cut_downs, cut_den)
-        out[cid] = CombatantOdds(
-            hit if targeted else None, damage, down, Fraction(cut, cut_den), at_least
-        )
+        hit, down, lost = Fraction(hits, den), Fraction(downs, den), _NONE
+        if cut:
+            hit += Fraction(cut_hits, cut_den)
+            down += Fraction(cut_downs, cut_den)
+            lost = Fraction(cut, cut_den)
+        out[cid] = CombatantOdds(hit if targeted else None, damage, down, lost, at_least)
     return out
+
+
+_NONE = Fraction(0)
 
 
 def _entry(partial: Partial, cid: str) -> tuple[str, bool | None, int] | None:

@@ -31,7 +31,8 @@ from fracas.dice.budget import Budget
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.errors import FracasError
-from fracas.model import Attempted, Damaged, Encounter, Event, fold
+from fracas.frozen import FrozenDict, evolve
+from fracas.model import Attempted, Combatant, Damaged, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset
 from fracas.steps import Roller, Then, odds_key, odds_scope, run_steps
 
@@ -293,25 +294,20 @@ def _settle(
             if cid not in scope
         }
         known = tuple(e for e in known if e[0] in scope)
-    was = before.combatants
+    was, begun = before.combatants, start.combatants
+    put: dict[str, Combatant] = {}  # per combatant: as it is in the node's state
     for cid, c in after.combatants.items():
-        if cid not in scope and c is not was.get(cid, c):
-            after = after.with_combatant(was[cid])
-    return known, _same(after, start), done
+        put[cid] = was[cid] if cid not in scope and cid in was else c
+    if (
+        put.keys() == begun.keys()
+        and all(put[cid] is c for cid, c in begun.items())
+        and all(getattr(after, name) is getattr(start, name) for name in _FIELDS)
+    ):
+        return known, start, done  # the step's own state: its hash known already
+    return known, evolve(after, combatants=FrozenDict(put)), done
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(Encounter) if f.name != "combatants")
-
-
-def _same(state: Encounter, start: Encounter) -> Encounter:
-    """``start`` itself where ``state`` is made of the same parts (its hash is known and
-    the node's key compares by identity), else ``state``."""
-    if state is start or state.combatants != start.combatants:
-        return state
-    for name in _FIELDS:
-        if getattr(state, name) is not getattr(start, name):
-            return state
-    return start
 
 
 def _add(into: dict[int, int], weight: Mapping[int, int], by: Mapping[int, int]) -> dict[int, int]:

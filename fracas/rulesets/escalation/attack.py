@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from fracas.dice.pools import Faces, Pool, roll_pool
@@ -78,6 +79,8 @@ class TargetPlan:
     """The same with the crit's bonus (ES-11)."""
     condition: tuple[Event, ...]
     """What a trigger that earns a condition adds (ES-12, ES-13)."""
+    verdicts: _Verdicts
+    """What the exact odds class its trigger die by (success, crit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,14 +149,16 @@ def decide_attack(
             cover or them.cover,
             params.get("failure_mod", 0),
         )
+        failure = sum(n for _, n in parts)
         plans.append(
             TargetPlan(
                 target.id,
                 parts,
-                sum(n for _, n in parts),
+                failure,
                 _hit(o, actor, target, weapon, escalation, params, crit=False),
                 _hit(o, actor, target, weapon, escalation, params, crit=True),
                 _condition(o, target, weapon, choice),
+                _Verdicts(failure, o.trigger_die, weapon.condition_at),
             )
         )
     declared = AttackDeclared(
@@ -182,13 +187,8 @@ def roll_attack(plan: AttackPlan, dice: Dice, start: int = 0, landed: bool = Fal
     for i in range(start, len(targets)):
         t = targets[i]
         # ES-8: the trigger die, drawn by the exact odds as one branch per verdict
-        faces = roll_pool(
-            dice,
-            Pool((plan.top,)),
-            "trigger",
-            key=_Verdicts(t.failure, plan.top, plan.condition_at),
-            of=t.target if multi else None,
-        )
+        of = t.target if multi else None
+        faces = roll_pool(dice, _die(plan.top), "trigger", key=t.verdicts, of=of)
         trigger = faces[0][0]
         verdict = judge(trigger, t.failure, plan.top, plan.condition_at)
         kind = CriticalTrigger if verdict.crit else TriggerRolled
@@ -243,6 +243,12 @@ class NextTarget:
         with its own trigger die (ES-8) and verdict, and the attacker, whose action and
         Energy are tracked last (ES-2)."""
         return frozenset((self.plan.actor, *(t.target for t in self.plan.targets[self.index :])))
+
+
+@lru_cache(maxsize=64)
+def _die(top: int) -> Pool:
+    """ES-8, ES-G2: the trigger die (a d12 unless option ``trigger_die`` says otherwise)."""
+    return Pool((top,))
 
 
 @dataclass(frozen=True, slots=True)
