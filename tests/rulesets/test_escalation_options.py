@@ -7,12 +7,16 @@ changed, and checks that exactly the documented outcome changes.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fracas.errors import FileError
+from fracas.errors import FileError, FracasError
+from fracas.files import load as load_file
+from fracas.model import Action
 from fracas.rulesets.escalation.tables import SIZE_CATEGORIES, STANDARD_CONDITIONS
+from fracas.table.choices import options_now
 from tests.rulesets.escalation_support import (
     actions_left,
     attack,
@@ -459,3 +463,19 @@ def test_dead_ends_with_set() -> None:
     )
     assert output(p)["combatants"]["bo"]["down"] is False
     assert hp(p, "ana") == 20 - (1 + 4 - 3)
+
+
+def test_es12_the_wielders_choice_of_condition_is_offered_from_its_weapons() -> None:
+    """ES-12: the wielder chooses the condition, one of the weapon's three. "May do now"
+    (the page's choices) offers the conditions of every weapon the attacker carries;
+    one the weapon used does not have is refused with the weapon's three named."""
+    ef = load_file(Path(__file__).parents[2] / "examples" / "escalation.yaml")
+    attack = next(o for o in options_now(ef.ruleset, ef.start) if o.spec.name == "attack")
+    # Ana's sword: bleeding, dazed, prone; her bow: bleeding, slowed, frightened
+    assert attack.choices["condition"] == ("bleeding", "dazed", "prone", "slowed", "frightened")
+    with_bow = Action("ana", "attack", "gob", params={"weapon": "bow", "condition": "slowed"})
+    ef.ruleset.decided(ef.start, with_bow)  # the bow's own: allowed
+    with_sword = Action("ana", "attack", "ogre", params={"condition": "slowed"})
+    with pytest.raises(FracasError, match="'slowed' is not a condition of the 'sword'") as err:
+        ef.ruleset.decided(ef.start, with_sword)
+    assert err.value.code == "bad_condition"

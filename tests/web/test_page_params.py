@@ -52,6 +52,8 @@ def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, brow
             assert f"hit {100 * expected['combatants'][cid]['hit']:.1f}%" in line
             assert f"mean damage {expected['combatants'][cid]['mean']:.2f}" in line
         assert f"{expected['paths']} dice paths, exact" in text
+        shown = gm.locator("#odds .blast-odds").evaluate_all("bs => bs.map(b => b.dataset.id)")
+        assert shown == ["ogre", "gob"]  # in the order ticked
         gm.screenshot(path=str(SHOTS / "gm-several-targets.png"), full_page=True)
         seq = server.table.seq
         go.click()

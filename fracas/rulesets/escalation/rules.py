@@ -145,6 +145,17 @@ class Escalation(TypedRuleset[Sheet, Options]):
     def is_down(self, c: Combatant) -> bool:
         return c.hp == 0 or "dead" in c.statuses  # ES-G3, ES-20
 
+    def param_choices(
+        self, state: Encounter, actor: str, spec: ActionSpec
+    ) -> dict[str, tuple[str, ...]]:
+        """Besides the weapons: ES-12's ``condition``, the wielder's choice among its
+        weapons' three each (the weapon used must have it: ``bad_condition``)."""
+        out = super().param_choices(state, actor, spec)
+        if "condition" in spec.params:
+            weapons = self.sheet(state.get(actor)).weapons
+            out["condition"] = tuple(dict.fromkeys(c for w in weapons for c in w.conditions))
+        return out
+
     def combatant_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
         """2.6: the sheet, plus what the combatant can do if it acts now: the combatant
         whose turn it is has what its turn left; any other starts a turn when it acts,

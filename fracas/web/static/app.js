@@ -148,7 +148,7 @@ function handle(m) {
     if (key) oddsCache.set(`${m.seq}|${key}`, m.odds);
     if (asked && m.id === asked.id) {
       if (asked.tile) showBlastOdds(m.odds, asked.tile);
-      else if (asked.several) showEachOdds(m.odds, `${title(chosen ? chosen.do : "")} ${asked.several.map(name).join(", ")}`);
+      else if (asked.several) showEachOdds(m.odds, `${title(chosen ? chosen.do : "")} ${asked.several.map(name).join(", ")}`, asked.several);
       else showOdds(m.odds, asked.target);
     }
   } else if (m.type === "winbar") {

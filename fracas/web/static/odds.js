@@ -50,7 +50,7 @@ function askSeveralOdds() {
   const several = [...chosen.several];
   const heading = `${title(chosen.do)} ${several.map(name).join(", ")}`;
   const cached = oddsCache.get(`${seq}|${key}`);
-  if (cached) { asked = { id: null, key, several }; showEachOdds(cached, heading); return; }
+  if (cached) { asked = { id: null, key, several }; showEachOdds(cached, heading, several); return; }
   const box = $("odds");
   box.hidden = false;
   box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${heading}…`));
@@ -62,12 +62,14 @@ function showBlastOdds(odds, tile) {
   showEachOdds(odds, `${title(chosen ? chosen.do : "")} at ${tile[0]}, ${tile[1]}`);
 }
 
-// Every creature's odds of one action, a block each (a blast, several targets).
-function showEachOdds(odds, heading) {
+// Every creature's odds of one action, a block each (a blast, several targets: in the
+// order they were ticked).
+function showEachOdds(odds, heading, order = []) {
   const box = $("odds");
   box.hidden = false;
   box.replaceChildren(el("strong", {}, `${heading}: ${oddsKind(odds)}`));
-  const ids = Object.keys(odds.combatants);
+  const listed = order.filter((cid) => cid in odds.combatants);
+  const ids = [...listed, ...Object.keys(odds.combatants).filter((cid) => !listed.includes(cid))];
   if (!ids.length) { box.append(el("p", {}, "no creature it may reach")); return; }
   for (const cid of ids) {
     const block = el("div", { class: "blast-odds", "data-id": cid });
