@@ -254,9 +254,7 @@ def _per_combatant(
     # below add integers, and a Fraction is made per figure at the end
     den = found.den
     # the cut paths' probabilities likewise, over their own denominator
-    cut_den = 1
-    for _, _, p, _ in found.cut:
-        cut_den = cut_den * p.denominator // math.gcd(cut_den, p.denominator)
+    cut_den = math.lcm(*(p.denominator for _, _, p, _ in found.cut))
     cuts = [(known, lower, p.numerator * (cut_den // p.denominator), gone)
             for known, lower, p, gone in found.cut]  # fmt: skip
     out: dict[str, CombatantOdds] = {}
@@ -297,7 +295,7 @@ def _per_combatant(
                 cut_downs += n
             cut += n
             at_least = dealt if at_least is None else min(at_least, dealt)
-        hit, down, lost = Fraction(hits, den), Fraction(downs, den), _NONE
+        hit, down, lost = Fraction(hits, den), Fraction(downs, den), _ZERO
         if cut:
             hit += Fraction(cut_hits, cut_den)
             down += Fraction(cut_downs, cut_den)
@@ -306,7 +304,7 @@ def _per_combatant(
     return out
 
 
-_NONE = Fraction(0)
+_ZERO = Fraction(0)
 
 
 def _entry(partial: Partial, cid: str) -> tuple[str, bool | None, int] | None:

@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 from fracas.dice.budget import Budget
 from fracas.dice.exact import enumerate_exact
@@ -47,7 +47,6 @@ __all__ = [
     "sample_outcomes",
 ]
 
-K = TypeVar("K", bound=Hashable)
 Partial = tuple[tuple[str, bool | None, int], ...]
 """Per combatant so far (sorted by id): landed (None: not attacked) and damage taken."""
 Path = tuple[tuple[str, bool | None, int, bool], ...]
@@ -182,7 +181,8 @@ def exact_outcomes(
             path = summary(ruleset, merge((), events), _final(before, events))
             by = sums.setdefault((_NONE, path), {})
             by[p.denominator] = by.get(p.denominator, 0) + p.numerator
-        out.den, out.outcomes = _over_one(sums)
+        out.den = math.lcm(*(d for by in sums.values() for d in by))
+        out.outcomes = {key: _over(by, out.den) for key, by in sums.items()}
         for events, p in dist.cut.items():
             lower = summary(ruleset, merge((), events), _final(before, events))
             out.cut.append(((), lower, p, _NONE))
@@ -249,26 +249,23 @@ def exact_outcomes(
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
             out.cut.append((partial, summary(ruleset, partial, state), mass * plain, gone))
-    flat: dict[Any, dict[int, int]] = {("final", key): by for key, by in finals.items()}
-    for cid, entries in settled.items():
-        flat.update(((cid, entry), by) for entry, by in entries.items())
-    den, nums = _over_one(flat)
-    out.den = den
-    for (where, what), n in nums.items():
-        if where == "final":
-            out.outcomes[what] = n
-        else:
-            out.settled.setdefault(where, {})[what] = n
+    # one denominator for the final summaries and the settled ones alike
+    den = out.den = math.lcm(
+        *(d for by in finals.values() for d in by),
+        *(d for entries in settled.values() for by in entries.values() for d in by),
+    )
+    out.outcomes = {key: _over(by, den) for key, by in finals.items()}
+    out.settled = {
+        cid: {entry: _over(by, den) for entry, by in entries.items()}
+        for cid, entries in settled.items()
+    }
     return out
 
 
-def _over_one(weights: Mapping[K, Mapping[int, int]]) -> tuple[int, dict[K, int]]:
-    """Sums of numerators per denominator as one denominator and a numerator each."""
-    den = 1
-    for by in weights.values():
-        for d in by:
-            den = den * d // math.gcd(den, d)
-    return den, {key: sum(n * (den // d) for d, n in by.items()) for key, by in weights.items()}
+def _over(by: Mapping[int, int], den: int) -> int:
+    """A sum of numerators per denominator as one numerator over ``den`` (a multiple of
+    each denominator)."""
+    return sum(n * (den // d) for d, n in by.items())
 
 
 _NONE: Gone = frozenset()

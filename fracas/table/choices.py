@@ -9,7 +9,6 @@ before any die; an action it decides is allowed.
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,10 +33,6 @@ class Option:
     """It may target a tile now (tried at the combatants' tiles)."""
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The values of each parameter that has a closed set of them (weapons, items, limbs)."""
-    flags: tuple[str, ...] = ()
-    """The parameters that are switched on or off (``true``: a burst, advantage)."""
-    numbers: tuple[str, ...] = ()
-    """The parameters that are a whole number (a modifier, a distance)."""
     refusal: FracasError | None = None
     """Why it is not allowed now (the first refusal met); None when it is."""
 
@@ -117,22 +112,20 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
     out: list[Option] = []
     for spec in ruleset.actions:
         choices = param_choices(ruleset, state, who, spec)
-        flags, numbers = param_flags(spec), param_numbers(spec)
-        offered = Option(spec, who, choices=choices, flags=flags, numbers=numbers)
         if who != state.turn.actor and not spec.off_turn:
             why = Refusal(
                 "not_your_turn",
                 f"it is {state.name(state.turn.actor)}'s turn; {spec.name} is taken in "
                 f"{state.name(who)}'s own turn",
             )
-            out.append(dataclasses.replace(offered, refusal=why))
+            out.append(Option(spec, who, choices=choices, refusal=why))
             continue
         missing = [p for p in spec.required if not choices.get(p)]
         if missing:
             why = Refusal(
                 "nothing_to_choose", f"{spec.name} needs {missing[0]!r}, and there is none now"
             )
-            out.append(dataclasses.replace(offered, refusal=why))
+            out.append(Option(spec, who, choices=choices, refusal=why))
             continue
         first: FracasError | None = None
         targets: list[str] = []
@@ -151,13 +144,13 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
                     targets.append(action.target)
                 tile = tile or action.at is not None
         if not allowed:
-            out.append(dataclasses.replace(offered, refusal=first))
+            out.append(Option(spec, who, choices=choices, refusal=first))
             continue
         narrowed = {  # a required parameter: the values the rules allowed now
             p: tuple(v for v in values if v in good[p]) if p in good else values
             for p, values in choices.items()
         }
-        out.append(Option(spec, who, tuple(targets), tile, narrowed, flags, numbers))
+        out.append(Option(spec, who, tuple(targets), tile, narrowed))
     return out
 
 

@@ -39,7 +39,7 @@ from fracas.model import (
 from fracas.odds import Odds
 from fracas.render import action_title, record_entries
 from fracas.rulesets.base import Ruleset, Shown
-from fracas.table.choices import Option
+from fracas.table.choices import Option, param_flags, param_numbers
 from fracas.table.identity import Identity, Role
 from fracas.table.physical import Pending
 from fracas.table.table import Table
@@ -401,8 +401,8 @@ def _option(o: Option, unseen: Unseen) -> dict[str, Any]:
         "params": list(o.spec.params),
         "required": list(o.spec.required),
         "choices": {k: [v for v in vs if v not in unseen.ids] for k, vs in o.choices.items()},
-        "flags": list(o.flags),
-        "numbers": list(o.numbers),
+        "flags": list(param_flags(o.spec)),
+        "numbers": list(param_numbers(o.spec)),
         "allowed": o.allowed,
         "refusal": refusal,
     }

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Action
-from tests.web.test_browser import CHROMIUM, launched
+from tests.web.test_browser import NEEDS_CHROMIUM, launched
 from tests.web.test_setup_browser import SetupServer
 
 ROOT = Path(__file__).parents[2]
@@ -31,9 +31,7 @@ AXE = Path(
 )
 SHOTS = ROOT / "build" / "screenshots"
 pytestmark = [
-    pytest.mark.skipif(
-        CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-    ),
+    NEEDS_CHROMIUM,
     pytest.mark.skipif(
         not AXE.exists(),
         reason=f"axe-core is not installed at {AXE} "

@@ -13,12 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, launched
+from tests.web.test_browser import NEEDS_CHROMIUM, launched
 from tests.web.test_setup_browser import SetupServer
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 # Every control a keyboard should reach: enabled, rendered and not inside a closed
 # <details> (checkVisibility), in the tab order. Each is numbered for the walk below.

@@ -25,9 +25,11 @@ from fracas.web.serve import free_port
 from fracas.web.setup import SetupKey
 
 CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(
+NEEDS_CHROMIUM = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
 )
+"""The mark of every browser test: Debian's Chromium, which `.ci/run` installs."""
+pytestmark = NEEDS_CHROMIUM
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -14,12 +14,10 @@ import pytest
 
 from fracas.web.serve import free_port
 from tests.web.browser_crash import chromium, trial
-from tests.web.test_browser import launched
+from tests.web.test_browser import NEEDS_CHROMIUM, launched
 
 CHROMIUM = chromium()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")

@@ -15,11 +15,9 @@ from typing import Any
 import pytest
 
 from fracas.model import Action
-from tests.web.test_browser import CHROMIUM, SHOTS, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 FIGHT = """\
 ruleset: dice-combat

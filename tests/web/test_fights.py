@@ -12,9 +12,9 @@ import pytest
 
 from fracas.table import Identity, Table, View
 from fracas.web.live import RATE
-from tests.web.test_browser import CHROMIUM, SHOTS, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on the PATH")
+pytestmark = NEEDS_CHROMIUM
 EXAMPLES = Path(__file__).parents[2] / "examples"
 TURNS = 24
 """Actions tried at most (attacks and ended turns)."""

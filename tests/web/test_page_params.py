@@ -11,29 +11,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from fracas.model import Action
-from tests.web.test_browser import CHROMIUM, SHOTS, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-)
+pytestmark = NEEDS_CHROMIUM
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
-def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, browser: Any) -> None:
-    server = Server(tmp_path, (EXAMPLES / "escalation.yaml").read_text().split("actions:")[0])
+@contextmanager
+def attacking(tmp_path: Path, browser: Any, example: str, second: str) -> Iterator[Any]:
+    """The game master's page (390 px) on ``example``'s start, the first turn ended:
+    ``second``'s Attack chosen. Yields the server and the page."""
+    server = Server(tmp_path, (EXAMPLES / example).read_text().split("actions:")[0])
     try:
         gm = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         gm.goto(f"{server.base}/t/{server.gm}")
         gm.wait_for_selector("#order li")
-        gm.get_by_role("button", name="End turn").first.click()  # Ana's turn: Cy's next
-        gm.wait_for_selector('#turn:has-text("Cy\'s turn")')
+        gm.get_by_role("button", name="End turn").first.click()
+        gm.wait_for_selector(f'#turn:has-text("{second}\'s turn")')
         gm.get_by_role("button", name="Attack", exact=True).click()
+        yield server, gm
+    finally:
+        server.stop()
+
+
+def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, browser: Any) -> None:
+    with attacking(tmp_path, browser, "escalation.yaml", "Cy") as (server, gm):
         several = gm.locator("fieldset.several")
         go = gm.locator("#act-several")
         assert go.is_disabled() and "tick two or more" in go.inner_text()
@@ -62,19 +70,10 @@ def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, brow
         assert server.table.log[-1].action == whelm
         log = gm.locator("#log").inner_text()
         assert "vs Ogre: failure 3" in log and "vs Gob: failure 6" in log
-    finally:
-        server.stop()
 
 
 def test_a_switch_gives_the_attack_advantage_and_its_odds(tmp_path: Path, browser: Any) -> None:
-    server = Server(tmp_path, (EXAMPLES / "soak.yaml").read_text().split("actions:")[0])
-    try:
-        gm = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        gm.goto(f"{server.base}/t/{server.gm}")
-        gm.wait_for_selector("#order li")
-        gm.get_by_role("button", name="End turn").first.click()  # Mara's turn: Finn's next
-        gm.wait_for_selector('#turn:has-text("Finn\'s turn")')
-        gm.get_by_role("button", name="Attack", exact=True).click()
+    with attacking(tmp_path, browser, "soak.yaml", "Finn") as (server, gm):  # after Mara
         assert gm.get_by_label("Disadvantage").is_visible()
         gm.get_by_label("Advantage", exact=True).check()
         gm.get_by_label("Modifier").fill("-2")  # SK-3: a situational modifier to the roll
@@ -94,5 +93,3 @@ def test_a_switch_gives_the_attack_advantage_and_its_odds(tmp_path: Path, browse
         gm.wait_for_selector("#log li:has-text('Finn attacks')")
         assert server.table.seq == seq + 1
         assert server.table.log[-1].action == edge
-    finally:
-        server.stop()

@@ -12,11 +12,9 @@ from typing import Any
 import pytest
 
 from fracas.files import parse_text
-from tests.web.test_browser import CHROMIUM, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, Server
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 class SetupServer(Server):

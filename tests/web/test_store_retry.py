@@ -6,15 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.web.test_a11y_keyboard import browser, server  # noqa: F401  (fixtures)
-from tests.web.test_browser import CHROMIUM
+from tests.web.test_browser import NEEDS_CHROMIUM
 from tests.web.test_setup_browser import SetupServer
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_a_change_refused_while_the_store_is_down_is_sent_again(

@@ -12,11 +12,9 @@ from typing import Any
 import pytest
 
 from fracas.lab.chain import win_odds
-from tests.web.test_browser import CHROMIUM, SHOTS, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
-)
+pytestmark = NEEDS_CHROMIUM
 
 DUEL = """\
 ruleset: dice-combat

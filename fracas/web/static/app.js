@@ -146,11 +146,7 @@ function handle(m) {
     const key = askedKeys.get(m.id);
     askedKeys.delete(m.id);
     if (key) oddsCache.set(`${m.seq}|${key}`, m.odds);
-    if (asked && m.id === asked.id) {
-      if (asked.tile) showBlastOdds(m.odds, asked.tile);
-      else if (asked.several) showEachOdds(m.odds, `${title(chosen ? chosen.do : "")} ${asked.several.map(name).join(", ")}`, asked.several);
-      else showOdds(m.odds, asked.target);
-    }
+    if (asked && m.id === asked.id) asked.show(m.odds);
   } else if (m.type === "winbar") {
     window.dispatchEvent(new CustomEvent("fracas:winbar", { detail: m })); // winbar.js
   }

@@ -3,21 +3,38 @@
 // focused, every creature's in the blast when an explosive is aimed at a tile.
 "use strict";
 
-let asked = null; // the odds question in flight: {id, key, target | tile}
+let asked = null; // the odds question in flight or shown: {id, at: "seq|question", show}
 const oddsCache = new Map(); // "seq|question" -> odds
 const askedKeys = new Map(); // odds question id -> its key (for the cache)
 
-function askOdds(t) {
-  if (!chosen || !chosen.option.targets || !chosen.option.targets.includes(t)) return;
-  const action = actionFor(t);
+// An odds question already answered on this record (drawn from the cache) or in flight:
+// nothing to send.
+function answered(action, show) {
   const key = JSON.stringify(action);
-  const cached = oddsCache.get(`${seq}|${key}`);
-  if (cached) { asked = { id: null, key, target: t }; showOdds(cached, t); return; }
+  const at = `${seq}|${key}`;
+  if (asked && asked.at === at) return true;
+  const cached = oddsCache.get(at);
+  if (!cached) return false;
+  asked = { id: null, at, show };
+  show(cached);
+  return true;
+}
+
+// Ask the server the odds of `action`, with a spinner saying `what`; `show` draws them
+// when they come (app.js's handler calls it).
+function ask(action, what, show) {
+  if (answered(action, show)) return;
+  const key = JSON.stringify(action);
   const box = $("odds");
   box.hidden = false;
-  box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${title(chosen.do)} ${name(t)}…`));
-  asked = { id: send({ type: "odds", action }), key, target: t };
+  box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${what}…`));
+  asked = { id: send({ type: "odds", action }), at: `${seq}|${key}`, show };
   askedKeys.set(asked.id, key);
+}
+
+function askOdds(t) {
+  if (!chosen || !chosen.option.targets || !chosen.option.targets.includes(t)) return;
+  ask(actionFor(t), `${title(chosen.do)} ${name(t)}`, (odds) => showOdds(odds, t));
 }
 
 // An explosive aimed at a tile: hovering (or the tile cursor on) a tile asks the odds of
@@ -27,35 +44,19 @@ function askTileOdds(tile) {
   clearTimeout(tileTimer);
   if (!aiming() || !tile) return;
   const action = actionFor(null, tile);
-  const key = JSON.stringify(action);
-  if (asked && asked.key === key) return;
-  const cached = oddsCache.get(`${seq}|${key}`);
-  if (cached) { asked = { id: null, key, tile }; showBlastOdds(cached, tile); return; }
-  tileTimer = setTimeout(() => {
-    if (!aiming()) return;
-    const box = $("odds");
-    box.hidden = false;
-    box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }),
-      el("span", {}, ` working out the odds of ${title(chosen.do).toLowerCase()} at ${tile[0]}, ${tile[1]}…`));
-    asked = { id: send({ type: "odds", action }), key, tile };
-    askedKeys.set(asked.id, key);
-  }, 120);
+  const show = (odds) => showBlastOdds(odds, tile);
+  if (answered(action, show)) return;
+  const what = `${title(chosen.do).toLowerCase()} at ${tile[0]}, ${tile[1]}`;
+  tileTimer = setTimeout(() => { if (aiming()) ask(action, what, show); }, 120);
 }
 
-// Several targets ticked (app.js's severalBox): the odds of the action on all of them.
+// Several targets ticked (app.js's severalBox): the odds of the action on all of them,
+// in the order ticked.
 function askSeveralOdds() {
   if (!chosen || !chosen.several || chosen.several.length < 2) return;
-  const action = severalAction();
-  const key = JSON.stringify(action);
   const several = [...chosen.several];
   const heading = `${title(chosen.do)} ${several.map(name).join(", ")}`;
-  const cached = oddsCache.get(`${seq}|${key}`);
-  if (cached) { asked = { id: null, key, several }; showEachOdds(cached, heading, several); return; }
-  const box = $("odds");
-  box.hidden = false;
-  box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${heading}…`));
-  asked = { id: send({ type: "odds", action }), key, several };
-  askedKeys.set(asked.id, key);
+  ask(severalAction(), heading, (odds) => showEachOdds(odds, heading, several));
 }
 
 function showBlastOdds(odds, tile) {
