@@ -1,7 +1,7 @@
 """Parameters of an action from the page, in a real browser.
 
 * Several targets (escalation's Whelm, ES-3, ES-G6: the attacker lists up to three,
-  each with its own trigger die, ES-8): the game master ticks Ogre and Gob, hovers the
+  each with its own trigger die, ES-8): the game master ticks Gob, then Ogre, hovers the
   button for both targets' exact odds (the server's own), and presses it; the log
   shows one attack with a trigger per target.
 * A yes-or-no parameter is a switch (soak's advantage, SK-4) and a whole number is
@@ -45,14 +45,14 @@ def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, brow
         several = gm.locator("fieldset.several")
         go = gm.locator("#act-several")
         assert go.is_disabled() and "tick two or more" in go.inner_text()
-        several.get_by_label("Ogre").check()
         several.get_by_label("Gob").check()
-        assert go.is_enabled() and go.inner_text() == "Attack Ogre, Gob"
+        several.get_by_label("Ogre").check()
+        assert go.is_enabled() and go.inner_text() == "Attack Gob, Ogre"  # as ticked
         go.hover()
-        gm.wait_for_selector("#odds .blast-odds[data-id='gob'] .odds-line")
+        gm.wait_for_selector("#odds .blast-odds[data-id='ogre'] .odds-line")
         text = gm.locator("#odds").inner_text()
-        assert "Attack Ogre, Gob: exact odds" in text
-        whelm = Action("cy", "attack", params={"targets": ["ogre", "gob"]})
+        assert "Attack Gob, Ogre: exact odds" in text
+        whelm = Action("cy", "attack", params={"targets": ["gob", "ogre"]})
         expected = server.table.odds(whelm).to_json()
         assert expected["paths"] == 3 + 3  # each target's trigger: miss, hit, crit
         for cid in ("ogre", "gob"):
@@ -61,11 +61,11 @@ def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, brow
             assert f"mean damage {expected['combatants'][cid]['mean']:.2f}" in line
         assert f"{expected['paths']} dice paths, exact" in text
         shown = gm.locator("#odds .blast-odds").evaluate_all("bs => bs.map(b => b.dataset.id)")
-        assert shown == ["ogre", "gob"]  # in the order ticked
+        assert shown == ["gob", "ogre"]  # in the order ticked, not the page's
         gm.screenshot(path=str(SHOTS / "gm-several-targets.png"), full_page=True)
         seq = server.table.seq
         go.click()
-        gm.wait_for_selector("#log li:has-text('Cy attacks Ogre, Gob with the fireball')")
+        gm.wait_for_selector("#log li:has-text('Cy attacks Gob, Ogre with the fireball')")
         assert server.table.seq == seq + 1
         assert server.table.log[-1].action == whelm
         log = gm.locator("#log").inner_text()

@@ -550,7 +550,8 @@ function severalBox(o) {
   for (const t of o.targets) {
     const input = el("input", { type: "checkbox", value: t, checked: chosen.several.includes(t) });
     input.addEventListener("change", () => {
-      chosen.several = o.targets.filter((x) => x === t ? input.checked : chosen.several.includes(x));
+      chosen.several = chosen.several.filter((x) => x !== t);  // in the order ticked
+      if (input.checked) chosen.several.push(t);
       update();
       hideOdds();
     });
