@@ -310,7 +310,7 @@ def bench_targets(repeat: int) -> list[tuple[str, bool]]:
         show(case.name, odds, seconds, cpu, case.target)
     print("    the odds of every choice, at once (item 5)")
     # Imported here: the "before" tree (3) runs this file and has no choice odds.
-    from fracas.table.choice_odds import choice_odds
+    from fracas.choice_odds import choice_odds
 
     for name in ("wasteland",):
         ef = load(str(ROOT / "examples" / f"{name}.yaml"))

@@ -7,8 +7,8 @@ ruleset, the combatants and optional map bounds, and returns the validated
 actions[2].target``); :meth:`fracas.engine.Engine.act` calls it on every action it
 is given, so an action built by a program is checked exactly as a file's.
 
-Below ``files.py`` in the layers: it imports the engine, the model, the rulesets
-and the validation, never the file reader.
+Below the engine and ``files.py`` in the layers: it imports the catalogue, the model,
+the rulesets and the validation, never the engine or the file reader.
 """
 
 from __future__ import annotations
@@ -19,14 +19,29 @@ from typing import Any
 
 from pydantic import ConfigDict
 
+from fracas.catalogue import (
+    CORE_ACTIONS,
+    CORE_FIELDS,
+    SET_ONLY_FIELDS,
+    dice_specs,
+    die_spec,
+    spec_of,
+)
 from fracas.combatants import check_tile
-from fracas.engine import CORE_ACTIONS, CORE_FIELDS, SET_ONLY_FIELDS, dice_specs, die_spec, spec_of
-from fracas.errors import FileError, brief
+from fracas.errors import DiceError, FileError, Refusal, brief
 from fracas.model import Action, Encounter
 from fracas.rulesets import ActionSpec, Ruleset
 from fracas.validation import Locator, TileInput, validate
 
-__all__ = ["ACTION_KEYS", "Bounds", "check_action", "check_dice", "check_tile", "dotted"]
+__all__ = [
+    "ACTION_KEYS",
+    "Bounds",
+    "check_action",
+    "check_dice",
+    "check_now",
+    "check_tile",
+    "dotted",
+]
 
 ACTION_KEYS = ("actor", "do", "target", "at", "dice")
 """The keys of an action entry that are not parameters."""
@@ -135,6 +150,32 @@ def check_action(
         params = {"to": to, **{k: v for k, v in params.items() if k != "to"}}
     dice = check_dice(ruleset, core.dice, ids, locate, (*at, "dice"))
     return Action(core.actor, core.do, core.target, core.at, params, dice)
+
+
+def check_now(
+    ruleset: Ruleset,
+    combatants: Encounter | Iterable[str] | Mapping[str, Any],
+    given: Mapping[str, Any] | Action,
+    bounds: Bounds | None = None,
+) -> Action:
+    """``given`` checked as an action taken now among ``combatants`` (the state, or the
+    combatants it may name), as :func:`check_action` checks a file's: the validated
+    action, or a :class:`~fracas.errors.Refusal` (a :class:`~fracas.errors.DiceError`
+    for its dice) whose message names the field it is about, unless it quotes it."""
+    try:
+        return check_action(ruleset, combatants, given, bounds=bounds)
+    except FileError as exc:
+        kind = DiceError if exc.where.startswith("dice.") else Refusal
+        raise kind(exc.code, _named(exc.where, exc.message)) from None
+
+
+def _named(where: str, message: str) -> str:
+    """``message`` after the field it is about (``to: tile [9, 0] is off the map``),
+    unless it names that field already (``'edge' is not ...``, ``'attack' = 25 is ...``)."""
+    field = where.rsplit(".", 1)[-1]
+    if not where or f"{field!r}" in message or message.startswith(field):
+        return message
+    return f"{where}: {message}"
 
 
 def _entry(action: Action) -> dict[str, Any]:

@@ -12,10 +12,11 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from fracas.combatants import CORE_FIELDS
+from fracas.actions import Bounds, check_now
+from fracas.catalogue import TABLE_ACTIONS, advances_turn, spec_of
 from fracas.dice.source import Dice, RandomDice, Roll, TableDice
-from fracas.errors import DiceError, FileError, FracasError, Refusal
-from fracas.gm import CORE_DICE, GM_ACTIONS, SET_ONLY_FIELDS, plan_gm, set_fields
+from fracas.errors import FracasError, Refusal
+from fracas.gm import plan_gm
 from fracas.model import (
     Action,
     Encounter,
@@ -27,45 +28,9 @@ from fracas.model import (
     TurnStarted,
     fold,
 )
-from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
+from fracas.rulesets.base import ActionSpec, Ruleset
 
-__all__ = [
-    "CORE_ACTIONS",
-    "CORE_DICE",
-    "CORE_FIELDS",
-    "SET_ONLY_FIELDS",
-    "TABLE_ACTIONS",
-    "Engine",
-    "Record",
-    "advance_to",
-    "core_actions",
-    "dice_from_rolls",
-    "dice_specs",
-    "die_spec",
-    "plan",
-    "set_fields",
-]
-
-CORE_ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("end_turn", "end the actor's turn; the next in order begins", (), "none"),
-    ActionSpec(
-        "move",
-        "put the actor's token on tile `to: [x, y]` (a game master's move, logged, not checked)",
-        ("to",),
-        "none",
-    ),
-    ActionSpec(
-        "set",
-        "a game master's edit of any sheet field (`hp: 5`, `cover: true`) or of `statuses`",
-        (),
-        "none",
-    ),
-    *GM_ACTIONS,
-)
-"""The actions of every ruleset. All but ``end_turn`` (and a ruleset's own ``move``) are
-the game master's: they take no turn (``fracas.gm``)."""
-TABLE_ACTIONS = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
-"""The game master's actions: planned without a turn advance, no ruleset decision."""
+__all__ = ["Engine", "Record", "advance_to", "dice_from_rolls", "plan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,42 +127,6 @@ def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> li
     return events
 
 
-def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
-    """The core actions as ``ruleset`` takes them: ``move`` with the parameters its
-    :attr:`~fracas.rulesets.base.Ruleset.move_spec` adds."""
-    extra = ruleset.move_spec
-    if extra is None:
-        return CORE_ACTIONS
-    return tuple(
-        dataclasses.replace(
-            spec,
-            summary=f"{spec.summary}; {extra.summary}",
-            params=(*spec.params, *extra.params),
-            choices=dict(extra.choices),
-            types=dict(extra.types),
-        )
-        if spec.name == "move"
-        else spec
-        for spec in CORE_ACTIONS
-    )
-
-
-def spec_of(ruleset: Ruleset, name: str) -> ActionSpec | None:
-    """The core or ruleset action called ``name``."""
-    found = next((spec for spec in core_actions(ruleset) if spec.name == name), None)
-    return found if found is not None else ruleset.action_spec(name)
-
-
-def dice_specs(ruleset: Ruleset) -> tuple[DieSpec, ...]:
-    """Every dice label an action of ``ruleset`` may roll: its own, then the core ones."""
-    return (*ruleset.dice_specs(), *CORE_DICE)
-
-
-def die_spec(ruleset: Ruleset, label: str) -> DieSpec | None:
-    """The dice label ``label`` of ``ruleset`` or of the core actions (``roll``)."""
-    return next((spec for spec in dice_specs(ruleset) if spec.label == label), None)
-
-
 def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
     """Every event of one action, computed from ``state`` without changing it."""
     spec = spec_of(ruleset, action.do)
@@ -208,14 +137,11 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
         name = state.name(action.actor)
         return [Note(f"{name} is down: its turn is skipped (none to end)")]
     events: list[Event] = []
-    if action.do == "move":  # a game master's move unless the ruleset makes it the actor's
-        if ruleset.move_is_own(action) and state.turn.actor != action.actor:
-            events = advance_to(ruleset, state, action.actor, dice)
-            state = fold(state, events)
-        return [*events, *ruleset.move(state, action), Moved(action.actor, action.params["to"])]
-    if spec is not None and not spec.off_turn and state.turn.actor != action.actor:
+    if advances_turn(ruleset, action) and state.turn.actor != action.actor:
         events = advance_to(ruleset, state, action.actor, dice)
         state = fold(state, events)
+    if action.do == "move":  # a game master's move unless the ruleset makes it the actor's
+        return [*events, *ruleset.move(state, action), Moved(action.actor, action.params["to"])]
     if action.do == "end_turn":
         return events + end_turn(ruleset, state, dice, passed=False)
     return events + ruleset.roll_all(state, ruleset.decided(state, action), dice)
@@ -276,7 +202,7 @@ class Engine:
         ruleset: Ruleset,
         start: Encounter,
         seed: int | None = None,
-        bounds: tuple[int, int] | None = None,
+        bounds: Bounds | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.bounds = bounds
@@ -328,26 +254,29 @@ class Engine:
         """``action`` checked in the current state as a file's actions are
         (``fracas.actions.check_action``): the validated action, or a :class:`Refusal`
         (a :class:`DiceError` for its dice) whose message names the field."""
-        from fracas.actions import check_action  # the validator sits above the engine
+        return check_now(self.ruleset, self.state, action, self.bounds)
 
-        try:
-            return check_action(self.ruleset, self.state, action, bounds=self.bounds)
-        except FileError as exc:
-            where = f"{exc.where}: " if exc.where else ""
-            kind = DiceError if exc.where.startswith("dice.") else Refusal
-            raise kind(exc.code, f"{where}{exc.message}") from None
-
-    def act(self, action: Action, dice: Dice | None = None, *, by: str | None = None) -> Record:
+    def act(
+        self,
+        action: Action,
+        dice: Dice | None = None,
+        *,
+        by: str | None = None,
+        checked: bool = False,
+    ) -> Record:
         """Play one action; on a refusal nothing is kept (not even a random die) and the
         error is raised.
 
         Args:
             action: the action, with the dice it fixes; checked first as a file's actions
-                are (``fracas.actions.check_action``), a field's path in the message.
+                are (``fracas.actions.check_action``), a field's path in the message,
+                unless ``checked`` says it was (the file reader and the table service
+                check each action once, in the state it is taken in).
             dice: where the other dice come from (default: the seeded generator); a
                 terminal passes one that asks the player for each die.
         """
-        action = self.check(action)
+        if not checked:
+            action = self.check(action)
         table = TableDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:

@@ -21,12 +21,13 @@ import yaml
 from pydantic import ConfigDict, Field
 
 from fracas.actions import Bounds, check_action, check_dice, dotted
+from fracas.catalogue import POLICY_FIELDS
 from fracas.combatants import read_combatant, read_table
 from fracas.engine import Engine, Record, dice_from_rolls
 from fracas.errors import FileError, FracasError, brief
 from fracas.frozen import freeze
-from fracas.gm import added_ids
-from fracas.model import Action, Combatant, Encounter, Turn
+from fracas.gm import added_ids, policy_of
+from fracas.model import Action, Combatant, Encounter, Policy, Turn
 from fracas.rulesets import Ruleset, find_ruleset
 from fracas.rulesets.base import plain
 from fracas.validation import Locator, validate
@@ -89,6 +90,21 @@ class _TopLevel:
     table: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
     tactics: dict[str, Tactic] = field(default_factory=dict)
+    policy: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _Policy:
+    """A file's ``policy:`` (``fracas.model.Policy``): each field optional."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    player_undo: bool | None = None
+    player_calls: list[str] | None = None
+    enemy_hp: Literal["exact", "label", "hidden"] | None = None
+    winbar: bool | None = None
+    player_move: bool | None = None
+    advisor: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +225,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         Turn(first),
         ruleset.initial_values(),
         read_table(top.table, locate, bounds),
+        policy=_policy(ruleset, top.policy, locate),
     )
     where = tuple(locate(("actions", i)).split(": ")[0] for i in range(len(actions)))
     return EncounterFile(
@@ -513,6 +530,18 @@ def _order(order: list[str] | None, ids: list[str], locate: Locator) -> list[str
     return order
 
 
+def _policy(ruleset: Ruleset, raw: Mapping[str, Any], locate: Locator) -> Policy:
+    """The file's ``policy:`` over the default policy."""
+    given: _Policy = validate(
+        _Policy, dict(raw), locate, ("policy",), valid_fields=list(POLICY_FIELDS)
+    )
+    changes = {f: getattr(given, f) for f in POLICY_FIELDS if getattr(given, f) is not None}
+    try:
+        return policy_of(ruleset, Policy(), changes, "policy")
+    except FracasError as exc:
+        raise FileError(exc.code, exc.message, locate(("policy", "player_calls"))) from None
+
+
 def _tactics(
     ruleset: Ruleset, tactics: Mapping[str, Tactic], ids: list[str], locate: Locator
 ) -> dict[str, Tactic]:
@@ -543,7 +572,7 @@ def _tactics(
 
 
 def read_action(
-    ef: EncounterFile, raw: Mapping[str, Any], ids: Collection[str] | None = None
+    ef: EncounterFile, raw: Mapping[str, Any] | Action, ids: Collection[str] | None = None
 ) -> Action:
     """One action given as a file's action entry (``{"actor", "do", "target", ...}``),
     validated as the file's own actions are (a stored log, a prompt); ``ids``: the

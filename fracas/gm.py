@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field
-
+from fracas.catalogue import _STATUSES, NOTE_MAX, ROLL_LABEL, SET_ONLY_FIELDS, core_actions
 from fracas.combatants import CORE_FIELDS, read_combatant
 from fracas.dice import notation
 from fracas.dice.source import Dice
@@ -34,144 +33,16 @@ from fracas.model import (
     HpChanged,
     NoteWritten,
     OrderSet,
+    Policy,
+    PolicySet,
     Rolled,
     StatusCleared,
     StatusSet,
 )
-from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset, plain
+from fracas.rulesets.base import Ruleset, plain
 from fracas.validation import validate
 
-__all__ = [
-    "CORE_DICE",
-    "GM_ACTIONS",
-    "NOTE_MAX",
-    "PRIVATE_ACTIONS",
-    "SET_ONLY_FIELDS",
-    "added_ids",
-    "change_hp",
-    "plan_gm",
-    "set_fields",
-]
-
-SET_ONLY_FIELDS = ("statuses",)
-"""Core fields ``set`` edits that a file does not give: ``statuses: {...}`` replaces the
-combatant's statuses (``statuses: {}`` ends them all)."""
-
-_STATUSES = dict[str, dict[str, int | str]]
-"""What ``set statuses:`` takes: status name -> details (ints or ids)."""
-_AMOUNT = Annotated[int, Field(ge=1)]
-
-GM_ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec(
-        "heal",
-        "a game master's heal of the actor: `amount` HP back, up to max_hp, as `set hp` "
-        "does it (a ruleset's derived fields follow)",
-        ("amount",),
-        "none",
-        required=("amount",),
-        types={"amount": _AMOUNT},
-    ),
-    ActionSpec(
-        "damage",
-        "a game master's damage to the actor: `amount` HP off, down to 0, as `set hp` does it",
-        ("amount",),
-        "none",
-        required=("amount",),
-        types={"amount": _AMOUNT},
-    ),
-    ActionSpec(
-        "status",
-        "a game master's status edit of the actor, the others kept: `add: NAME` or "
-        "`add: {NAME: {details}}` (checked against the ruleset's statuses, defaults filled), "
-        "`remove: NAME` or a list",
-        ("add", "remove"),
-        "none",
-        types={"add": str | _STATUSES, "remove": str | list[str]},
-    ),
-    ActionSpec(
-        "add",
-        "a game master's new combatant: `combatant: {id, name, side, at, hp, ...sheet "
-        "fields}` (checked as a file's), placed in the order `after: ID` (default: last)",
-        ("combatant", "after"),
-        "none",
-        required=("combatant",),
-        types={"combatant": dict[str, Any], "after": str},
-    ),
-    ActionSpec(
-        "remove",
-        "a game master's removal of the actor from the fight (on its turn, the next begins)",
-        (),
-        "none",
-    ),
-    ActionSpec(
-        "initiative",
-        "a game master's new turn order: `order: [ids]`, every combatant once (the turn "
-        "in progress goes on; the next follows the new order)",
-        ("order",),
-        "none",
-        required=("order",),
-        types={"order": list[str]},
-        combatant_params=("order",),
-    ),
-    ActionSpec(
-        "delay",
-        "a game master's delay: the actor moves in the order to just `after: ID` (on its "
-        "turn, its turn ends and the next in the old order begins)",
-        ("after",),
-        "none",
-        required=("after",),
-        types={"after": str},
-    ),
-    ActionSpec(
-        "roll",
-        "a free roll for the table: `notation: 2d6+1` (NdS, NdS! explodes, khN/klN keep, "
-        "+/- terms), logged; its dice are labelled `roll`",
-        ("notation",),
-        "none",
-        required=("notation",),
-        types={"notation": str},
-    ),
-    ActionSpec(
-        "hide",
-        "a game master's hiding of the actor from the players: their pages get nothing of "
-        "it (not its token, its turn, its log lines, its odds) until `show`",
-        (),
-        "none",
-    ),
-    ActionSpec(
-        "show",
-        "a game master's showing of a hidden actor to the players again",
-        (),
-        "none",
-    ),
-    ActionSpec(
-        "note",
-        "a game master's note on the actor: `text: ...` (empty: cleared); never sent to a player",
-        ("text",),
-        "none",
-        required=("text",),
-        types={"text": str},
-    ),
-)
-
-PRIVATE_ACTIONS = frozenset({"note"})
-"""Table actions whose records only the game master reads (a player's log has no line of
-them, nor of their undo and redo)."""
-
-NOTE_MAX = 2000
-"""The longest note, in characters."""
-
-ROLL_LABEL = "roll"
-CORE_DICE: tuple[DieSpec, ...] = (
-    DieSpec(
-        ROLL_LABEL,
-        notation.MAX_SIDES,
-        "every die of a `roll` action's notation, in order (each checked against its own size)",
-        odds_relevant=False,
-    ),
-)
-"""Dice labels every ruleset rolls (its core actions'); their faces are checked against the
-die actually rolled."""
+__all__ = ["added_ids", "change_hp", "judgement_calls", "plan_gm", "policy_of", "set_fields"]
 
 
 def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -212,8 +83,40 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
                 "bad_value", f"note: {len(text)} characters; a note has at most {NOTE_MAX}"
             )
         return [NoteWritten(actor, text)]
+    if action.do == "policy":
+        return [PolicySet(policy_of(ruleset, state.policy, params, "policy"))]
     assert action.do == "roll", action.do
     return [_roll(actor, params["notation"], dice)]
+
+
+def policy_of(ruleset: Ruleset, policy: Policy, changes: Mapping[str, Any], what: str) -> Policy:
+    """``policy`` with ``changes`` (a ``policy`` action's or a file's ``policy:``
+    fields), every judgement call named checked against ``ruleset``'s action specs.
+
+    Raises:
+        Refusal: ``unknown_call``, naming the judgement calls of the ruleset.
+    """
+    fields = dict(changes)
+    if "player_calls" in fields:
+        valid = judgement_calls(ruleset)
+        for name in fields["player_calls"]:
+            if name not in valid:
+                raise Refusal(
+                    "unknown_call",
+                    f"{what} player_calls: {name!r} is not a judgement call of "
+                    f"{ruleset.name}; valid: {', '.join(valid) or 'none'}",
+                )
+        fields["player_calls"] = frozenset(fields["player_calls"])
+    return dataclasses.replace(policy, **fields)
+
+
+def judgement_calls(ruleset: Ruleset) -> tuple[str, ...]:
+    """Every parameter a spec of ``ruleset`` marks as the game master's call, once each,
+    in the order of its actions (the core ``move``'s last)."""
+    out: list[str] = []
+    for spec in (*ruleset.actions, *core_actions(ruleset)):
+        out += [p for p in spec.calls if p not in out]
+    return tuple(out)
 
 
 def added_ids(action: Action) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from fracas.events import Event, FieldsSet
 from fracas.frozen import evolve
-from fracas.state import Combatant, Encounter
+from fracas.state import HP_SHOWN, Combatant, Encounter, Policy
 
 __all__ = [
     "CombatantAdded",
@@ -20,6 +20,7 @@ __all__ = [
     "HpChanged",
     "NoteWritten",
     "OrderSet",
+    "PolicySet",
     "Rolled",
     "TurnSkipped",
 ]
@@ -156,3 +157,47 @@ class NoteWritten(Event):
     def describe(self, state: Encounter) -> str | None:
         name = state.name(self.actor)
         return f"GM notes on {name}: {self.text}" if self.text else f"GM clears the note on {name}"
+
+
+@dataclass(frozen=True, slots=True)
+class PolicySet(Event):
+    """The game master changes the table's policy (``policy``): who may undo, which
+    judgement calls players make themselves, what players see."""
+
+    policy: Policy
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state, policy=self.policy)
+
+    def describe(self, state: Encounter) -> str | None:
+        changed = [
+            line
+            for line, was in zip(policy_words(self.policy), policy_words(state.policy), strict=True)
+            if line != was
+        ]
+        return "GM sets the table: " + ("; ".join(changed) if changed else "no change")
+
+
+def policy_words(policy: Policy) -> tuple[str, ...]:
+    """The policy in words a player reads, one phrase per setting, always in this order."""
+    calls = ", ".join(sorted(policy.player_calls))
+    hp = {
+        "exact": "players see enemy HP exactly",
+        "label": "players see enemy HP as a label (healthy, hurt, bloodied, down)",
+        "hidden": "players do not see enemy HP",
+    }
+    assert policy.enemy_hp in HP_SHOWN
+    return (
+        "players may undo their own latest action when it rolled no die"
+        if policy.player_undo
+        else "only the game master undoes",
+        f"players make these calls themselves: {calls}"
+        if calls
+        else "the game master makes every judgement call (players ask)",
+        hp[policy.enemy_hp],
+        "players see the win bar" if policy.winbar else "the win bar is the game master's",
+        "players move their own tokens in their turn"
+        if policy.player_move
+        else "only the game master moves tokens",
+        "players may ask the advisor" if policy.advisor else "the advisor is the game master's",
+    )

@@ -35,12 +35,15 @@ from fracas.gm_events import (
     HpChanged,
     NoteWritten,
     OrderSet,
+    PolicySet,
     Rolled,
     TurnSkipped,
+    policy_words,
 )
-from fracas.state import Action, Combatant, Encounter, TableRules, Turn
+from fracas.state import HP_SHOWN, Action, Combatant, Encounter, Policy, TableRules, Turn
 
 __all__ = [
+    "HP_SHOWN",
     "Action",
     "ActionUsed",
     "Attempted",
@@ -57,6 +60,8 @@ __all__ = [
     "Note",
     "NoteWritten",
     "OrderSet",
+    "Policy",
+    "PolicySet",
     "Rolled",
     "StatusCleared",
     "StatusSet",
@@ -70,4 +75,5 @@ __all__ = [
     "ValueSet",
     "event_json",
     "fold",
+    "policy_words",
 ]

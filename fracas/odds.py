@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from fracas.catalogue import TABLE_ACTIONS, advances_turn
 from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.exact import DEFAULT_MAX_PATHS
 from fracas.dice.source import Dice, RandomDice, TableDice
-from fracas.engine import TABLE_ACTIONS, advance_to, plan, spec_of
+from fracas.engine import advance_to, plan
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter, Event, fold
 from fracas.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes, sample_outcomes
@@ -165,15 +166,14 @@ def action_odds(
         FracasError: the action's refusal; ``cancelled``; ``too_many_paths`` or
             ``too_slow`` without ``estimate``.
     """
-    spec = spec_of(ruleset, action.do)
-    # The game master's table actions (set, heal, status, roll, ...) and moves take no
-    # turn: their odds are planned as the engine plans them, whole.
-    table = action.do in TABLE_ACTIONS or action.do == "move"
-    if spec is not None and not spec.off_turn and not table and state.turn.actor != action.actor:
+    if advances_turn(ruleset, action) and state.turn.actor != action.actor:
         dice = TableDice(action.dice, RandomDice(seed))
         state = fold(state, advance_to(ruleset, state, action.actor, dice))
     before = state
-    core = table or action.do == "end_turn"
+    # The game master's table actions (set, heal, status, roll, ...), moves and ends of
+    # turns are not a ruleset's decision: their odds are planned as the engine plans
+    # them, whole.
+    core = action.do in TABLE_ACTIONS or action.do in ("move", "end_turn")
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)

@@ -14,7 +14,7 @@ from fracas.odds import CombatantOdds, Odds
 from fracas.rulesets.base import Ruleset, plain
 
 if TYPE_CHECKING:  # fracas.table imports this module
-    from fracas.table.choice_odds import Choice
+    from fracas.choice_odds import Choice
 
 __all__ = [
     "DamageRow",

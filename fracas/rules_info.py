@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from fracas.engine import core_actions
+from fracas.catalogue import core_actions
 from fracas.rulesets import RULESETS, find_ruleset
 from fracas.rulesets.base import plain
 from fracas.validation import adapter

@@ -16,7 +16,16 @@ from typing import Any
 from fracas.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, freeze
 from fracas.grid import Tile
 
-__all__ = ["Action", "Combatant", "Encounter", "Statuses", "TableRules", "Turn"]
+__all__ = [
+    "HP_SHOWN",
+    "Action",
+    "Combatant",
+    "Encounter",
+    "Policy",
+    "Statuses",
+    "TableRules",
+    "Turn",
+]
 
 Statuses = Mapping[str, Mapping[str, Any]]
 """Status name -> its details (JSON scalars: ``{"turns": 2}``, ``{"from": "ana"}``)."""
@@ -131,6 +140,39 @@ class TableRules(HashKept):
             return h
 
 
+HP_SHOWN = ("exact", "label", "hidden")
+"""The ways a table may show an enemy's HP to players (:attr:`Policy.enemy_hp`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Who may do what at the table beyond what the rules say, and what players see:
+    part of the encounter (its file's ``policy:``; the game master's ``policy`` action
+    changes it, logged and undone like any action). Only the table service reads it;
+    the rules never do."""
+
+    player_undo: bool = False
+    """A player may undo its own latest action when that action rolled no die (a
+    mis-click); an undo never becomes a re-roll. Off: only the game master undoes."""
+    player_calls: frozenset[str] = frozenset()
+    """The game master's judgement calls (``ActionSpec.calls``: advantage, modifiers,
+    cover, ...) that players may make themselves; any other one a player gives makes
+    its action a request the game master accepts or refuses."""
+    enemy_hp: str = "label"
+    """What a player (or a viewer) sees of the HP of a combatant on no side of its own:
+    ``exact``, a ``label`` (healthy, hurt, bloodied, down) or ``hidden``."""
+    winbar: bool = False
+    """The win bar is shown to players (only where they see enemy HP exactly)."""
+    player_move: bool = True
+    """A player moves its own combatant's token in its turn, where the rules let it."""
+    advisor: bool = False
+    """Players may ask the advisor for their best move."""
+
+    def __post_init__(self) -> None:
+        if type(self.player_calls) is not frozenset:
+            object.__setattr__(self, "player_calls", frozenset(self.player_calls))
+
+
 @dataclass(frozen=True, slots=True)
 class Encounter(HashKept):
     """The whole state of one encounter at one point of its log.
@@ -155,6 +197,8 @@ class Encounter(HashKept):
     state, never read by the rules; the players' projection leaves them out."""
     notes: Mapping[str, str] = EMPTY
     """The game master's note on a combatant (``note``): never sent to a player."""
+    policy: Policy = Policy()
+    """Who may do what at the table (table state, never read by the rules)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.combatants, FrozenDict):
@@ -184,6 +228,7 @@ class Encounter(HashKept):
                     self.table,
                     self.hidden,
                     self.notes,
+                    self.policy,
                 )
             )
             object.__setattr__(self, "_hash", h)

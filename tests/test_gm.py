@@ -434,7 +434,7 @@ def test_a_stored_encounter_with_an_added_combatant_resumes(tmp_path: Path) -> N
     session.act(Action("zed", "roll", params={"notation": "2d6+1"}))
     session.act(Action("ana", "delay", params={"after": "zed"}))
     again = TableService(store).open(session.name)
-    assert again.engine.log == session.engine.log
+    assert again.log == session.log
     assert again.state == session.state
     assert again.state.get("zed").hp == 7 and "zed" in again.state.order
 

@@ -66,13 +66,13 @@ def _engine() -> Engine:
             Action("ana", "attack", "bo", params={"edge": "sideways"}),
             Refusal,
             "bad_value",
-            "edge: edge 'sideways': give one of advantage, disadvantage",
+            "edge 'sideways': give one of advantage, disadvantage",
         ),
         (
             Action("ana", "attack", "bo", params={"power": 3}),
             Refusal,
             "unknown_field",
-            "power: 'power' is not a field of this action; valid: actor, do, target, at, "
+            "'power' is not a field of this action; valid: actor, do, target, at, "
             "dice, edge, defend_edge",
         ),
         (
@@ -91,13 +91,13 @@ def _engine() -> Engine:
             Action("ana", "attack", "bo", dice={"attack": (25,)}),
             DiceError,
             "die_out_of_range",
-            "dice.attack: 'attack' = 25 is not a face of a d20: give 1..20",
+            "'attack' = 25 is not a face of a d20: give 1..20",
         ),
         (
             Action("ana", "attack", "bo", dice={"luck": (1,)}),
             DiceError,
             "unknown_die_label",
-            "dice.luck: 'luck' is not a dice label of dice-combat; valid: ",
+            "'luck' is not a dice label of dice-combat; valid: ",
         ),
     ],
     ids=["target", "actor", "do", "choice", "parameter", "no-target", "off-map", "face", "label"],
@@ -156,6 +156,6 @@ def test_a_set_action_is_checked_for_its_fields() -> None:
     with pytest.raises(Refusal) as exc:
         engine.act(Action("ana", "set", params={"armour": 3}))
     assert exc.value.code == "unknown_field"
-    assert exc.value.message.startswith("armour: 'armour' is not a field to set; valid: name, ")
+    assert exc.value.message.startswith("'armour' is not a field to set; valid: name, ")
     engine.act(dataclasses.replace(Action("ana", "set"), params={"hp": 3}))
     assert engine.state.get("ana").hp == 3

@@ -99,9 +99,10 @@ def play(
 @click.option(
     "--enemy-hp",
     type=click.Choice(["exact", "label", "hidden"]),
-    default="label",
-    show_default=True,
-    help="What players see of the HP of combatants on no side of theirs.",
+    default=None,
+    help="What players see of the HP of combatants on no side of theirs, in a new "
+    "encounter (default: its file's `policy:`, else label); a stored one keeps its "
+    "policy, which the game master's page changes.",
 )
 @click.option(
     "--keep-links",
@@ -115,7 +116,7 @@ def serve(
     host: str,
     port: int,
     open_browser: bool,
-    enemy_hp: str,
+    enemy_hp: str | None,
     keep_links: bool,
 ) -> None:
     """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import click
 from rich.markup import escape
 
+from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, choice_odds
 from fracas.cli.common import _fail, _guard, _out, _pct
 from fracas.dice.budget import DEFAULT_SECONDS
 from fracas.engine import Engine
@@ -15,7 +16,6 @@ from fracas.errors import FracasError
 from fracas.files import EncounterFile, load, play_file
 from fracas.odds import Odds, action_odds
 from fracas.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
-from fracas.table.choice_odds import DEFAULT_CHOICE_SECONDS, choice_odds
 
 
 @click.command()

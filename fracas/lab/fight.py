@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from fracas.catalogue import TABLE_ACTIONS
 from fracas.dice.exact import Distribution, enumerate_exact
 from fracas.dice.source import Dice
-from fracas.engine import TABLE_ACTIONS, Engine, plan
+from fracas.engine import Engine, plan
 from fracas.errors import FracasError
 from fracas.files import EncounterFile
 from fracas.model import Action, Encounter, Event, fold

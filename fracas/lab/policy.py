@@ -2,8 +2,8 @@
 
 The default, for every ruleset: of the actions the rules allow now (each enemy as
 target, each value of a required parameter from
-:func:`fracas.table.choices.param_choices`, allowed where the ruleset's deciding step
-takes it, as :func:`~fracas.table.choices.options_now` asks),
+:func:`fracas.choices.param_choices`, allowed where the ruleset's deciding step
+takes it, as :func:`~fracas.choices.options_now` asks),
 the one with the best chance to take an enemy down this action, else the highest
 expected damage to enemies, from the exact distribution of the states it leads to
 (cached per state and action); reload, equip or any other untargeted action only
@@ -22,6 +22,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from fracas.choices import param_choices
 from fracas.dice.source import RandomDice
 from fracas.engine import plan
 from fracas.errors import FracasError
@@ -33,7 +34,6 @@ from fracas.lab.transitions import Transitions
 from fracas.lab.watch import peek
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.rulesets.base import ActionSpec, Ruleset
-from fracas.table.choices import param_choices
 
 __all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy"]
 

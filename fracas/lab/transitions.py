@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NoReturn
 
+from fracas.catalogue import TABLE_ACTIONS
 from fracas.dice.source import Dice
-from fracas.engine import TABLE_ACTIONS
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event

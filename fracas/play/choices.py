@@ -6,11 +6,11 @@ from __future__ import annotations
 import glob
 from collections.abc import Callable, Sequence
 
-from fracas.engine import CORE_FIELDS, SET_ONLY_FIELDS, spec_of
+from fracas.catalogue import CORE_FIELDS, SET_ONLY_FIELDS, spec_of
+from fracas.choices import param_choices
 from fracas.files import EncounterFile
 from fracas.model import Encounter
 from fracas.play.commands import COMMANDS, action_names
-from fracas.table.choices import param_choices
 
 __all__ = ["completions"]
 

@@ -27,7 +27,7 @@ The game master's table actions (they take no turn; :data:`GM_USAGE`)::
     status | odds ACTION | undo | redo | log [N] | dice manual|auto
     save FILE | list | delete NAME | help [ACTION] | quit
 
-Actions are checked here as a file's actions are (``fracas.files.read_action``):
+Actions are checked by the table as a file's actions are, once, when submitted:
 every error is a :class:`~fracas.errors.FracasError` that quotes the input and
 lists what would be valid. Whether the rules allow the action now is the
 engine's to say, when it is taken.
@@ -42,9 +42,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.engine import CORE_ACTIONS, dice_specs, die_spec, spec_of
-from fracas.errors import FileError, FracasError
-from fracas.files import EncounterFile, read_action
+from fracas.catalogue import CORE_ACTIONS, dice_specs, die_spec, spec_of
+from fracas.errors import FracasError
+from fracas.files import EncounterFile
 from fracas.model import Action, Encounter
 from fracas.play.table_words import (
     GM_USAGE,
@@ -95,18 +95,23 @@ _PAIR = re.compile(r"(-?\d+)\s*,\s*(?=-?\d)")
 _TILE = TILE
 
 
+Entry = dict[str, Any]
+"""An action as the line gives it, an encounter file's action entry (``{"actor", "do",
+"target", ...}``): the table checks it (once) when it is submitted or asked about."""
+
+
 @dataclass(frozen=True, slots=True)
 class Act:
     """Take an action."""
 
-    action: Action
+    action: Entry
 
 
 @dataclass(frozen=True, slots=True)
 class OddsOf:
     """Show the exact odds of an action without taking it."""
 
-    action: Action
+    action: Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +164,7 @@ def _meta(name: str, args: list[str], ef: EncounterFile, state: Encounter) -> Co
 
     if name == "end":
         arity(0, 0, "end (the current actor ends its turn; `ana end_turn` names one)")
-        return Act(Action(state.turn.actor, "end_turn"))
+        return Act({"actor": state.turn.actor, "do": "end_turn"})
     if name == "odds":
         if not args:
             raise FracasError(
@@ -199,12 +204,12 @@ def _action_name(word: str, ef: EncounterFile) -> str | None:
     return None
 
 
-def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> Action:
-    """The action ``words`` say, checked as a file's action is.
+def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> Entry:
+    """The action ``words`` say, as an action entry (the table checks it as a file's
+    action is, when it is submitted).
 
     Raises:
-        FracasError: an unknown actor, action, target, parameter or die label, a die
-            out of range, a missing parameter; the message lists what is valid.
+        FracasError: an unknown actor, action or word; the message lists what is valid.
     """
     ids = list(state.combatants)
     first = words[0]
@@ -239,7 +244,7 @@ def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> A
 
 def _build(
     actor: str, spec: ActionSpec, tokens: list[str], ef: EncounterFile, state: Encounter
-) -> Action:
+) -> Entry:
     raw: dict[str, Any] = {"actor": actor, "do": spec.name}
     dice: dict[str, list[int]] = {}
     i = 0
@@ -276,12 +281,7 @@ def _build(
         raw["dice"] = {k: v[0] if len(v) == 1 else v for k, v in dice.items()}
     if isinstance(raw.get("hp"), Change):
         raw = hp_change(raw)
-    try:
-        return read_action(ef, raw, state.combatants)
-    except FileError as exc:
-        field = exc.where.rsplit(".", 1)[-1]
-        quoted = not field or f"{field!r}" in exc.message or exc.message.startswith(field)
-        raise FracasError(exc.code, exc.message if quoted else f"{field}: {exc.message}") from None
+    return raw
 
 
 def _target(raw: dict[str, Any], spec: ActionSpec, token: str) -> None:

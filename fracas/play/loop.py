@@ -23,10 +23,8 @@ from rich.table import Table as RichTable
 
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
-from fracas.files import read_text
-from fracas.model import Action
 from fracas.play.choices import completions
-from fracas.play.commands import Act, Meta, OddsOf, parse
+from fracas.play.commands import Act, Entry, Meta, OddsOf, parse
 from fracas.play.dice import AskedDice
 from fracas.play.view import (
     combatant_table,
@@ -37,10 +35,11 @@ from fracas.play.view import (
     record_lines,
     status_table,
 )
-from fracas.store import NAME_PATTERN, EncounterStore, MovedOn
-from fracas.table import Identity, StoreLost, Table, TableService
+from fracas.store import EncounterStore, MovedOn
+from fracas.table import Act as TableAct
+from fracas.table import Identity, Redo, StoreLost, Table, TableService, Undo
 
-__all__ = ["Prompt", "Terminal", "TextTerminal", "open_session", "play"]
+__all__ = ["Prompt", "Terminal", "TextTerminal", "play"]
 
 RECENT = 6
 """Records shown when an encounter is resumed."""
@@ -128,8 +127,10 @@ class Prompt:
         *,
         manual: bool = False,
         identity: Identity | None = None,
+        service: TableService | None = None,
     ) -> None:
         self.session = session
+        self.service = service or TableService(session.store)
         self.identity = identity or Identity.gm()
         self.terminal = terminal
         self.manual = manual
@@ -184,9 +185,8 @@ class Prompt:
         if command is None:
             return True
         if isinstance(command, Act):
-            self._change(
-                lambda: session.act(command.action, self.identity, self._dice(command.action))
-            )
+            act = TableAct(command.action, self._dice(command.action))
+            self._change(lambda: session.submit(act, self.identity))
         elif isinstance(command, OddsOf):
             self._odds(command.action)
         else:
@@ -195,14 +195,14 @@ class Prompt:
 
     # --- changes: stored first, then shown ------------------------------------------
 
-    def _dice(self, action: Action) -> Dice | None:
+    def _dice(self, action: Entry) -> Dice | None:
         if not self.manual:
             return None
         return AskedDice(
             lambda q: self.terminal.ask(q, complete=False),
             self.terminal.say,
             self.session.state,
-            action.actor,
+            str(action["actor"]),
         )
 
     def _change(self, do: Callable[[], object]) -> None:
@@ -229,26 +229,26 @@ class Prompt:
             self._show_since(seq)
 
     def _show_since(self, seq: int) -> None:
-        session = self.session
-        log = session.engine.log
+        snap = self.session.snapshot()
+        log = snap.log
         for i in range(seq, len(log)):
-            for line in record_lines(log, session.before[i], log[i]):
+            for line in record_lines(log, snap.before[i], log[i]):
                 self.terminal.say(line)
-        self.terminal.say(now_line(session.state))
+        self.terminal.say(now_line(snap.state))
 
     def _error(self, exc: FracasError) -> None:
         self.terminal.say(f"error: {exc.code}: {exc.message}")
 
     # --- the rest ---------------------------------------------------------------------
 
-    def _odds(self, action: Action) -> None:
-        session = self.session
+    def _odds(self, action: Entry) -> None:
         try:
-            result = session.odds(action)
+            question = self.session.odds_question(action, self.identity)
+            result = question.answer()
         except FracasError as exc:
             self._error(exc)
             return
-        for line in odds_lines(session.state, action, result):
+        for line in odds_lines(question.state, question.action, result):
             self.terminal.say(line)
 
     def _meta(self, command: Meta) -> bool:
@@ -263,16 +263,17 @@ class Prompt:
                 width = getattr(self.terminal, "width", None)
                 self.terminal.show(status_table(session.ruleset, session.state, width))
         elif name == "undo":
-            self._change(lambda: session.undo(self.identity))
+            self._change(lambda: session.submit(Undo(), self.identity))
         elif name == "redo":
-            self._change(lambda: session.redo(self.identity))
+            self._change(lambda: session.submit(Redo(), self.identity))
         elif name == "log":
-            log = session.engine.log
+            snap = session.snapshot()
+            log = snap.log
             first = max(0, len(log) - int(args[0])) if args else 0
             for i in range(first, len(log)):
-                for line in record_lines(log, session.before[i], log[i]):
+                for line in record_lines(log, snap.before[i], log[i]):
                     say(line)
-            say(now_line(session.state))
+            say(now_line(snap.state))
         elif name == "dice":
             self.manual = args[0] == "manual"
             say(
@@ -282,14 +283,14 @@ class Prompt:
             )
         elif name == "save":
             try:
-                n = save(session.export(), args[0])
+                n = save(session.export(self.identity), args[0])
             except FracasError as exc:
                 self._error(exc)
             else:
                 say(f"saved {n} actions, with their dice, to {args[0]} (fracas run replays it)")
         elif name == "list":
             self.terminal.show(
-                encounters_table(session.store.list(), session.name, session.store.location)
+                encounters_table(self.service.list(), session.name, self.service.store.location)
             )
         elif name == "delete":
             self._delete(args[0])
@@ -303,7 +304,7 @@ class Prompt:
         if name == session.name:
             say(f"error: in_play: {name!r} is the encounter being played here; quit first")
             return
-        infos = {i.name: i for i in session.store.list()}
+        infos = {i.name: i for i in self.service.list()}
         if name not in infos:
             valid = ", ".join(sorted(infos)) or "none"
             say(f"error: unknown_encounter: no encounter called {name!r}; stored: {valid}")
@@ -317,38 +318,11 @@ class Prompt:
             say("not deleted")
             return
         try:
-            session.store.delete(name)
+            self.service.delete(name)
         except FracasError as exc:
             self._error(exc)
             return
         say(f"deleted {name!r}")
-
-
-def open_session(
-    store: EncounterStore,
-    target: str,
-    *,
-    name: str | None = None,
-    seed: int | None = None,
-) -> tuple[Table, bool]:
-    """The table ``target`` names: a stored encounter's name resumes it; anything else
-    is read as an encounter file and starts a new encounter. True when new."""
-    service = TableService(store)
-    stored = [i.name for i in store.list()] if NAME_PATTERN.match(target) else []
-    if target in stored:
-        if name is not None or seed is not None:
-            raise FracasError(
-                "bad_command",
-                f"--name and --seed are for a new encounter; {target!r} is stored already",
-            )
-        return service.open(target), False
-    if NAME_PATTERN.match(target) and not Path(target).exists():
-        raise FracasError(
-            "unknown_encounter",
-            f"{target!r} is neither a stored encounter nor a file; stored in "
-            f"{store.location}: {', '.join(sorted(stored)) or 'none yet'}",
-        )
-    return service.create(read_text(target), target, name=name, seed=seed), True
 
 
 def play(
@@ -361,17 +335,19 @@ def play(
     manual: bool = False,
 ) -> int:
     """Open ``target`` (a file: a new encounter; a name: a stored one) and run the prompt."""
-    session, new = open_session(store, target, name=name, seed=seed)
+    service = TableService(store)
+    session, new = service.open_or_create(target, name=name, seed=seed)
     if terminal is None:
         terminal = TextTerminal(
             lambda line: completions(line, session.file, session.state, _names(store))
         )
-    log = session.engine.log
+    snap = session.snapshot()
+    log = snap.log
     if new:
         terminal.say(
             f"new encounter {session.name!r} ({session.file.ruleset.name}) in "
             f"{store.location}; `fracas play {session.name}` resumes it; live dice "
-            f"from seed {session.engine.seed} (`--seed N` picks one)"
+            f"from seed {session.seed} (`--seed N` picks one)"
         )
         first = 0
     else:
@@ -381,11 +357,11 @@ def play(
         )
         first = max(0, len(log) - RECENT)
     for i in range(first, len(log)):
-        for line in record_lines(log, session.before[i], log[i]):
+        for line in record_lines(log, snap.before[i], log[i]):
             terminal.say(line)
-    terminal.say(now_line(session.state))
+    terminal.say(now_line(snap.state))
     terminal.say("`help` lists what the current actor may do now, and the commands")
-    return Prompt(session, terminal, manual=manual).run()
+    return Prompt(session, terminal, manual=manual, service=service).run()
 
 
 def save(data: dict[str, Any], path: str | Path) -> int:

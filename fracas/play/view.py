@@ -9,7 +9,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from fracas import table as tables
-from fracas.engine import Record, spec_of
+from fracas.catalogue import spec_of
+from fracas.engine import Record
 from fracas.errors import FracasError
 from fracas.model import Action, Combatant, Encounter
 from fracas.odds import Odds

@@ -71,6 +71,11 @@ class ActionSpec:
     combatant_params: tuple[str, ...] = ()
     """Parameters that name combatants: a list of ids or a mapping keyed by ids
     (``targets: [ana, bo]``, ``condition: {bo: dazed}``); the file reader checks each id."""
+    calls: tuple[str, ...] = ()
+    """Parameters that are the game master's judgement calls (advantage, a modifier,
+    cover, unseen): at a table a player's action that makes one is a request the game
+    master accepts or refuses, unless the table's policy lets players make it. Every
+    other parameter is the player's choice (a target, a weapon, a called limb)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,29 +1,81 @@
-"""The table service: one face-free service under every face (the prompt, the web
-server, the lab). Create, resume, act as an identity, undo and redo, what an actor
-may do now, the odds of a candidate action, export, records since a seq, and a
-change feed. It imports no terminal or web library and prints nothing."""
+"""The table service: the one door under every face (the prompt, the web server, the
+command line). Create, resume or open-or-create an encounter (:class:`TableService`);
+submit every change to its :class:`Table` as a command with the identity that asks
+and the seq it saw (:meth:`Table.submit`); read it as a frozen :class:`Snapshot`
+projected for an identity (:class:`View`); ask the odds of an action or the win bar as
+a frozen job (:meth:`Table.odds_question`, :meth:`Table.win_question`); hear every
+change on its feed. It imports no terminal or web library and prints nothing.
 
-from fracas.table.choices import Option, options_now, param_choices
+A face imports from here, the catalogue, errors, words (``fracas.render``), the store
+opener and the rulesets' registry; nothing else of fracas (a test walks the imports).
+"""
+
+from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, Choice
+from fracas.choices import Option, options_now, param_choices, param_flags, param_numbers
+from fracas.dice.source import Dice
+from fracas.engine import Record
+from fracas.odds import Odds
+from fracas.table.commands import (
+    Act,
+    Answer,
+    Cancel,
+    Command,
+    Give,
+    Outcome,
+    Redo,
+    Request,
+    SetDice,
+    SetPolicy,
+    Undo,
+)
 from fracas.table.feed import Change, Feed
-from fracas.table.identity import Forbidden, Identity, Role, TableRules
-from fracas.table.projection import View, hp_label
-from fracas.table.table import StoreLost, Table, TableService, fresh_seed, live_seed
+from fracas.table.identity import Forbidden, Identity, Role
+from fracas.table.physical import DieNeeded, Pending
+from fracas.table.projection import View, hp_label, mentions
+from fracas.table.questions import WIN_LIMITS, OddsQuestion, WinQuestion
+from fracas.table.service import TableService, fresh_seed
+from fracas.table.table import GAME_MASTER, Snapshot, StoreLost, Table, live_seed
 
 __all__ = [
+    "DEFAULT_CHOICE_SECONDS",
+    "GAME_MASTER",
+    "WIN_LIMITS",
+    "Act",
+    "Answer",
+    "Cancel",
     "Change",
+    "Choice",
+    "Command",
+    "Dice",
+    "DieNeeded",
     "Feed",
     "Forbidden",
+    "Give",
     "Identity",
+    "Odds",
+    "OddsQuestion",
     "Option",
+    "Outcome",
+    "Pending",
+    "Record",
+    "Redo",
+    "Request",
     "Role",
+    "SetDice",
+    "SetPolicy",
+    "Snapshot",
     "StoreLost",
     "Table",
-    "TableRules",
     "TableService",
+    "Undo",
     "View",
+    "WinQuestion",
     "fresh_seed",
     "hp_label",
     "live_seed",
+    "mentions",
     "options_now",
     "param_choices",
+    "param_flags",
+    "param_numbers",
 ]

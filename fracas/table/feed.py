@@ -1,4 +1,6 @@
-"""The change feed of a table: every listener hears of every new record, in order."""
+"""The change feed of a table: every listener hears of every change, in order: records
+appended (by this process or, caught up, by another) and changes that write no record
+(a physical die asked for, the dice mode, a player's request waiting or answered)."""
 
 from __future__ import annotations
 
@@ -13,15 +15,13 @@ __all__ = ["Change", "Feed"]
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """Records appended to a table's log (by this process or, caught up, by another)."""
+    """One change of a table: the records it appended (none for a change of what waits:
+    a die asked for, the dice mode, a request)."""
 
     table: str
     records: tuple[Record, ...]
-
-    @property
-    def seq(self) -> int:
-        """The sequence number the next record will take."""
-        return self.records[-1].seq + 1 if self.records else 0
+    seq: int
+    """The sequence number the next record will take."""
 
 
 Listener = Callable[[Change], None]
@@ -47,10 +47,10 @@ class Feed:
 
         return stop
 
-    def publish(self, table: str, records: Sequence[Record]) -> None:
-        if not records:
-            return
-        change = Change(table, tuple(records))
+    def publish(self, table: str, records: Sequence[Record], seq: int) -> None:
+        """Tell every listener of ``records`` appended to ``table`` (now at ``seq``), or,
+        with none, of a change that wrote no record."""
+        change = Change(table, tuple(records), seq)
         with self._lock:
             listeners = list(self._listeners)
         for listener in listeners:

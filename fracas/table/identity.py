@@ -1,9 +1,23 @@
-"""Who acts at a table, and what each may do: the permission decisions, in one place.
+"""Who acts at a table, and what each may do: every permission decision, in one place.
 
-Three roles (a tracker's usual ones): the game master may do anything; a player
-acts only for the combatants it owns (and undoes only its own latest action, where
-the table allows); a viewer watches. Faces pass an :class:`Identity` with every
-call; none of them decides a permission itself.
+Three roles (a tracker's usual ones): the game master may do anything; a player acts
+only for the combatants it owns, as the table's policy (:class:`~fracas.model.Policy`,
+part of the encounter) allows; a viewer watches. Faces pass an :class:`Identity` with
+every command; none of them decides a permission itself.
+
+What a player may do, whatever the ruleset (``docs/ARCHITECTURE.md``, "The table
+policy"):
+
+- **dice**: the table rolls every die; a player's action carries none (with physical
+  dice, the table asks each die of its owner or the game master);
+- **turns**: a player acts in its own combatant's turn, except what the ruleset takes
+  off-turn (reactions) and a free roll (:func:`fracas.catalogue.who_takes`);
+- **table actions** (the order, HP, statuses, who is in the fight, the policy, moving
+  someone's token) are the game master's;
+- **undo**: only where the policy lets players, its own latest action, and only when it
+  rolled no die (an undo never becomes a re-roll);
+- **judgement calls** (``ActionSpec.calls``: advantage, modifiers, cover, ...) a player
+  makes are a request the game master answers, unless the policy lets players make them.
 """
 
 from __future__ import annotations
@@ -11,10 +25,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from fracas.errors import FracasError
-from fracas.model import Action
+from fracas.catalogue import CORE_WHO, Who, calls_in, who_takes
+from fracas.engine import Record
+from fracas.errors import FracasError, Refusal
+from fracas.model import Action, Encounter, Policy
+from fracas.rulesets.base import Ruleset
 
-__all__ = ["GM_ONLY", "HP_SHOWN", "Forbidden", "Identity", "Role", "TableRules"]
+__all__ = ["Forbidden", "Identity", "Role"]
 
 
 class Role(enum.Enum):
@@ -25,48 +42,6 @@ class Role(enum.Enum):
 
 class Forbidden(FracasError):
     """The identity may not do that at this table (``forbidden``)."""
-
-
-GM_ONLY = frozenset(
-    {
-        "set",
-        "move",
-        "add",
-        "remove",
-        "heal",
-        "damage",
-        "status",
-        "initiative",
-        "hide",
-        "show",
-        "note",
-    }
-)
-"""Core actions only a game master takes (edits of the table, not moves of a combatant).
-
-``move`` is the game master's unless the ruleset makes it the actor's own movement."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableRules:
-    """How a table shares control."""
-
-    player_undo: bool = True
-    """A player may undo its own latest action (when it is the latest of the log)."""
-    enemy_hp: str = "label"
-    """What a player (or a viewer) sees of the HP of a combatant on no side of its own:
-    ``exact``, a ``label`` (healthy, hurt, bloodied, down) or ``hidden``."""
-
-    def __post_init__(self) -> None:
-        if self.enemy_hp not in HP_SHOWN:
-            raise FracasError(
-                "bad_option",
-                f"enemy HP shown as {self.enemy_hp!r}; valid: {', '.join(HP_SHOWN)}",
-            )
-
-
-HP_SHOWN = ("exact", "label", "hidden")
-"""The ways a table may show an enemy's HP to players (:attr:`TableRules.enemy_hp`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,18 +64,33 @@ class Identity:
     def viewer(cls, name: str = "viewer") -> Identity:
         return cls(name, Role.VIEWER)
 
-    def check_act(self, action: Action, own_move: bool) -> None:
-        """Refuse ``action`` unless this identity may take it (``own_move``: the ruleset
-        makes this ``move`` the actor's own movement).
+    @property
+    def is_gm(self) -> bool:
+        return self.role is Role.GM
+
+    @property
+    def by(self) -> str | None:
+        """The name a record keeps of who took it (None: the game master)."""
+        return None if self.is_gm else self.name
+
+    # --- acting -----------------------------------------------------------------------
+
+    def check_act(
+        self, ruleset: Ruleset, state: Encounter, action: Action, *, asking: bool = False
+    ) -> None:
+        """Refuse ``action`` in ``state`` unless this identity may take it now
+        (``asking``: only its odds are asked, which change nothing: any turn, any dice).
 
         Raises:
             Forbidden: ``forbidden``, saying what this identity may do.
+            Refusal: ``not_your_turn``: a player's action outside its combatant's turn.
         """
-        if self.role is Role.GM:
+        if self.is_gm:
             return
         if self.role is Role.VIEWER:
             raise Forbidden("forbidden", f"{self.name!r} watches this table and cannot act")
-        if action.do in GM_ONLY and not (action.do == "move" and own_move):
+        who = who_takes(ruleset, action)
+        if who is Who.GM:
             raise Forbidden(
                 "forbidden", f"{action.do!r} is the game master's; {self.name!r} is a player"
             )
@@ -110,42 +100,94 @@ class Identity:
                 "forbidden",
                 f"{self.name!r} does not play {action.actor!r}; its combatants: {mine}",
             )
+        if who is Who.MOVE and not state.policy.player_move:
+            raise Forbidden(
+                "forbidden",
+                f"at this table only the game master moves tokens; {self.name!r} may not move "
+                f"{action.actor!r}",
+            )
+        if asking:
+            return
+        if action.dice:
+            labels = ", ".join(action.dice)
+            raise Forbidden(
+                "forbidden",
+                f"the table rolls every die: a player's action gives none (it gave {labels}); "
+                "with physical dice, the table asks each die of its owner",
+            )
+        if who in (Who.TURN, Who.MOVE) and state.turn.actor != action.actor:
+            now = state.turn.actor
+            whose = "someone" if now in state.hidden else state.name(now)
+            raise Refusal(
+                "not_your_turn",
+                f"it is {whose}'s turn; {state.name(action.actor)} takes {action.do!r} in "
+                "its own turn (or the game master takes it)",
+            )
 
-    def check_gm(self, what: str) -> None:
-        """Refuse ``what`` (managing links, downloading the encounter) unless this is the
-        game master.
+    def check_do(self, do: object) -> None:
+        """Refuse at once an action a player may never take (``do``, before the action is
+        read): a game master's table action.
 
         Raises:
             Forbidden: ``forbidden``.
         """
-        if self.role is not Role.GM:
+        if not self.is_gm and isinstance(do, str) and CORE_WHO.get(do) is Who.GM:
+            raise Forbidden("forbidden", f"{do!r} is the game master's; {self.name!r} is a player")
+
+    def calls_to_ask(self, ruleset: Ruleset, policy: Policy, action: Action) -> tuple[str, ...]:
+        """The judgement calls ``action`` makes that this identity must ask the game
+        master for (none for the game master, none the policy lets players make)."""
+        if self.is_gm:
+            return ()
+        return tuple(c for c in calls_in(ruleset, action) if c not in policy.player_calls)
+
+    def check_gm(self, what: str) -> None:
+        """Refuse ``what`` (managing links, the dice, a request, downloading the
+        encounter) unless this is the game master.
+
+        Raises:
+            Forbidden: ``forbidden``.
+        """
+        if not self.is_gm:
             raise Forbidden("forbidden", f"only the game master may {what}; {self.name!r} may not")
 
-    def sees_hp(self, rules: TableRules, sides: frozenset[str], side: str) -> str:
+    # --- seeing -----------------------------------------------------------------------
+
+    def sees_hp(self, policy: Policy, sides: frozenset[str], side: str) -> str:
         """How this identity sees the HP of a combatant of ``side`` (``sides``: the sides
         of the combatants it owns): ``exact`` for the game master and for its own sides,
-        else the table's :attr:`TableRules.enemy_hp`."""
-        if self.role is Role.GM or side in sides:
+        else the policy's :attr:`~fracas.model.Policy.enemy_hp`."""
+        if self.is_gm or side in sides:
             return "exact"
-        return rules.enemy_hp
+        return policy.enemy_hp
 
-    def check_undo(self, rules: TableRules, latest_by: str | None, redo: bool = False) -> None:
-        """Refuse an undo (or redo) unless this identity may take back the latest action,
-        done by ``latest_by``.
+    # --- taking back ------------------------------------------------------------------
+
+    def check_undo(self, policy: Policy, latest: Record | None, redo: bool = False) -> None:
+        """Refuse an undo (or redo) unless this identity may take back (put back) the
+        ``latest`` action record.
 
         Raises:
             Forbidden: ``forbidden``.
         """
         what = "redo" if redo else "undo"
-        if self.role is Role.GM:
+        if self.is_gm:
             return
         if self.role is Role.VIEWER:
             raise Forbidden("forbidden", f"{self.name!r} watches this table and cannot {what}")
-        if not rules.player_undo:
+        if not policy.player_undo:
             raise Forbidden("forbidden", f"at this table only the game master may {what}")
-        if latest_by != self.name:
+        if latest is None:
+            return  # nothing to undo: the engine says so
+        if latest.by != self.name:
             raise Forbidden(
                 "forbidden",
                 f"{self.name!r} may {what} only its own latest action; the latest is "
-                f"{latest_by or 'the game master'}'s",
+                f"{latest.by or 'the game master'}'s",
+            )
+        if latest.rolls:
+            raise Forbidden(
+                "forbidden",
+                f"{self.name!r} may not {what} #{latest.seq}: it rolled dice (an undo is "
+                "never a re-roll); the game master may",
             )

@@ -1,32 +1,38 @@
-"""What one identity sees of a table, as plain data: the state, the log, the options
-and the odds, with what it may not see left out (every face that shows a table to a
-player projects through here, on the server side: hidden HP never leaves it).
+"""What one identity sees of a table, as plain data: the state, the log and the options
+(the odds: :meth:`~fracas.table.questions.OddsQuestion.shown`), projected from a frozen
+:class:`~fracas.table.table.Snapshot` with what it may not see left out. Every face that
+shows a table to a player projects through here, on the server side: hidden HP never
+leaves it.
+
+Redaction works on values, never on words: an event, an action, a status names
+combatants in its fields (:func:`mentions`), and what names a combatant the identity
+may not see is left out before anything becomes a sentence.
 
 The game master sees everything. A player sees its own sides exactly; a combatant of
-another side shows its HP as the table's :attr:`~fracas.table.TableRules.enemy_hp`
-says (``exact``, a ``label``: healthy, hurt, bloodied, down, or ``hidden``), without
-its ruleset fields (which hold wounds, limbs and the like), and the log's HP figures
-for it, and the odds' chance that it goes down, are left out likewise, as is every
-line of an event that :attr:`~fracas.model.Event.reveals` its HP-like state (a
-ruleset's wounds, limb damage, armour worn down: the event's :meth:`veiled` line). The ranges of
-what a combatant holds (rings on a map) go to the game master and to its own player.
+another side shows its HP as the table's policy says (``exact``, a ``label``: healthy,
+hurt, bloodied, down, or ``hidden``), without its ruleset fields (which hold wounds,
+limbs and the like), and the log's HP figures for it, and the odds' chance that it
+goes down, are left out likewise, as is every line of an event that
+:attr:`~fracas.model.Event.reveals` its HP-like state (the event's :meth:`veiled` line).
+The ranges of what a combatant holds (rings on a map) go to the game master and to
+its own player.
 
-A combatant the game master hides (``hide``, table state) is not sent to a player or a
-viewer at all: not in the state, the turn order, the log, the options' targets or the
-odds, and no text sent names it (a line that would is left out; a message has
-"someone" in its place). The game master's notes (``note``) are sent to the game master
-alone, and a player's log has no line of a note's record.
+A combatant the game master hides (``hide``) is not sent to a player or a viewer at
+all: not in the state, the turn order, the log, the options' targets or the odds. The
+game master's notes (``note``) are sent to the game master alone, and a player's log
+has no line of a note's record.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from fracas.catalogue import PRIVATE_ACTIONS, Who, calls_in, spec_of, who_takes
+from fracas.choices import Option, param_flags, param_numbers
 from fracas.engine import Record
-from fracas.gm import PRIVATE_ACTIONS
+from fracas.errors import FracasError
 from fracas.model import (
     Action,
     Combatant,
@@ -35,16 +41,19 @@ from fracas.model import (
     Encounter,
     Event,
     FieldsSet,
+    Note,
+    policy_words,
 )
-from fracas.odds import Odds
 from fracas.render import action_title, record_entries
 from fracas.rulesets.base import Ruleset, Shown
-from fracas.table.choices import Option, param_flags, param_numbers
 from fracas.table.identity import Identity, Role
 from fracas.table.physical import Pending
-from fracas.table.table import Table
 
-__all__ = ["View", "hp_label"]
+if TYPE_CHECKING:
+    from fracas.table.commands import Request
+    from fracas.table.table import Snapshot
+
+__all__ = ["View", "hp_label", "mentions"]
 
 
 def hp_label(ruleset: Ruleset, c: Combatant) -> str:
@@ -57,7 +66,7 @@ def hp_label(ruleset: Ruleset, c: Combatant) -> str:
     return "hurt" if 2 * c.hp > c.max_hp else "bloodied"
 
 
-def _shown(items: tuple[Shown, ...]) -> list[dict[str, str]]:
+def _shown(items: Iterable[Shown]) -> list[dict[str, str]]:
     return [{"label": s.label, "value": s.value, "detail": s.detail} for s in items]
 
 
@@ -79,35 +88,11 @@ def mentions(value: Any, ids: frozenset[str]) -> bool:
     return False
 
 
-class Unseen:
-    """The combatants one identity may not see, and the words that would name them."""
-
-    def __init__(self, state: Encounter, ids: Iterable[str]) -> None:
-        self.ids = frozenset(ids)
-        words = set(self.ids)
-        for cid in self.ids:
-            if cid in state.combatants:
-                words.add(state.name(cid))
-        alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        self._words = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)") if words else None
-
-    def __bool__(self) -> bool:
-        return bool(self.ids)
-
-    def named(self, text: str) -> bool:
-        """Whether ``text`` names one of them (by id or name, as a whole word)."""
-        return self._words is not None and self._words.search(text) is not None
-
-    def clean(self, text: str) -> str:
-        """``text`` with each of them named "someone"."""
-        return text if self._words is None else self._words.sub("someone", text)
-
-
 class View:
-    """One identity's view of one table."""
+    """One identity's view of one table at one moment (a :class:`Snapshot`)."""
 
-    def __init__(self, table: Table, identity: Identity) -> None:
-        self.table = table
+    def __init__(self, snapshot: Snapshot, identity: Identity) -> None:
+        self.snap = snapshot
         self.identity = identity
 
     # --- who sees what --------------------------------------------------------------
@@ -116,20 +101,21 @@ class View:
     def gm(self) -> bool:
         return self.identity.role is Role.GM
 
-    def unseen(self, state: Encounter, also: Iterable[str] = ()) -> Unseen:
-        """What this identity may not see in ``state``: its hidden combatants (none for
-        the game master), and ``also``."""
+    def unseen(self, state: Encounter, also: Iterable[str] = ()) -> frozenset[str]:
+        """The combatants this identity may not see in ``state``: the hidden ones (none
+        for the game master), and ``also``."""
         if self.gm:
-            return Unseen(state, ())
-        return Unseen(state, state.hidden | frozenset(also))
+            return frozenset()
+        return state.hidden | frozenset(also)
 
     def _sides(self, state: Encounter) -> frozenset[str]:
         return frozenset(c.side for c in state.combatants.values() if c.id in self.identity.owns)
 
     def hp_shown(self, state: Encounter, cid: str) -> str:
-        """``exact``, ``label`` or ``hidden``: how this identity sees ``cid``'s HP."""
+        """``exact``, ``label`` or ``hidden``: how this identity sees ``cid``'s HP in
+        ``state``, as the table's policy says now (the whole log is shown as it says)."""
         c = state.get(cid)
-        return self.identity.sees_hp(self.table.rules, self._sides(state), c.side)
+        return self.identity.sees_hp(self.snap.state.policy, self._sides(state), c.side)
 
     def actors(self, state: Encounter) -> list[str]:
         """Whose actions this identity is offered: the game master, the acting combatant;
@@ -147,80 +133,104 @@ class View:
 
     def state(self) -> dict[str, Any]:
         """The table now: round, turn, who is next, the order, the map, every combatant
-        this identity sees."""
-        table = self.table
-        with table._lock:
-            state, seq, pending = table.state, table.seq, table.pending
-        ruleset = table.ruleset
+        this identity sees, the policy in words, what waits (a die, requests)."""
+        snap = self.snap
+        state, ruleset = snap.state, snap.ruleset
         presenter = ruleset.presenter()
         unseen = self.unseen(state)
-
-        def seen(items: tuple[Shown, ...]) -> list[dict[str, str]]:
-            return _shown(tuple(i for i in items if not unseen.named(f"{i.value} {i.detail}")))
-
-        order = [cid for cid in state.order if cid not in unseen.ids]
+        order = [cid for cid in state.order if cid not in unseen]
         acting = state.turn.actor
-        nxt = _next(state.order, acting, unseen.ids)
-        bounds = table.file.bounds
         combatants = []
         everyone = list(state.order) + [c for c in state.combatants if c not in state.order]
         for cid in everyone:
-            if cid in unseen.ids:
-                continue
-            c = state.combatants[cid]
-            shown = self.hp_shown(state, cid)
-            gear = presenter.gear(state, c)
-            entry: dict[str, Any] = {
-                "id": c.id,
-                "name": c.name,
-                "side": c.side,
-                "at": list(c.at) if c.at is not None else None,
-                "down": ruleset.is_down(c),
-                "acting": cid == acting,
-                "mine": cid in self.identity.owns,
-                "hp_shown": shown,
-                "statuses": seen(presenter.statuses(state, c)),
-                "gear": "" if unseen.named(gear) else gear,
-            }
-            if self.gm:
-                entry["hidden"] = cid in state.hidden
-                entry["note"] = state.notes.get(cid, "")
-            if self.gm or cid in self.identity.owns:
-                entry["ranges"] = [
-                    {"label": r.label, "tiles": r.tiles} for r in presenter.ranges(state, c)
-                ]
-            if shown == "exact":
-                entry["hp"], entry["max_hp"] = c.hp, c.max_hp
-                entry["fields"] = seen(presenter.fields(state, c))
-            elif shown == "label":
-                entry["hp_label"] = hp_label(ruleset, c)
-            combatants.append(entry)
+            if cid not in unseen:
+                combatants.append(self._combatant(state, state.combatants[cid], unseen))
+        bounds = snap.file.bounds
+        policy = state.policy
         return {
-            "encounter": table.name,
+            "encounter": snap.name,
             "ruleset": ruleset.name,
             "title": ruleset.title,
-            "seq": seq,
+            "seq": snap.seq,
             "round": state.round,
-            "turn": acting if acting not in unseen.ids else None,
-            "next": nxt,
+            "turn": acting if acting not in unseen else None,
+            "next": _next(state.order, acting, unseen),
             "order": order,
             "bounds": list(bounds) if bounds is not None else None,
             "metric": ruleset.metric_name(),
-            "values": seen(presenter.encounter(state)),
-            "dice": "physical" if table.physical else "fracas",
-            "pending": None if pending is None else self._pending(pending, unseen),
+            "values": _shown(presenter.encounter(state)),
+            "dice": "physical" if snap.physical else "fracas",
+            "pending": None if snap.pending is None else self._pending(snap.pending, unseen),
+            "requests": [self._request(r) for r in snap.requests if self._sees_request(r)],
+            "policy": {
+                "words": list(policy_words(policy)),
+                "player_undo": policy.player_undo,
+                "player_calls": sorted(policy.player_calls),
+                "enemy_hp": policy.enemy_hp,
+                "winbar": policy.winbar,
+                "player_move": policy.player_move,
+                "advisor": policy.advisor,
+            },
             "combatants": combatants,
             "you": {
                 "name": self.identity.name,
                 "role": self.identity.role.value,
-                "owns": sorted(self.identity.owns - unseen.ids),
+                "owns": sorted(self.identity.owns - unseen),
+                "undo": self._may_take_back(redo=False),
+                "redo": self._may_take_back(redo=True),
             },
         }
 
-    def _pending(self, pending: Pending, unseen: Unseen) -> dict[str, Any]:
+    def _combatant(self, state: Encounter, c: Combatant, unseen: frozenset[str]) -> dict[str, Any]:
+        ruleset = self.snap.ruleset
+        presenter = ruleset.presenter()
+        shown = self.hp_shown(state, c.id)
+        # a status whose details name an unseen combatant is not shown (it would tell)
+        if unseen and mentions(c.statuses, unseen):
+            kept = {k: v for k, v in c.statuses.items() if not mentions(v, unseen)}
+            c = dataclasses.replace(c, statuses=kept)
+        entry: dict[str, Any] = {
+            "id": c.id,
+            "name": c.name,
+            "side": c.side,
+            "at": list(c.at) if c.at is not None else None,
+            "down": ruleset.is_down(c),
+            "acting": c.id == state.turn.actor,
+            "mine": c.id in self.identity.owns,
+            "hp_shown": shown,
+            "statuses": _shown(presenter.statuses(state, c)),
+            "gear": presenter.gear(state, c),
+        }
+        if self.gm:
+            entry["hidden"] = c.id in state.hidden
+            entry["note"] = state.notes.get(c.id, "")
+        if self.gm or c.id in self.identity.owns:
+            entry["ranges"] = [
+                {"label": r.label, "tiles": r.tiles} for r in presenter.ranges(state, c)
+            ]
+        if shown == "exact":
+            entry["hp"], entry["max_hp"] = c.hp, c.max_hp
+            entry["fields"] = _shown(presenter.fields(state, c))
+        elif shown == "label":
+            entry["hp_label"] = hp_label(ruleset, c)
+        return entry
+
+    def _may_take_back(self, *, redo: bool) -> bool:
+        """Whether this identity's undo (redo) would be taken now, as the policy says."""
+        snap = self.snap
+        latest = snap.redoable if redo else snap.undoable
+        if latest is None or self.identity.role is Role.VIEWER:
+            return False
+        try:
+            self.identity.check_undo(snap.state.policy, latest, redo=redo)
+        except FracasError:
+            return False
+        return True
+
+    def _pending(self, pending: Pending, unseen: frozenset[str]) -> dict[str, Any]:
         """The die an action waits for, and whether this identity gives it (or may
         cancel the action)."""
-        if mentions(pending.action, unseen.ids) or pending.needed.owner in unseen.ids:
+        if mentions(pending.action, unseen) or pending.needed.owner in unseen:
             return {"question": "the game master rolls", "yours": False, "cancel": False}
         need = pending.needed
         shown = dataclasses.replace(pending.action, dice={})
@@ -236,6 +246,24 @@ class View:
             "cancel": pending.may_cancel(self.identity),
         }
 
+    def _sees_request(self, request: Request) -> bool:
+        return self.gm or request.by == self.identity.name
+
+    def _request(self, request: Request) -> dict[str, Any]:
+        """A player's request, in words: ``Ana asks for edge=advantage on #7 ana:
+        attack cy``."""
+        state = self.snap.state
+        action = request.action
+        asked = ", ".join(f"{k}={_value(action.params[k])}" for k in request.calls)
+        who = state.name(action.actor) if action.actor in state.combatants else action.actor
+        return {
+            "id": request.id,
+            "by": request.by,
+            "calls": list(request.calls),
+            "action": action_title(self.snap.seq, action),
+            "text": f"{request.by} asks for {asked} on {who}'s {action.do}",
+        }
+
     # --- the log ------------------------------------------------------------------------
 
     def _redact(self, event: Event, state: Encounter) -> str | None:
@@ -247,7 +275,7 @@ class View:
             if shown == "hidden":
                 return f"  {c.name} takes damage"
             after = event.apply(state).get(event.target)
-            return f"  {c.name} takes damage: {hp_label(self.table.ruleset, after)}"
+            return f"  {c.name} takes damage: {hp_label(self.snap.ruleset, after)}"
         cid = getattr(event, event.reveals, None) if event.reveals else None
         if isinstance(cid, str) and cid in state.combatants:
             # a ruleset's line that tells HP-like state (wounds, a limb's damage, armour)
@@ -255,7 +283,7 @@ class View:
         if isinstance(event, CombatantAdded):
             c = event.combatant
             sides = self._sides(state)
-            if self.identity.sees_hp(self.table.rules, sides, c.side) != "exact":
+            if self.identity.sees_hp(self.snap.state.policy, sides, c.side) != "exact":
                 names = ", ".join(c.name if i == c.id else state.name(i) for i in event.order)
                 return f"GM adds {c.name} ({c.side}): order {names}"
             return None
@@ -269,11 +297,11 @@ class View:
         """The log's lines from record ``since`` on: ``seq``, ``text``, ``tone``.
 
         For a player or a viewer: no line of a note's record (or of its undo or redo),
-        none that names a combatant hidden after the record or now (an action's title
-        that would says only its number)."""
-        table = self.table
-        with table._lock:
-            log, before, now = list(table.log), list(table.before), table.state
+        none of an event that names a combatant hidden after the record or now; an
+        action's title that would says only its number, and in such a record no line
+        of an event that names no combatant at all (a free text)."""
+        snap = self.snap
+        log, before, now = snap.log, snap.before, snap.state
         out: list[dict[str, Any]] = []
         for i in range(max(0, since), len(log)):
             record = log[i]
@@ -282,20 +310,19 @@ class View:
                 continue
             after = before[i + 1] if i + 1 < len(before) else now
             unseen = self.unseen(after, now.hidden)
-            unseen = Unseen(_known(before[i], after, now), unseen.ids) if unseen else unseen
             hidden = done.action is not None and self._hp_edit(done.action, before[i])
-            secret = bool(unseen) and done.action is not None and mentions(done.action, unseen.ids)
+            secret = bool(unseen) and done.action is not None and mentions(done.action, unseen)
 
             def redact(
-                event: Event, state: Encounter, ids: frozenset[str] = unseen.ids
+                event: Event, state: Encounter, ids: frozenset[str] = unseen, veil: bool = secret
             ) -> str | None:
-                if mentions(event, ids):
-                    return ""  # no line
+                if mentions(event, ids) or (veil and isinstance(event, Note)):
+                    return ""  # no line (a free text may name anyone)
                 return self._redact(event, state)
 
             for line in record_entries(log, before[i], record, redact):
                 text = line.text
-                if line.tone == "title" and (secret or unseen.named(text)):
+                if line.tone == "title" and secret:
                     text = _covered(record)
                 elif hidden and line.tone == "title":
                     assert done.action is not None
@@ -303,8 +330,6 @@ class View:
                     text = text.replace(
                         action_title(done.seq, done.action), action_title(done.seq, shown)
                     )
-                elif unseen.named(text):
-                    continue
                 out.append({"seq": i, "text": text, "tone": line.tone})
         return out
 
@@ -320,45 +345,71 @@ class View:
             action.do == "set" and bool({"hp", "max_hp"} & set(action.params))
         )
 
-    # --- what may be done, and its odds -----------------------------------------------
+    # --- what may be done -------------------------------------------------------------
 
     def options(self) -> dict[str, list[dict[str, Any]]]:
         """Per actor this identity plays now: every action, allowed (targets, tile,
-        parameter values) or refused with the reason (none naming a hidden combatant)."""
-        state = self.table.state
+        parameter values) or refused with the reason, as the rules and the table's
+        policy say; none naming a hidden combatant (a player's are tried on the
+        combatants it sees only)."""
+        snap = self.snap
+        state = snap.state
         unseen = self.unseen(state)
         return {
-            actor: [_option(o, unseen) for o in self.table.options(actor)]
+            actor: [
+                self._option(o, unseen)
+                for o in snap.options(actor, unseen)
+                if self._offered(o.spec.name, actor)
+            ]
             for actor in self.actors(state)
         }
 
-    def odds(self, result: Odds) -> dict[str, Any]:
-        """The odds as ``fracas odds --json`` gives them (floats and exact), without the
-        chance of going down of a combatant whose HP this identity does not see, and
-        without a hidden combatant."""
-        out = result.to_json()
-        state = self.table.state
-        unseen = self.unseen(state)
-        # per combatant: the figures, and the exact ones, an estimate's intervals or the
-        # cut mass where the odds have them
-        keyed: list[dict[str, Any]] = [
-            out["combatants"],
-            out.get("exact", {}).get("combatants", {}),
-            out.get("estimate", {}).get("ci95", {}),
-            out.get("truncated", {}).get("combatants", {}),
-        ]
-        for cid in list(out["combatants"]):
-            if cid in unseen.ids or (cid not in state.combatants and not self.gm):
-                for figures in keyed:
-                    figures.pop(cid, None)
-            elif cid in state.combatants and self.hp_shown(state, cid) != "exact":
-                for figures in keyed:
-                    figures.get(cid, {}).pop("down", None)
-        return out
+    def _offered(self, do: str, actor: str) -> bool:
+        """Whether the page offers ``do`` to this identity at all (a player is never
+        offered the game master's actions)."""
+        if self.gm:
+            return True
+        return who_takes(self.snap.ruleset, Action(actor, do)) is not Who.GM
 
-    def clean(self, text: str) -> str:
-        """A message for this identity: a hidden combatant named "someone"."""
-        return self.unseen(self.table.state).clean(text)
+    def _option(self, o: Option, unseen: frozenset[str]) -> dict[str, Any]:
+        snap = self.snap
+        refusal = (
+            None if o.refusal is None else {"code": o.refusal.code, "message": o.refusal.message}
+        )
+        spec = spec_of(snap.ruleset, o.spec.name) or o.spec
+        calls = list(spec.calls)
+        mine = set(snap.state.policy.player_calls)
+        return {
+            "do": o.spec.name,
+            "summary": o.spec.summary,
+            "actor": o.actor,
+            "targets": [t for t in o.targets if t not in unseen]
+            if o.spec.targets != "none"
+            else None,
+            "target_kind": o.spec.targets,
+            "tile": o.tile,
+            "params": list(o.spec.params),
+            "required": list(o.spec.required),
+            "choices": {k: [v for v in vs if v not in unseen] for k, vs in o.choices.items()},
+            "flags": list(param_flags(o.spec)),
+            "numbers": list(param_numbers(o.spec)),
+            "calls": calls,
+            "ask": [] if self.gm else [c for c in calls if c not in mine],
+            "allowed": o.allowed,
+            "refusal": refusal,
+        }
+
+    def asks(self, action: Action) -> tuple[str, ...]:
+        """The judgement calls ``action`` would ask the game master for, from this
+        identity (none from the game master)."""
+        if self.gm:
+            return ()
+        policy = self.snap.state.policy
+        return tuple(c for c in calls_in(self.snap.ruleset, action) if c not in policy.player_calls)
+
+
+def _value(value: Any) -> str:
+    return "yes" if value is True else str(value)
 
 
 def _next(order: tuple[str, ...], acting: str, unseen: frozenset[str]) -> str | None:
@@ -373,36 +424,6 @@ def _next(order: tuple[str, ...], acting: str, unseen: frozenset[str]) -> str | 
     return None
 
 
-def _known(*states: Encounter) -> Encounter:
-    """A state whose combatants are those of all ``states`` (to name them all)."""
-    merged = {cid: c for s in states for cid, c in s.combatants.items()}
-    return dataclasses.replace(states[-1], combatants=merged)
-
-
 def _covered(record: Record) -> str:
     """The title of a record the identity may not read."""
     return f"#{record.seq}: the game master acts"
-
-
-def _option(o: Option, unseen: Unseen) -> dict[str, Any]:
-    refusal = (
-        None
-        if o.refusal is None
-        else {"code": o.refusal.code, "message": unseen.clean(o.refusal.message)}
-    )
-    targets = [t for t in o.targets if t not in unseen.ids]
-    return {
-        "do": o.spec.name,
-        "summary": o.spec.summary,
-        "actor": o.actor,
-        "targets": targets if o.spec.targets != "none" else None,
-        "target_kind": o.spec.targets,
-        "tile": o.tile,
-        "params": list(o.spec.params),
-        "required": list(o.spec.required),
-        "choices": {k: [v for v in vs if v not in unseen.ids] for k, vs in o.choices.items()},
-        "flags": list(param_flags(o.spec)),
-        "numbers": list(param_numbers(o.spec)),
-        "allowed": o.allowed,
-        "refusal": refusal,
-    }

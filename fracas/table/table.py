@@ -1,47 +1,62 @@
-"""One encounter at a table, and the service that opens tables on a store.
+"""One encounter at a table: the one door every face goes through.
 
-Every change goes the same way: the identity's permission is checked, the engine
-computes the record (a refusal raises and changes nothing), the store appends it
-in one durable transaction with the log's length as the expected sequence number,
-the change feed tells every listener, and only then does the caller show it. When
-the append fails (another process moved the encounter on, the disk is gone) the
+Every change is a command submitted with the identity that asks and the seq its face
+saw (:meth:`Table.submit`): the table alone checks the seq, the identity and the
+table's policy (:mod:`fracas.table.identity`), runs the rules, appends the record in
+one durable transaction with the log's length as the expected sequence number, tells
+every listener through its feed (changes that write no record too: a die asked for,
+the dice mode, a request), and only then answers. What a face shows comes from a
+frozen :meth:`Table.snapshot`, projected for its identity (:class:`~fracas.table.View`);
+the odds of an action come from :meth:`Table.odds_question`, a frozen job the prompt,
+the command line and the web server all run the same way.
+
+When an append fails (another process moved the encounter on, the disk is gone) the
 table reloads itself from the store, so what it holds is again exactly what is
-stored, and the error goes up (:class:`~fracas.store.MovedOn` carries what the
-other writer did).
-
-Writes to one table are serialised by a lock in this process and across processes
-by the store's expected-seq check. Resuming re-reads the setup (the file's text,
-as stored) and replays every stored record: actions re-resolve with their recorded
-dice, so no seed is needed.
+stored, and the error goes up (:class:`~fracas.store.MovedOn` carries what the other
+writer did). Writes to one table are serialised by a lock in this process and across
+processes by the store's expected-seq check.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
+from fracas.actions import check_now
+from fracas.choices import Option, options_now
 from fracas.dice.source import Dice
 from fracas.engine import Engine, Record
-from fracas.errors import FileError, FracasError
-from fracas.files import EncounterFile, export, parse_text, play_file
+from fracas.errors import FracasError, Refusal
+from fracas.files import EncounterFile, export, parse_text
 from fracas.frozen import thaw
 from fracas.model import Action, Encounter
-from fracas.odds import Odds, action_odds
+from fracas.odds import Odds
 from fracas.rulesets.base import Ruleset
-from fracas.store import JSON, EncounterInfo, EncounterStore, MovedOn, NewEncounter, StoreError
+from fracas.store import JSON, EncounterStore, MovedOn, StoreError
 from fracas.store.records import check_replayed, record_from_json, record_json
-from fracas.table.choice_odds import Choice, choice_odds
-from fracas.table.choices import Option, options_now
+from fracas.table.commands import (
+    Act,
+    Answer,
+    Cancel,
+    Command,
+    Give,
+    Outcome,
+    Redo,
+    Request,
+    SetDice,
+    SetPolicy,
+    Undo,
+)
 from fracas.table.feed import Change, Feed
-from fracas.table.identity import Forbidden, Identity, Role, TableRules
+from fracas.table.identity import Forbidden, Identity
 from fracas.table.physical import Pending, StopDice, needed
+from fracas.table.projection import mentions
+from fracas.table.questions import OddsQuestion, WinQuestion, win_question
 
-__all__ = ["StoreLost", "Table", "TableService", "fresh_seed", "live_seed"]
+__all__ = ["GAME_MASTER", "Snapshot", "StoreLost", "Table", "live_seed", "resume"]
 
 GAME_MASTER = Identity.gm()
 
@@ -50,53 +65,69 @@ class StoreLost(StoreError):
     """An append failed and the encounter cannot be read back: the table must close."""
 
 
-def live_seed(seed: int, records: int) -> int:
-    """The seed of a table resumed after ``records`` records of an encounter seeded
-    ``seed``: reproducible, and not the start's dice again."""
-    if records == 0:
-        return seed
-    return random.Random(f"fracas:{seed}:{records}").randrange(2**32)
-
-
-def fresh_seed() -> int:
-    """A new seed for a new live encounter (two fights from one file roll differently)."""
-    return random.SystemRandom().randrange(2**32)
-
-
 OPTIONS_KEPT = 64
 """States whose "may do now" a table keeps (dropped all at once past it)."""
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A table at one moment, frozen: what every face shows is projected from one of
+    these (:class:`~fracas.table.View`), never read from the table as it changes."""
+
+    name: str
+    file: EncounterFile
+    seq: int
+    state: Encounter
+    log: tuple[Record, ...]
+    before: tuple[Encounter, ...]
+    """The state before each record of ``log``."""
+    pending: Pending | None
+    physical: bool
+    requests: tuple[Request, ...]
+    undoable: Record | None
+    """The action record an undo would take back now."""
+    redoable: Record | None
+    """The action record a redo would put back now."""
+    options_of: Callable[[Encounter, str | None, frozenset[str]], list[Option]] = field(
+        compare=False, repr=False
+    )
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.file.ruleset
+
+    def options(
+        self, actor: str | None = None, unseen: frozenset[str] = frozenset()
+    ) -> list[Option]:
+        """What ``actor`` (default: whose turn it is) may do by the rules in this state,
+        tried on every combatant but the ``unseen``."""
+        return self.options_of(self.state, actor, unseen)
+
+
 class Table:
-    """A stored encounter being played: ``engine`` holds exactly the stored log."""
+    """A stored encounter being played: its engine holds exactly the stored log."""
 
     def __init__(
-        self,
-        store: EncounterStore,
-        name: str,
-        text: str,
-        ef: EncounterFile,
-        engine: Engine,
-        rules: TableRules | None = None,
+        self, store: EncounterStore, name: str, text: str, ef: EncounterFile, engine: Engine
     ) -> None:
         self.store = store
         self.name = name
         self.text = text
+        """The encounter file's text, as stored."""
         self.file = ef
-        self.engine = engine
-        self.rules = rules or TableRules()
         self.feed = Feed()
-        self.before: list[Encounter] = []
-        """The state before each record of ``engine.log`` (for the log's words)."""
-        self.physical = False
-        """Dice are physical: an action asks for each of its dice (:meth:`roll`)."""
-        self.pending: Pending | None = None
-        """The action waiting for its next physical die (not stored: nothing of it is
-        kept until its last die is given)."""
+        self._engine = engine
+        self._before: list[Encounter] = []
+        self._physical = False
+        self._pending: Pending | None = None
+        self._requests: dict[int, Request] = {}
+        self._next_request = 1
         self._lock = threading.RLock()
-        self._options: dict[tuple[Encounter, str | None], list[Option]] = {}
+        self._options: dict[tuple[Encounter, str | None, frozenset[str]], list[Option]] = {}
         self._stale = False
         """An append's outcome is unknown (the store went away): read it back first."""
+        self._log_tuple: tuple[Record, ...] = ()
+        self._before_tuple: tuple[Encounter, ...] = ()
 
     # --- what is there ------------------------------------------------------------
 
@@ -106,162 +137,321 @@ class Table:
 
     @property
     def state(self) -> Encounter:
-        return self.engine.state
+        return self._engine.state
 
     @property
     def seq(self) -> int:
         """The sequence number the next record takes."""
-        return len(self.engine.log)
+        return len(self._engine.log)
 
     @property
-    def log(self) -> list[Record]:
-        return self.engine.log
+    def log(self) -> Sequence[Record]:
+        return self._engine.log
+
+    @property
+    def before(self) -> Sequence[Encounter]:
+        """The state before each record of the log (for the log's words)."""
+        return self._before
+
+    @property
+    def seed(self) -> int:
+        """The seed of the dice rolled from now on."""
+        return self._engine.seed
+
+    @property
+    def pending(self) -> Pending | None:
+        """The action waiting for its next physical die (nothing of it is stored until
+        its last die is given)."""
+        return self._pending
+
+    @property
+    def physical(self) -> bool:
+        """Dice are physical: an action asks for each of its dice."""
+        return self._physical
+
+    @property
+    def requests(self) -> tuple[Request, ...]:
+        """Players' requests waiting for the game master's answer, oldest first."""
+        return tuple(self._requests.values())
+
+    def snapshot(self) -> Snapshot:
+        """The table now, frozen (one lock, then no more: a face projects it at leisure)."""
+        with self._lock:
+            log, before = self._engine.log, self._before
+            if len(self._log_tuple) != len(log):
+                self._log_tuple = tuple(log)
+            if len(self._before_tuple) != len(before):
+                self._before_tuple = tuple(before)
+            return Snapshot(
+                self.name,
+                self.file,
+                len(log),
+                self._engine.state,
+                self._log_tuple,
+                self._before_tuple,
+                self._pending,
+                self._physical,
+                tuple(self._requests.values()),
+                self._engine.undoable,
+                self._engine.redoable,
+                self._options_of,
+            )
 
     def records_since(self, seq: int) -> list[Record]:
         """The records from ``seq`` on, as this table holds them."""
         with self._lock:
-            return self.engine.log[max(0, seq) :]
+            return self._engine.log[max(0, seq) :]
 
     def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
-        """Hear of every record appended from now on (see :class:`Feed`)."""
+        """Hear of every change from now on (see :class:`Feed`)."""
         return self.feed.subscribe(listener)
 
     def options(self, actor: str | None = None) -> list[Option]:
-        """What ``actor`` (default: whose turn it is) may do now, and why not the rest;
-        kept per (state, actor): every page of the table asks after each change."""
-        with self._lock:
-            key = (self.state, actor)
-            found = self._options.get(key)
-            if found is None:
-                found = options_now(self.ruleset, self.state, actor)
-                if len(self._options) >= OPTIONS_KEPT:
-                    self._options.clear()
-                self._options[key] = found
-            return list(found)
+        """What ``actor`` (default: whose turn it is) may do now by the rules."""
+        return self._options_of(self.state, actor, frozenset())
 
-    def odds(self, action: Action, **limits: Any) -> Odds:
-        """The exact odds of ``action`` taken now, without taking it (``limits``: what
-        :func:`~fracas.odds.action_odds` takes to bound the work). The action is checked
-        first as :meth:`act` checks it."""
-        with self._lock:
-            state, seed = self.state, self.engine.seed
-            action = self.engine.check(action)
-        return action_odds(self.ruleset, state, action, seed=seed, **limits)
+    def _options_of(
+        self, state: Encounter, actor: str | None, unseen: frozenset[str]
+    ) -> list[Option]:
+        """Kept per (state, actor, unseen): every page of the table asks after each change."""
+        key = (state, actor, unseen)
+        found = self._options.get(key)
+        if found is None:
+            found = options_now(self.ruleset, state, actor, unseen)
+            if len(self._options) >= OPTIONS_KEPT:
+                self._options.clear()
+            self._options[key] = found
+        return list(found)
 
-    def choice_odds(self, actor: str | None = None, **limits: Any) -> list[Choice]:
-        """The odds of every choice ``actor`` (default: whose turn it is) has now, fastest
-        first (:func:`~fracas.table.choice_odds.choice_odds`; ``limits``: ``seconds``,
-        ``cancel``)."""
-        with self._lock:
-            state, seed = self.state, self.engine.seed
-        return list(choice_odds(self.ruleset, state, actor, seed=seed, **limits))
+    # --- questions: odds and the win bar, as frozen jobs ------------------------------
 
-    # --- changes ------------------------------------------------------------------
-
-    def act(self, action: Action, by: Identity = GAME_MASTER, dice: Dice | None = None) -> Record:
-        """Take ``action`` as ``by`` and store it; returns the record once it is durable.
+    def odds_question(
+        self,
+        action: Action | Mapping[str, Any],
+        by: Identity = GAME_MASTER,
+        seen_seq: int | None = None,
+        **limits: Any,
+    ) -> OddsQuestion:
+        """The odds of ``action`` taken now, as a frozen job to run anywhere (here, or in
+        a worker process): checked as :meth:`submit` checks it, but in any turn and
+        with any parameters (odds change nothing). ``limits``: what
+        :func:`~fracas.odds.action_odds` takes to bound the work.
 
         Raises:
-            Forbidden: ``by`` may not take it.
-            FracasError: a refusal (nothing changed, nothing written).
+            Forbidden: ``by`` may not take this action at all.
+            FracasError: ``moved_on`` (``seen_seq`` is not the table's seq); the
+                action's validation error.
+        """
+        with self._lock:
+            self._fresh()
+            self._check_seen(seen_seq)
+            state = self.state
+            checked = self._read(action, by, state)
+            by.check_act(self.ruleset, state, checked, asking=True)
+            return OddsQuestion.of(self.ruleset, state, checked, self.seed, by, limits)
+
+    def odds(self, action: Action | Mapping[str, Any], **limits: Any) -> Odds:
+        """The game master's odds of ``action`` now, worked out here (the question of
+        :meth:`odds_question`, answered at once)."""
+        return self.odds_question(action, GAME_MASTER, **limits).answer()
+
+    def win_question(self, by: Identity, limits: Mapping[str, Any]) -> WinQuestion | None:
+        """The win bar of the table now for ``by``, as a frozen job; None when the
+        policy shows ``by`` no bar (a player, where the game master does not show it or
+        the table hides enemy HP)."""
+        with self._lock:
+            state, seq = self.state, self.seq
+        return win_question(self.name, self.text, self.file, state, seq, by, limits)
+
+    # --- the door -----------------------------------------------------------------
+
+    def submit(
+        self, command: Command, by: Identity = GAME_MASTER, seen_seq: int | None = None
+    ) -> Outcome:
+        """Do ``command`` as ``by``, who saw the table at ``seen_seq`` (None: whatever
+        it holds now). Returns what it did once it is durable.
+
+        Raises:
+            FracasError: ``moved_on`` (the table is past ``seen_seq``: nothing written);
+                ``forbidden`` and ``not_your_turn`` (the policy); the rules' refusal
+                (nothing changed, nothing written).
             MovedOn: another process wrote first; this table now holds what it wrote.
         """
-        by.check_act(action, self.ruleset.move_is_own(action))
-        who = None if by.role is Role.GM else by.name
         with self._lock:
-            self._no_pending()
-            return self._run(lambda engine: engine.act(action, dice, by=who))
+            self._fresh()
+            self._check_seen(seen_seq)
+            if isinstance(command, Act):
+                return self._act(command, by)
+            if isinstance(command, SetPolicy):
+                by.check_gm("change the table's policy")
+                changes = {"actor": self.state.turn.actor, "do": "policy", **command.changes}
+                return self._act(Act(changes), by)
+            if isinstance(command, Undo | Redo):
+                return self._take_back(by, redo=isinstance(command, Redo))
+            if isinstance(command, Give):
+                return self._give(command.face, by)
+            if isinstance(command, Cancel):
+                self._cancel(by)
+            elif isinstance(command, SetDice):
+                by.check_gm("choose how dice are rolled")
+                self._physical = command.physical
+                if not command.physical:
+                    self._pending = None
+            else:
+                return self._answer(command, by)
+            seq = self.seq
+        self.feed.publish(self.name, (), seq)
+        return Outcome(seq)
+
+    # --- compatibility: each a command through the door --------------------------------
+
+    def act(self, action: Action, by: Identity = GAME_MASTER, dice: Dice | None = None) -> Record:
+        """Take ``action`` as ``by`` and store it (:meth:`submit` of an :class:`Act`)."""
+        outcome = self.submit(Act(action, dice), by)
+        if outcome.record is None:
+            raise FracasError(
+                "not_stored", "the action waits (a physical die or the game master's answer)"
+            )
+        return outcome.record
+
+    def undo(self, by: Identity = GAME_MASTER) -> Record:
+        record = self.submit(Undo(), by).record
+        assert record is not None
+        return record
+
+    def redo(self, by: Identity = GAME_MASTER) -> Record:
+        record = self.submit(Redo(), by).record
+        assert record is not None
+        return record
+
+    # --- the commands -------------------------------------------------------------
+
+    def _check_seen(self, seen_seq: int | None) -> None:
+        if seen_seq is not None and seen_seq != self.seq:
+            raise FracasError(
+                "moved_on",
+                f"the table moved on (record {self.seq}, your page saw {seen_seq}); "
+                "nothing was written; here is what happened",
+            )
+
+    def _read(self, given: Action | Mapping[str, Any], by: Identity, state: Encounter) -> Action:
+        """``given`` checked once, in ``state``: a player knows no hidden combatant."""
+        known = state.combatants
+        if not by.is_gm:
+            known = {cid: c for cid, c in known.items() if cid not in state.hidden}
+            by.check_do(given.get("do") if isinstance(given, Mapping) else given.do)
+        if not by.is_gm and mentions(given, state.hidden):  # not quoted back: not named
+            raise Refusal(
+                "unknown_combatant",
+                f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
+            )
+        return check_now(self.ruleset, known, given, self.file.bounds)
+
+    def _act(self, command: Act, by: Identity) -> Outcome:
+        self._no_pending()
+        state = self.state
+        action = self._read(command.action, by, state)
+        by.check_act(self.ruleset, state, action)
+        calls = by.calls_to_ask(self.ruleset, state.policy, action)
+        if calls:
+            needed(self.ruleset, state, action)  # the rules' refusal now, not at the answer
+            request = Request(self._next_request, action, by.name, by.owns, calls, self.seq)
+            self._next_request += 1
+            self._requests[request.id] = request
+            self.feed.publish(self.name, (), self.seq)
+            return Outcome(self.seq, request=request)
+        if self._physical:
+            return self._next_die(action, by)
+        dice = command.dice if by.is_gm else None
+        record = self._run(lambda engine: engine.act(action, dice, by=by.by, checked=True))
+        return Outcome(self.seq, record)
+
+    def _answer(self, answer: Answer, by: Identity) -> Outcome:
+        by.check_gm("answer a player's request")
+        request = self._requests.pop(answer.request, None)
+        if request is None:
+            waiting = ", ".join(f"#{r}" for r in self._requests) or "none"
+            raise FracasError(
+                "no_request",
+                f"no request #{answer.request} waits for an answer; waiting: {waiting}",
+            )
+        self.feed.publish(self.name, (), self.seq)
+        if not answer.accept:
+            return Outcome(self.seq)
+        player = Identity.player(request.by, *request.owns)
+        player.check_act(self.ruleset, self.state, request.action)  # still its turn?
+        if self._physical:
+            return self._next_die(request.action, player)
+        record = self._run(lambda engine: engine.act(request.action, by=player.by, checked=True))
+        return Outcome(self.seq, record)
+
+    def _take_back(self, by: Identity, *, redo: bool) -> Outcome:
+        self._no_pending()
+        engine = self._engine
+        latest = engine.redoable if redo else engine.undoable
+        by.check_undo(self.state.policy, latest, redo=redo)
+        if redo:
+            record = self._run(lambda e: e.redo(by=by.by))
+        else:
+            record = self._run(lambda e: e.undo(by=by.by))
+        return Outcome(self.seq, record)
 
     # --- physical dice ------------------------------------------------------------
 
-    def roll(self, action: Action, by: Identity = GAME_MASTER) -> Record | Pending:
-        """Take ``action`` with physical dice: stored at once when it needs no die more
-        than it gives, else held as :attr:`pending`, asking for its next die."""
-        by.check_act(action, self.ruleset.move_is_own(action))
-        with self._lock:
-            self._no_pending()
-            return self._next_die(self.engine.check(action), by)
+    def _give(self, face: int, by: Identity) -> Outcome:
+        pending = self._pending
+        if pending is None:
+            raise FracasError("no_die_asked", "no die is asked for now")
+        action = pending.check_give(by, face)
+        if pending.seq != self.seq:  # another process wrote since
+            self._pending = None
+            self.feed.publish(self.name, (), self.seq)
+            raise FracasError(
+                "moved_on", "the table moved on while the dice were asked: roll again"
+            )
+        return self._next_die(action, pending.by)
 
-    def give(self, face: int, by: Identity = GAME_MASTER) -> Record | Pending:
-        """Give the face of the die :attr:`pending` asks for; the action is stored once
-        its last die is given.
+    def _cancel(self, by: Identity) -> None:
+        pending = self._pending
+        if pending is None:
+            raise FracasError("no_die_asked", "no action waits for dice now")
+        if not pending.may_cancel(by):
+            raise Forbidden(
+                "forbidden",
+                f"only the game master or {pending.by.name!r} may cancel this action",
+            )
+        self._pending = None
 
-        Raises:
-            FracasError: ``no_die_asked``; ``forbidden`` (not this identity's die);
-                ``die_out_of_range`` (asked again); a refusal of the rules (dropped).
-        """
-        with self._lock:
-            pending = self.pending
-            if pending is None:
-                raise FracasError("no_die_asked", "no die is asked for now")
-            action = pending.check_give(by, face)
-            if pending.seq != self.seq:  # another process wrote since
-                self.pending = None
-                raise FracasError(
-                    "moved_on", "the table moved on while the dice were asked: roll again"
-                )
-            return self._next_die(action, pending.by)
-
-    def cancel(self, by: Identity = GAME_MASTER) -> None:
-        """Drop the action waiting for its dice (its taker or the game master)."""
-        with self._lock:
-            pending = self.pending
-            if pending is None:
-                raise FracasError("no_die_asked", "no action waits for dice now")
-            if not pending.may_cancel(by):
-                raise Forbidden(
-                    "forbidden",
-                    f"only the game master or {pending.by.name!r} may cancel this action",
-                )
-            self.pending = None
-
-    def _next_die(self, action: Action, by: Identity) -> Record | Pending:
+    def _next_die(self, action: Action, by: Identity) -> Outcome:
         try:
             need = needed(self.ruleset, self.state, action)
         except FracasError:
-            self.pending = None
+            if self._pending is not None:
+                self._pending = None
+                self.feed.publish(self.name, (), self.seq)
             raise
         if need is not None:
-            self.pending = Pending(action, by, need, self.seq)
-            return self.pending
-        self.pending = None
-        who = None if by.role is Role.GM else by.name
-        return self._run(lambda engine: engine.act(action, StopDice(), by=who))
+            self._pending = Pending(action, by, need, self.seq)
+            self.feed.publish(self.name, (), self.seq)
+            return Outcome(self.seq, asked=need)
+        self._pending = None
+        record = self._run(lambda engine: engine.act(action, StopDice(), by=by.by, checked=True))
+        return Outcome(self.seq, record)
 
     def _no_pending(self) -> None:
-        if self.pending is not None:
+        if self._pending is not None:
             raise FracasError(
                 "dice_pending",
-                f"an action waits for its dice ({self.pending.needed.question}): give it "
+                f"an action waits for its dice ({self._pending.needed.question}): give it "
                 "or cancel first",
             )
 
-    def undo(self, by: Identity = GAME_MASTER) -> Record:
-        """Take back the latest effective action; stored like any record."""
-        with self._lock:
-            self._no_pending()
-            self._fresh()
-            latest = self.engine.undoable
-            by.check_undo(self.rules, latest.by if latest else None)
-            who = None if by.role is Role.GM else by.name
-            return self._run(lambda engine: engine.undo(by=who))
-
-    def redo(self, by: Identity = GAME_MASTER) -> Record:
-        """Put back the latest undone action; stored like any record."""
-        with self._lock:
-            self._no_pending()
-            self._fresh()
-            latest = self.engine.redoable
-            by.check_undo(self.rules, latest.by if latest else None, redo=True)
-            who = None if by.role is Role.GM else by.name
-            return self._run(lambda engine: engine.redo(by=who))
+    # --- other processes ----------------------------------------------------------
 
     def refresh(self) -> list[Record]:
         """Catch up with what other processes appended; returns (and publishes) the new
-        records. New records are replayed onto the table as it is (a whole reload when
-        that fails, or when an earlier append's outcome is unknown). While the store's
-        watch is live (``store.listening``: PostgreSQL) there is nothing to look for:
-        every commit is heard and caught up as it happens (:meth:`catch_up`)."""
+        records. While the store's watch is live (``store.listening``: PostgreSQL) there
+        is nothing to look for: every commit is heard as it happens (:meth:`catch_up`)."""
         if self.store.listening and not self._stale:
             return []
         return self.catch_up()
@@ -277,14 +467,14 @@ class Table:
                 if not since:
                     return []
                 self._apply(since)
-            new = self.engine.log[seq:]
-        self.feed.publish(self.name, new)
+            new = self._engine.log[seq:]
+        self._tell(new)
         return new
 
     def _apply(self, bodies: Sequence[JSON]) -> None:
         """Replay stored records that follow this table's log (each checked as a resume
         checks it); on any doubt, reload the whole encounter instead."""
-        twin, before = self.engine.fork(), list(self.before)
+        twin, before = self._engine.fork(), list(self._before)
         try:
             for body in bodies:
                 record = record_from_json(self.file, body)
@@ -295,11 +485,16 @@ class Table:
         except FracasError:
             self._recover()
             return
-        self.engine, self.before = twin, before
+        self._engine, self._before = twin, before
+
+    def _tell(self, records: Sequence[Record]) -> None:
+        """Publish records appended (none: nothing to tell)."""
+        if records:
+            self.feed.publish(self.name, records, self.seq)
 
     def since(self, error: MovedOn) -> list[Record]:
         """The records another writer appended, as this table now holds them."""
-        return self.engine.log[error.expected :]
+        return self._engine.log[error.expected :]
 
     def _run(self, make: Callable[[Engine], Record]) -> Record:
         """Make the record on a fork of the engine, store it, and only then keep the fork:
@@ -307,7 +502,7 @@ class Table:
         with self._lock:
             self._fresh()
             before = self.state
-            twin = self.engine.fork()
+            twin = self._engine.fork()
             try:
                 record = make(twin)
             except FracasError:
@@ -317,17 +512,17 @@ class Table:
                 self.store.append(self.name, record.seq, [record_json(record)])
             except MovedOn as exc:
                 self._recover()
-                self.feed.publish(self.name, self.since(exc))
+                self._tell(self.since(exc))
                 raise
             except BaseException:  # refused, failed or interrupted: the store says
                 self._stale = True
                 seq = self.seq
                 self._recover()  # the store away: the table stays as it was, stale
-                self.feed.publish(self.name, self.engine.log[seq:])  # it was stored after all
+                self._tell(self._engine.log[seq:])
                 raise
-            self.engine = twin
-            self.before.append(before)
-        self.feed.publish(self.name, [record])
+            self._engine = twin
+            self._before.append(before)
+        self.feed.publish(self.name, [record], self.seq)
         return record
 
     def _fresh(self) -> None:
@@ -335,14 +530,14 @@ class Table:
         if self._stale:
             seq = self.seq
             self._recover()
-            self.feed.publish(self.name, self.engine.log[seq:])
+            self._tell(self._engine.log[seq:])
 
     def _check_fresh(self) -> None:
         seq = self.seq
         since = self.store.records_since(self.name, seq)
         if since:
             self._recover()
-            self.feed.publish(self.name, self.engine.log[seq:])
+            self._tell(self._engine.log[seq:])
             raise MovedOn(self.name, seq, since)
 
     def _recover(self) -> None:
@@ -350,7 +545,7 @@ class Table:
         (``store_unavailable``) leaves the table as it is and says so; any other
         failure to read it back is :class:`StoreLost`."""
         try:
-            fresh = _resume(self.store, self.name, self.rules)
+            fresh = resume(self.store, self.name)
         except StoreError as exc:
             if exc.code == "store_unavailable":
                 raise
@@ -361,7 +556,7 @@ class Table:
             raise StoreLost(
                 "store_failed", f"{self.name!r} cannot be read back from the store: {exc}"
             ) from None
-        self.engine, self.before, self.file = fresh.engine, fresh.before, fresh.file
+        self._engine, self._before, self.file = fresh._engine, fresh._before, fresh.file
         self._stale = False
 
     def reload(self) -> None:
@@ -371,18 +566,32 @@ class Table:
 
     # --- saving -------------------------------------------------------------------
 
-    def export(self) -> dict[str, Any]:
+    def export(self, by: Identity = GAME_MASTER) -> dict[str, Any]:
         """The encounter as a file whose actions carry the dice as rolled (``fracas run``
-        reproduces the same end state)."""
+        reproduces the same end state): the game master's alone."""
+        by.check_gm("download the encounter")
         with self._lock:
-            start = self.engine.log[0]
+            start = self._engine.log[0]
             out: dict[str, Any] = thaw(
-                export(self.file, [start, *self.engine.effective], self.state.order)
+                export(self.file, [start, *self._engine.effective], self.state.order)
             )
             return out
 
 
-def _resume(store: EncounterStore, name: str, rules: TableRules | None = None) -> Table:
+def live_seed(seed: int, records: int) -> int:
+    """The seed of a table resumed after ``records`` records of an encounter seeded
+    ``seed``: reproducible, and not the start's dice again."""
+    if records == 0:
+        return seed
+    return random.Random(f"fracas:{seed}:{records}").randrange(2**32)
+
+
+def resume(store: EncounterStore, name: str) -> Table:
+    """The table of stored encounter ``name``, its log replayed from the store.
+
+    Raises:
+        StoreError: ``unknown_encounter``; ``log_drift`` or ``bad_record``.
+    """
     stored = store.load(name)
     setup = stored.start
     try:
@@ -392,14 +601,15 @@ def _resume(store: EncounterStore, name: str, rules: TableRules | None = None) -
             "log_drift", f"{name!r}: its stored setup no longer reads: {exc}"
         ) from None
     engine = Engine(ef.ruleset, ef.start, live_seed(setup.seed, len(stored.records)), ef.bounds)
-    table = Table(store, name, setup.setup, ef, engine, rules)
+    table = Table(store, name, setup.setup, ef, engine)
+    before = table._before
     for body in stored.records:
         record = record_from_json(ef, body)
         if record.seq != len(engine.log):
             raise StoreError(
                 "bad_record", f"{name!r}: record #{record.seq} at place {len(engine.log)}"
             )
-        table.before.append(engine.state)
+        before.append(engine.state)
         try:
             replayed = engine.replay(record, ef.order)
         except FracasError as exc:
@@ -410,105 +620,3 @@ def _resume(store: EncounterStore, name: str, rules: TableRules | None = None) -
             ) from None
         check_replayed(body, replayed, name)
     return table
-
-
-class TableService:
-    """The tables of one store: create, open (one :class:`Table` per encounter in this
-    process, shared by every face that opens it), list, delete."""
-
-    def __init__(self, store: EncounterStore, rules: TableRules | None = None) -> None:
-        self.store = store
-        self.rules = rules or TableRules()
-        self._tables: dict[str, Table] = {}
-        self._lock = threading.Lock()
-        self._unwatch = store.watch(self._heard)
-
-    def _heard(self, name: str | None, seq: int) -> None:
-        """The store heard another process commit (in the store's watching thread): the
-        open table catches up, its feed tells its listeners. ``name`` None: catch up on
-        every open table (notifications may have been missed)."""
-        with self._lock:
-            if name is None:
-                tables = list(self._tables.values())
-            else:
-                table = self._tables.get(name)
-                tables = [table] if table is not None and table.seq < seq else []
-        for table in tables:
-            try:
-                table.catch_up()
-            except FracasError:
-                continue  # the store is away again: the next notice or look catches up
-
-    def create(
-        self,
-        text: str,
-        source: str,
-        *,
-        name: str | None = None,
-        seed: int | None = None,
-        live: bool = True,
-    ) -> Table:
-        """A new stored encounter from a file's text: the start, then the file's actions
-        (their dice as the file gives them, the rest from the seed), stored together.
-
-        ``seed`` replaces the file's seed for every die. Without one, the file's seed
-        rolls the file's actions and, for a ``live`` table, a fresh seed every later
-        die (two fights started from one file do not roll alike; ``engine.seed`` tells
-        which).
-
-        Raises:
-            FileError: the file does not validate, or one of its actions is refused
-                (``where`` names it); nothing is stored then.
-        """
-        ef = parse_text(text, source)
-        if seed is not None:
-            ef = dataclasses.replace(ef, seed=seed)
-        played = play_file(ef)
-        if played.refused is not None:
-            number, exc = played.refused
-            raise FileError(
-                exc.code, f"action {number}: {exc.message}", ef.action_where[number - 1]
-            )
-        engine = played.engine
-        if live and seed is None:  # what is rolled from now on: not the file's dice again
-            engine.reseed(fresh_seed())
-        new = NewEncounter(ef.path, text, ef.ruleset.name, engine.seed)
-        stored = self.store.create(new, [record_json(r) for r in engine.log], name)
-        table = Table(self.store, stored, text, ef, engine, self.rules)
-        table.before = played.before
-        with self._lock:
-            self._tables[stored] = table
-        return table
-
-    def create_from(
-        self, data: Mapping[str, Any], source: str = "<program>", **kwargs: Any
-    ) -> Table:
-        """:meth:`create` from an encounter given as data (what a file holds)."""
-        text = yaml.safe_dump(thaw(data), sort_keys=False, allow_unicode=True)
-        return self.create(text, source, **kwargs)
-
-    def open(self, name: str) -> Table:
-        """The table of stored encounter ``name`` (resumed once per process, then caught
-        up with the store: at each open, unless the store's watch is live).
-
-        Raises:
-            StoreError: ``unknown_encounter``; ``log_drift`` or ``bad_record`` when the
-                stored log no longer replays.
-        """
-        with self._lock:
-            table = self._tables.get(name)
-            if table is None:
-                table = self._tables[name] = _resume(self.store, name, self.rules)
-        table.refresh()
-        return table
-
-    def list(self) -> list[EncounterInfo]:
-        return self.store.list()
-
-    def names(self) -> Sequence[str]:
-        return [i.name for i in self.store.list()]
-
-    def delete(self, name: str) -> None:
-        with self._lock:
-            self.store.delete(name)
-            self._tables.pop(name, None)

@@ -121,7 +121,7 @@ def create_app(
 
     async def state(request: Request) -> dict[str, Any]:
         encounter, link = who(request)
-        return View(tables.open(encounter), link.identity).state()
+        return View(tables.open(encounter).snapshot(), link.identity).state()
 
     def gm(request: Request, what: str) -> tuple[str, Identity]:
         encounter, link = who(request)
@@ -156,8 +156,8 @@ def create_app(
         return link.public()
 
     async def download(request: Request) -> Response:
-        encounter, _ = gm(request, "download the encounter")
-        data = thaw(tables.open(encounter).export())
+        encounter, identity = gm(request, "download the encounter")
+        data = thaw(tables.open(encounter).export(identity))
         text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
         return Response(
             text,

@@ -1,6 +1,9 @@
 """The live part of ``fracas serve``: one WebSocket per page, every change of a table
 pushed to every page of it, each projected for its page's identity
-(:class:`fracas.table.View`), and the page's messages taken as that identity.
+(:class:`fracas.table.View`), and the page's messages submitted to the table as that
+identity. Thin: every decision (the seq seen, who may do what, the rules) is the
+table's (:meth:`fracas.table.Table.submit`); this turns frames into commands and
+changes into messages.
 
 The protocol (JSON objects, one a message):
 
@@ -13,12 +16,18 @@ page -> server
       typed in from now on (false: rolled by fracas)
   ``{"type": "die", "id": K, "seq": N, "face": F}``  the face of the die asked for
   ``{"type": "cancel", "id": K, "seq": N}``  drop the action waiting for its dice
+  ``{"type": "answer", "id": K, "seq": N, "request": R, "accept": true}``  the game
+      master's answer to a player's request
+  ``{"type": "policy", "id": K, "seq": N, "changes": {...}}``  the game master's change
+      of the table's policy (``fracas.model.Policy``'s fields)
 server -> page
   ``{"type": "sync", "seq": S, "state": {...}, "lines": [...], "options": {...}}``
       the state now, the log lines from the page's last seq on, what it may do
-  ``{"type": "done", "id": K, "seq": S}``  the page's action is stored
+  ``{"type": "done", "id": K, "seq": S}``  the page's change is made (stored)
   ``{"type": "asked", "id": K, "seq": S}``  the action waits for a physical die (the
       state's ``pending`` says which; every page of the table is synced)
+  ``{"type": "requested", "id": K, "seq": S, "request": R}``  the action waits for the
+      game master's answer (the state's ``requests`` say which)
   ``{"type": "refused", "id": K, "code": C, "message": M}``  nothing was written
   ``{"type": "odds", "id": K, "seq": S, "odds": {...}}``  (``fracas odds --json``'s)
 
@@ -39,14 +48,25 @@ import anyio.to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from fracas.errors import FracasError
-from fracas.files import read_action
-from fracas.model import Action, Encounter
-from fracas.odds import Odds, action_odds
-from fracas.rulesets.base import Ruleset
-from fracas.store import StoreError
-from fracas.table import Change, Identity, Role, Table, TableService, View
-from fracas.table.physical import Pending
-from fracas.table.projection import mentions
+from fracas.table import (
+    Act,
+    Answer,
+    Cancel,
+    Change,
+    Command,
+    Give,
+    Identity,
+    Odds,
+    OddsQuestion,
+    Outcome,
+    Redo,
+    SetDice,
+    SetPolicy,
+    Table,
+    TableService,
+    Undo,
+    View,
+)
 from fracas.web.links import LinkError, Links
 from fracas.web.winbar import WinBars
 
@@ -59,13 +79,15 @@ RATE = (30, 5.0)
 """At most 30 messages in any 5 seconds per page (``too_fast`` past it)."""
 
 
-def _odds(ruleset: Ruleset, state: Encounter, action: Action, seed: int) -> Odds:
+def _answer(question: OddsQuestion) -> Odds:
     """Run in the odds executor (a process pool: off the event loop, another core)."""
-    return action_odds(ruleset, state, action, seed=seed)
+    return question.answer()
 
 
-KINDS = ("act", "undo", "redo", "odds", "dice", "die", "cancel")
-"""The message types a page sends after its hello."""
+CHANGES = ("act", "undo", "redo", "dice", "die", "cancel", "answer", "policy")
+"""The message types that ask the table for a change."""
+KINDS = (*CHANGES, "odds")
+"""The message types a page sends after its hello (and ``winbar``)."""
 
 POLL = 1.0
 """Seconds between two looks at the store for other processes' records."""
@@ -73,6 +95,49 @@ POLL = 1.0
 
 class Refused(FracasError):
     """A page's message refused by the protocol itself (bad JSON, too big, too fast, ...)."""
+
+
+def command_of(kind: str, message: dict[str, Any]) -> Command:
+    """The table command a page's message of type ``kind`` asks for, its fields checked
+    for their shape (whether it may be done is the table's to say).
+
+    Raises:
+        Refused: ``bad_message``, saying the shape expected.
+    """
+    if kind == "act":
+        raw = message.get("action")
+        if not isinstance(raw, dict):
+            raise Refused("bad_message", "an act or odds message carries an 'action' object")
+        return Act(raw)
+    if kind == "undo":
+        return Undo()
+    if kind == "redo":
+        return Redo()
+    if kind == "cancel":
+        return Cancel()
+    if kind == "die":
+        face = message.get("face")
+        if type(face) is not int:
+            raise Refused(
+                "bad_message", f"a die message gives its 'face' as a number, not {face!r}"
+            )
+        return Give(face)
+    if kind == "dice":
+        physical = message.get("physical")
+        if not isinstance(physical, bool):
+            raise Refused("bad_message", "a dice message says 'physical': true or false")
+        return SetDice(physical)
+    if kind == "answer":
+        request, accept = message.get("request"), message.get("accept")
+        if type(request) is not int or not isinstance(accept, bool):
+            raise Refused(
+                "bad_message", "an answer message gives 'request': N and 'accept': true or false"
+            )
+        return Answer(request, accept)
+    changes = message.get("changes")
+    if not isinstance(changes, dict):
+        raise Refused("bad_message", "a policy message gives its 'changes' as an object")
+    return SetPolicy(changes)
 
 
 class Page:
@@ -106,7 +171,7 @@ class Page:
 
     async def sync(self) -> None:
         """Send the state, the log lines since the page's seq, and its options."""
-        view = View(self.table, self.identity)
+        view = View(self.table.snapshot(), self.identity)
         message = await anyio.to_thread.run_sync(self._sync_message, view)
         await self.send(message)
 
@@ -123,18 +188,9 @@ class Page:
         }
 
     async def refuse(self, ident: Any, exc: FracasError) -> None:
-        """Say why a message was refused (a hidden combatant named "someone")."""
-        try:
-            message = View(self.table, self.identity).clean(exc.message)
-        except LinkError:
-            message = exc.message
-        except FracasError:  # no view now (the store is down): say nothing of the table
-            message = (
-                exc.message
-                if isinstance(exc, StoreError)
-                else "the table cannot be read now; try again"
-            )
-        await self.send({"type": "refused", "id": ident, "code": exc.code, "message": message})
+        """Say why a message was refused (every message names only what the page may
+        see: the table checks actions on the combatants it sees)."""
+        await self.send({"type": "refused", "id": ident, "code": exc.code, "message": exc.message})
 
     # --- messages -------------------------------------------------------------------
 
@@ -178,121 +234,54 @@ class Page:
             await self.sync()
             self.hub.winbars.hello(self, message)  # "winbar": true asks for the win bar
             return
-        if kind == "winbar":  # the win bar's own messages (fracas.web.winbar)
-            await self.hub.winbars.choose(self, message)
-            return
+        if kind == "winbar":  # the win bar shown to players: a change of the policy
+            players = message.get("players")
+            if not isinstance(players, bool):
+                raise Refused(
+                    "bad_message",
+                    f"a winbar message gives 'players': true or false, not {players!r}",
+                )
+            message = {**message, "type": "policy", "changes": {"winbar": players}}
+            kind = "policy"
+            if not isinstance(message.get("seq"), int):
+                message["seq"] = None
         if kind not in KINDS:
             raise Refused(
                 "unknown_message",
                 f"unknown message type {kind!r}; valid: hello, {', '.join(KINDS)}, winbar",
             )
         seq = message.get("seq")
-        if not isinstance(seq, int):
+        if not isinstance(seq, int) and not (kind == "policy" and seq is None):
             raise Refused("bad_message", f"a {kind} message names the seq it saw ('seq': N)")
         identity = self.identity
         table = self.table
         if kind == "odds":
-            await self._odds(message, table, identity, seq)
+            raw = message.get("action")
+            if not isinstance(raw, dict):
+                raise Refused("bad_message", "an act or odds message carries an 'action' object")
+            question = await anyio.to_thread.run_sync(table.odds_question, raw, identity, seq)
+            self._ask(question, message.get("id"), table)
             return
-        change = self._change(kind, message, table, identity, seq)
-        waiting = table.pending
-        try:
-            seq_now, asked = await anyio.to_thread.run_sync(change)
-        except FracasError:
-            if table.pending is not waiting:  # a refusal dropped the action waiting
-                await self.hub.touched(self.encounter)
-            raise
-        if asked:
-            await self.send({"type": "asked", "id": message.get("id"), "seq": seq_now})
-            await self.hub.touched(self.encounter)
-            return
-        await self.send({"type": "done", "id": message.get("id"), "seq": seq_now})
+        command = command_of(kind, message)
+        outcome: Outcome = await anyio.to_thread.run_sync(table.submit, command, identity, seq)
+        ident = message.get("id")
+        if outcome.asked is not None:
+            await self.send({"type": "asked", "id": ident, "seq": outcome.seq})
+        elif outcome.request is not None:
+            reply = {"type": "requested", "id": ident, "seq": outcome.seq}
+            await self.send({**reply, "request": outcome.request.id})
+        else:
+            await self.send({"type": "done", "id": ident, "seq": outcome.seq})
 
-    def _action(self, message: dict[str, Any], table: Table, identity: Identity) -> Action:
-        raw = message.get("action")
-        if not isinstance(raw, dict):
-            raise Refused("bad_message", "an act or odds message carries an 'action' object")
-        state = table.state
-        known = state.combatants
-        if identity.role is not Role.GM:  # a hidden combatant is not in a player's fight
-            known = {cid: c for cid, c in known.items() if cid not in state.hidden}
-        action = read_action(table.file, raw, known)
-        if identity.role is not Role.GM and mentions(action, state.hidden):
-            raise Refused(
-                "unknown_combatant",
-                f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
-            )
-        return action
-
-    def _change(
-        self, kind: str, message: dict[str, Any], table: Table, identity: Identity, seq: int
-    ) -> Callable[[], tuple[int, bool]]:
-        """The change a message asks for, to run off the loop: (the seq after it, whether
-        it left an action waiting for a die, or changed the table's dice)."""
-        action = self._action(message, table, identity) if kind == "act" else None
-        face = message.get("face")
-        physical = message.get("physical")
-        if kind == "die" and type(face) is not int:
-            raise Refused(
-                "bad_message", f"a die message gives its 'face' as a number, not {face!r}"
-            )
-        if kind == "dice":
-            identity.check_gm("choose how dice are rolled")
-            if not isinstance(physical, bool):
-                raise Refused("bad_message", "a dice message says 'physical': true or false")
-
-        def run() -> tuple[int, bool]:
-            with table._lock:  # the seq seen and the change, at once
-                if table.seq != seq:
-                    raise Refused(
-                        "moved_on",
-                        f"the table moved on (record {table.seq}, your page saw {seq}); "
-                        "nothing was written; here is what happened",
-                    )
-                done: object = None
-                if kind == "dice":
-                    assert isinstance(physical, bool)
-                    table.physical = physical
-                    if not physical:
-                        table.pending = None
-                    return table.seq, True
-                if kind == "cancel":
-                    table.cancel(identity)
-                    return table.seq, True
-                if kind == "die":
-                    assert isinstance(face, int)
-                    done = table.give(face, identity)
-                elif action is not None:
-                    done = (
-                        table.roll(action, identity)
-                        if table.physical
-                        else table.act(action, identity)
-                    )
-                elif kind == "undo":
-                    table.undo(identity)
-                else:
-                    table.redo(identity)
-                return table.seq, isinstance(done, Pending)
-
-        return run
-
-    async def _odds(
-        self, message: dict[str, Any], table: Table, identity: Identity, seq: int
-    ) -> None:
-        action = self._action(message, table, identity)
-        identity.check_act(action, table.ruleset.move_is_own(action))
+    def _ask(self, question: OddsQuestion, ident: Any, table: Table) -> None:
         if self.odds is not None:
             self.odds.cancel()  # a newer question: the older is not wanted
-        with table._lock:
-            state, engine_seed, now = table.state, table.engine.seed, table.seq
-        if now != seq:
-            raise Refused("moved_on", f"the table moved on (record {now}, your page saw {seq})")
-        future = self.hub.executor.submit(_odds, table.ruleset, state, action, engine_seed)
+        future = self.hub.executor.submit(_answer, question)
         self.odds = future
-        self.hub.spawn(self._odds_reply(future, message.get("id"), table, identity, now))
+        self.hub.spawn(self._odds_reply(future, ident, table, question, table.seq))
 
     async def _odds_reply(
-        self, future: Future[Odds], ident: Any, table: Table, identity: Identity, seq: int
+        self, future: Future[Odds], ident: Any, table: Table, question: OddsQuestion, seq: int
     ) -> None:
         try:
             result = await asyncio.wrap_future(future)
@@ -305,8 +294,7 @@ class Page:
             self.odds = None
         if table.seq != seq:
             return  # the state moved on while it was computed: dropped
-        odds = View(table, identity).odds(result)
-        await self.send({"type": "odds", "id": ident, "seq": seq, "odds": odds})
+        await self.send({"type": "odds", "id": ident, "seq": seq, "odds": question.shown(result)})
 
 
 class Hub:
@@ -377,13 +365,6 @@ class Hub:
             await page.ws.close(4403)
         except (WebSocketDisconnect, RuntimeError):
             self.leave(page)
-
-    async def touched(self, encounter: str) -> None:
-        """The table changed without a record (a die asked for, the dice chosen): every
-        page of it gets its new view."""
-        for page in list(self.pages.get(encounter, ())):
-            if not page.loop.is_closed():
-                page.loop.call_soon_threadsafe(self._push, page)
 
     async def revoked(self, encounter: str, link_id: str) -> None:
         """Close every page of a revoked link."""

@@ -13,9 +13,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from types import FrameType
 
-from fracas.play.loop import open_session
 from fracas.store import open_store
-from fracas.table import Table, TableRules, TableService
+from fracas.table import Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import GM_ID, Links, links_path
 from fracas.web.setup import SetupKey
@@ -102,7 +101,7 @@ def serve(
     open_browser: bool,
     say: Callable[[str], None],
     *,
-    enemy_hp: str = "label",
+    enemy_hp: str | None = None,
     keep_links: bool = False,
 ) -> None:
     """Serve ``target`` (a file: a new encounter; a stored name: resumed; None: the setup
@@ -112,7 +111,7 @@ def serve(
 
     store = open_store(db)
     try:
-        service = TableService(store, TableRules(enemy_hp=enemy_hp))
+        service = TableService(store, {"enemy_hp": enemy_hp} if enemy_hp else None)
         links = Links(links_path(db))
         key = SetupKey()
         setup = key.mint()
@@ -120,6 +119,7 @@ def serve(
         port = port or free_port(host)
         base = f"http://{host}:{port}"
         first = f"{base}/setup/{setup}"
+        hp_line = f"New encounters show players enemy HP: {enemy_hp or 'as their file says'}."
         if target is None:
             stored = len(store.list())
             say(
@@ -128,8 +128,11 @@ def serve(
                 "a file)"
             )
         else:
-            opened, new = open_session(store, target)
-            table = service.open(opened.name)
+            table, new = service.open_or_create(target)
+            hp_line = (
+                f"Players see enemy HP: {table.state.policy.enemy_hp} (the encounter's policy; "
+                "the game master's page changes it)."
+            )
             what = "new encounter" if new else "resumed"
             say(
                 f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
@@ -152,7 +155,7 @@ def serve(
             f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
             "new ones unless resumed with --keep-links (the game master's page makes more, "
             "assigns and revokes them). "
-            f"Players see enemy HP: {enemy_hp}. Ctrl-C stops."
+            f"{hp_line} Ctrl-C stops."
         )
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         app = None

@@ -1,8 +1,10 @@
 """The tracker's win bar on ``fracas serve``: each side's chance to win, worked out in
-the background after every record (:func:`fracas.lab.bar.win_bar`: exact when the
-chain is small, else a bounded simulation with its 95% interval, marked an estimate),
-pushed to the game master's pages, and to the players' and viewers' pages only while
-the game master shows it to them.
+the background after every record (the table's :meth:`~fracas.table.Table.win_question`,
+answered by :mod:`fracas.lab.bar`: exact when the chain is small, else a bounded
+simulation with its 95% interval, marked an estimate), pushed to the game master's
+pages, and to the players' and viewers' pages only where the table's policy shows them
+the bar (``winbar``, and enemy HP shown exactly); theirs is worked out from what they
+see (no hidden combatant, nor its side).
 
 The protocol (beside :mod:`fracas.web.live`'s):
 
@@ -10,27 +12,24 @@ page -> server
   ``{"type": "hello", "seq": N, "winbar": true}``  the page asks for the bar (a page
       that does not ask is never sent one)
   ``{"type": "winbar", "id": K, "seq": N, "players": true|false}``  the game master
-      shows the bar to the players (and viewers) or stops; anyone else is refused
-      (``forbidden``)
+      shows the bar to the players (and viewers) or stops: a change of the table's
+      policy (``winbar``); anyone else is refused (``forbidden``)
 server -> page
   ``{"type": "winbar", "seq": S, "players": P, "gm": G, "bar": {...}}``  the bar of
       the state after record S-1 (``bar``: :meth:`~fracas.lab.bar.WinBar.to_json`);
-      to a player's page only while ``players``; ``"bar": null`` tells a page the
-      bar is no longer shown to it
+      ``"bar": null`` tells a page the bar is no longer shown to it
 
 The work runs off the event loop, as the odds do, in an executor of its own of the
 same kind as the server's odds executor (a process where the odds have a process
 pool), one worker, so a bar never holds up an odds request; it is started with the
 first page that asks and shut down with the last one. A bar still being worked out
 when the table moves on is cancelled if it has not started, and its result dropped
-if it has. Whether players see it is decided here, on the
-server, in :meth:`WinBars.sees`: a player's socket is never sent a bar otherwise.
+if it has. Whether a page gets a bar is the table's to say (a question or none).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import multiprocessing
 from collections.abc import Callable
@@ -38,8 +37,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from typing import TYPE_CHECKING, Any
 
 from fracas.errors import FracasError
-from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, bar_in_worker
-from fracas.table import Change, Role, Table
+from fracas.table import WIN_LIMITS, Change, Identity, Table, WinQuestion
 
 if TYPE_CHECKING:
     from fracas.web.live import Hub, Page
@@ -48,22 +46,25 @@ __all__ = ["WinBars"]
 
 _log = logging.getLogger(__name__)
 
+PLAYERS = Identity.player("players")
+"""Who asks the players' bar (any player sees the same: the policy's, the projection's)."""
+
+
+def _answer(question: WinQuestion) -> dict[str, Any]:
+    """Run in the bar's executor."""
+    return question.answer()
+
 
 class WinBars:
     """The win bars of every table a :class:`~fracas.web.live.Hub` serves."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.limits: dict[str, Any] = {
-            "max_states": BAR_STATES,
-            "fights": BAR_FIGHTS,
-            "seconds": BAR_SECONDS,
-        }
+        self.limits: dict[str, Any] = dict(WIN_LIMITS)
         """The bounds of one bar (:func:`~fracas.lab.bar.win_bar`'s)."""
-        self.players: dict[str, bool] = {}
-        """Per table: whether the game master shows the bar to players (default not)."""
-        self.latest: dict[str, tuple[int, dict[str, Any]]] = {}
-        self._pending: dict[str, tuple[int, Future[dict[str, Any]]]] = {}
+        self.latest: dict[tuple[str, bool], tuple[int, dict[str, Any] | None]] = {}
+        """Per (table, for the game master): the seq and the bar last worked out."""
+        self._pending: dict[tuple[str, bool], tuple[int, Future[dict[str, Any]]]] = {}
         self._stops: dict[str, Callable[[], None]] = {}
         self._loops: dict[str, asyncio.AbstractEventLoop] = {}
         self._tables: dict[str, Table] = {}
@@ -85,21 +86,20 @@ class WinBars:
         server, :func:`fracas.web.workers.stop`)."""
         return [] if self._own is None else [self._own]
 
-    def sees(self, page: Page) -> bool:
-        """Whether ``page`` is sent the bar: the game master's always, anyone else's
-        only while the game master shows it to the players."""
+    @staticmethod
+    def _gm(page: Page) -> bool | None:
+        """Whether ``page`` is the game master's (None: its link is gone)."""
         try:
-            role = page.identity.role
-        except FracasError:  # a revoked link: nothing more
-            return False
-        return role is Role.GM or self.players.get(page.encounter, False)
+            return page.identity.is_gm
+        except FracasError:
+            return None
 
     # --- pages come and go -----------------------------------------------------------
 
     def hello(self, page: Page, message: dict[str, Any]) -> None:
         """A page's hello (after its sync): with ``"winbar": true`` it asks for the bar;
         the table's bar starts being kept (its first such page), and this page gets
-        the latest bar where it sees it."""
+        the latest bar it may see."""
         if message.get("winbar") is not True:
             return
         encounter = page.encounter
@@ -109,9 +109,13 @@ class WinBars:
             self._loops[encounter] = page.loop
             table = self._tables[encounter] = page.table
             self._stops[encounter] = table.subscribe(self._heard)
-        latest = self.latest.get(encounter)
+        gm = self._gm(page)
+        if gm is None:
+            return
+        latest = self.latest.get((encounter, gm))
         if latest is not None and latest[0] == table.seq:
-            self.hub.spawn(self._send(page, *latest))
+            if latest[1] is not None:
+                self.hub.spawn(self._send(page, *latest))
         else:
             self._start(encounter)
 
@@ -126,9 +130,10 @@ class WinBars:
         stop = self._stops.pop(encounter, None)
         if stop is not None:
             stop()
-        pending = self._pending.pop(encounter, None)
-        if pending is not None:
-            pending[1].cancel()
+        for gm in (True, False):
+            pending = self._pending.pop((encounter, gm), None)
+            if pending is not None:
+                pending[1].cancel()
         self._loops.pop(encounter, None)
         self._tables.pop(encounter, None)
         if not self._wanted and self._own is not None:  # no page of any table asks
@@ -140,37 +145,38 @@ class WinBars:
     def _heard(self, change: Change) -> None:
         """The table's feed (in the writer's thread): a new record; start on the loop."""
         loop = self._loops.get(change.table)
-        if loop is not None and not loop.is_closed():
+        if change.records and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._start, change.table)
 
     def _start(self, encounter: str) -> None:
-        """Work out the bar of the table's state now; the one still pending for an
-        older state is cancelled (not started yet) or left to be dropped."""
+        """Work out the bars of the table's state now, for the audiences that want one
+        (the game master's, the players'); one still pending for an older state is
+        cancelled (not started yet) or left to be dropped."""
         table = self._tables.get(encounter)
         if table is None:
             return
-        with table._lock:
-            state, seq = table.state, table.seq
-        pending = self._pending.get(encounter)
-        if pending is not None:
-            if pending[0] == seq:
-                return  # already on its way
-            pending[1].cancel()
-        future = self._executor().submit(
-            bar_in_worker,
-            _key(encounter, table),
-            table.ruleset,
-            table.file.tactics,
-            state,
-            seq,
-            dict(self.limits),
-        )
-        self._pending[encounter] = (seq, future)
-        self.hub.spawn(self._finish(encounter, table, seq, future))
+        audiences = {self._gm(p) for p in self._wanted.get(encounter, ())} - {None}
+        for gm in sorted(audiences, key=bool):
+            question = table.win_question(Identity.gm() if gm else PLAYERS, self.limits)
+            key = (encounter, bool(gm))
+            if question is None:  # the policy shows players no bar now: say so, once
+                if self.latest.get(key, (None, None))[1] is not None:
+                    self.hub.spawn(self._deliver(encounter, False, table.seq, None))
+                self.latest[key] = (table.seq, None)
+                continue
+            pending = self._pending.get(key)
+            if pending is not None:
+                if pending[0] == question.seq:
+                    continue  # already on its way
+                pending[1].cancel()
+            future = self._executor().submit(_answer, question)
+            self._pending[key] = (question.seq, future)
+            self.hub.spawn(self._finish(encounter, bool(gm), table, question.seq, future))
 
     async def _finish(
-        self, encounter: str, table: Table, seq: int, future: Future[dict[str, Any]]
+        self, encounter: str, gm: bool, table: Table, seq: int, future: Future[dict[str, Any]]
     ) -> None:
+        key = (encounter, gm)
         try:
             bar = await asyncio.wrap_future(future)
         except (asyncio.CancelledError, FracasError):
@@ -179,24 +185,27 @@ class WinBars:
             _log.exception("the win bar of %s (record %d) failed", encounter, seq - 1)
             return
         finally:
-            if self._pending.get(encounter, (None, None))[1] is future:
-                del self._pending[encounter]
+            if self._pending.get(key, (None, None))[1] is future:
+                del self._pending[key]
         if table.seq != seq:
             return  # the table moved on while it was worked out: dropped
-        self.latest[encounter] = (seq, bar)
+        self.latest[key] = (seq, bar)
+        await self._deliver(encounter, gm, seq, bar)
+
+    async def _deliver(
+        self, encounter: str, gm: bool, seq: int, bar: dict[str, Any] | None
+    ) -> None:
         for page in list(self._wanted.get(encounter, ())):
-            if self.sees(page):
+            if self._gm(page) is gm:
                 await self._send(page, seq, bar)
 
     async def _send(self, page: Page, seq: int, bar: dict[str, Any] | None) -> None:
-        gm = page.identity.role is Role.GM
-        players = self.players.get(page.encounter, False)
-        if bar is not None and not self.sees(page):  # the one gate, checked at the send
-            return
         if page not in self._wanted.get(page.encounter, ()):
             return  # it never asked, or it left
-        if bar is not None and not gm:  # who sits the fight out: the game master's to know
-            bar = {**bar, "idle": []}
+        gm = self._gm(page)
+        if gm is None:
+            return
+        players = self._tables[page.encounter].state.policy.winbar
         message = {"type": "winbar", "seq": seq, "players": players, "gm": gm, "bar": bar}
         if page.loop is asyncio.get_running_loop():
             await page.send(message)
@@ -204,36 +213,3 @@ class WinBars:
             await asyncio.wrap_future(
                 asyncio.run_coroutine_threadsafe(page.send(message), page.loop)
             )
-
-    # --- the game master's choice ------------------------------------------------------
-
-    async def choose(self, page: Page, message: dict[str, Any]) -> None:
-        """The game master shows the bar to the players, or stops (a ``winbar``
-        message); every page of the table hears the choice.
-
-        Raises:
-            FracasError: ``forbidden`` for anyone but the game master; ``bad_message``
-                without a true or false ``players``.
-        """
-        page.identity.check_gm("choose who sees the win bar")
-        players = message.get("players")
-        if not isinstance(players, bool):
-            raise FracasError(
-                "bad_message", f"a winbar message gives 'players': true or false, not {players!r}"
-            )
-        encounter = page.encounter
-        self.players[encounter] = players
-        latest = self.latest.get(encounter)
-        seq, bar = latest if latest is not None else (page.table.seq, None)
-        for other in list(self._wanted.get(encounter, ())):
-            if self.sees(other):
-                if bar is not None or other is page:
-                    await self._send(other, seq, bar)
-            else:
-                await self._send(other, seq, None)
-        await page.send({"type": "done", "id": message.get("id"), "seq": page.table.seq})
-
-
-def _key(encounter: str, table: Table) -> str:
-    """The table's key for the worker's kept policy: its name and its file's text."""
-    return f"{encounter}/{hashlib.sha256(table.text.encode()).hexdigest()[:16]}"

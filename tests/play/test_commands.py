@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fracas.actions import check_now
 from fracas.errors import FracasError
 from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Encounter
@@ -32,14 +33,31 @@ STATE = EF.start  # Ana's turn, round 1
 
 
 def act(line: str) -> Action:
+    """The action ``line`` gives, checked as the table checks what the prompt submits."""
     command = parse(line, EF, STATE)
     assert isinstance(command, Act), command
-    return command.action
+    return check_now(EF.ruleset, STATE, command.action, EF.bounds)
+
+
+def checked(words: list[str], ef: EncounterFile, state: Encounter) -> Action:
+    """:func:`parse_action`'s entry checked as the table checks it."""
+    return check_now(ef.ruleset, state, parse_action(words, ef, state), ef.bounds)
+
+
+def command(line: str, ef: EncounterFile = EF, state: Encounter = STATE) -> object:
+    """:func:`parse`'s command, an action in it checked as the table checks it."""
+    got = parse(line, ef, state)
+    if isinstance(got, Act | OddsOf):
+        return type(got)(check_now(ef.ruleset, state, got.action, ef.bounds))  # type: ignore[arg-type]
+    return got
 
 
 def refused(line: str) -> FracasError:
+    """The error of ``line``: the prompt's own, or the table's when it checks it."""
     with pytest.raises(FracasError) as err:
-        parse(line, EF, STATE)
+        command = parse(line, EF, STATE)
+        if isinstance(command, Act | OddsOf):
+            check_now(EF.ruleset, STATE, command.action, EF.bounds)
     assert "\n" not in err.value.message
     return err.value
 
@@ -83,10 +101,10 @@ def test_commands() -> None:
     assert parse("delete gate-2", EF, STATE) == Meta("delete", ("gate-2",))
     assert parse("help attack", EF, STATE) == Meta("help", ("attack",))
     assert parse("exit", EF, STATE) == Meta("quit")
-    assert parse("odds ana attack bo edge=advantage", EF, STATE) == OddsOf(
+    assert command("odds ana attack bo edge=advantage") == OddsOf(
         Action("ana", "attack", "bo", params={"edge": "advantage"})
     )
-    assert parse("odds attack cy", EF, STATE) == OddsOf(Action("ana", "attack", "cy"))
+    assert command("odds attack cy") == OddsOf(Action("ana", "attack", "cy"))
 
 
 @pytest.mark.parametrize(
@@ -147,7 +165,7 @@ def test_every_example_action_round_trips(ruleset: type[Ruleset]) -> None:
     states = _states(ef)
     for action, state in zip(ef.actions, states[1:], strict=True):
         line = command_text(action)
-        assert parse_action(shlex.split(line), ef, state) == action, line
+        assert checked(shlex.split(line), ef, state) == action, line
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
@@ -187,9 +205,9 @@ def test_several_targets_for_an_action_that_takes_them() -> None:
             if spec.targets != "combatants":
                 continue
             a, b, c = list(ef.start.combatants)[:3]
-            action = parse_action([a, spec.name, b, c], ef, ef.start)
+            action = checked([a, spec.name, b, c], ef, ef.start)
             assert action.target is None and action.params["targets"] == (b, c)
-            assert parse_action([a, spec.name, f"targets={b},{c}"], ef, ef.start) == action
+            assert checked([a, spec.name, f"targets={b},{c}"], ef, ef.start) == action
 
 
 def names() -> list[str]:
@@ -234,5 +252,5 @@ def test_a_combatant_named_like_a_command_can_still_act() -> None:
     text = text.replace("target: bo", "target: list").replace("actor: bo", "actor: list")
     ef = parse_text(text, "named.yaml")
     assert parse("list", ef, ef.start) == Meta("list")
-    assert parse("list reload", ef, ef.start) == Act(Action("list", "reload"))
-    assert parse("ana attack list", ef, ef.start) == Act(Action("ana", "attack", "list"))
+    assert command("list reload", ef, ef.start) == Act(Action("list", "reload"))  # type: ignore[arg-type]
+    assert command("ana attack list", ef, ef.start) == Act(Action("ana", "attack", "list"))  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from fracas.actions import check_now
 from fracas.engine import Engine
 from fracas.errors import FracasError
 from fracas.files import EncounterFile, parse_text
@@ -24,14 +25,19 @@ ESC = parse_text((EXAMPLES / "escalation.yaml").read_text(), "escalation.yaml")
 
 
 def act(line: str, ef: EncounterFile = EF, state: Encounter | None = None) -> Action:
-    command = parse(line, ef, ef.start if state is None else state)
+    """The action ``line`` gives, checked as the table checks what the prompt submits."""
+    now = ef.start if state is None else state
+    command = parse(line, ef, now)
     assert isinstance(command, Act), command
-    return command.action
+    return check_now(ef.ruleset, now, command.action, ef.bounds)
 
 
 def refused(line: str, ef: EncounterFile = EF) -> FracasError:
+    """The error of ``line``: the prompt's own, or the table's when it checks it."""
     with pytest.raises(FracasError) as err:
-        parse(line, ef, ef.start)
+        command = parse(line, ef, ef.start)
+        if isinstance(command, Act):
+            check_now(ef.ruleset, ef.start, command.action, ef.bounds)
     assert "\n" not in err.value.message
     return err.value
 

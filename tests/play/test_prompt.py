@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
-from fracas.play.loop import Prompt, open_session, play
+from fracas.play.loop import Prompt, play
 from fracas.store import EncounterStore, open_store
 from fracas.table import TableService
 from tests.play.support import ScriptedTerminal
@@ -125,7 +125,7 @@ def test_a_session_with_attacks_undo_redo_and_manual_dice(
 def test_bad_input_is_one_line_and_writes_nothing(
     store: EncounterStore, tmp_path: Path, line: str, starts: str
 ) -> None:
-    session, _ = open_session(store, str(tmp_path / "fight.yaml"))
+    session, _ = TableService(store).open_or_create(str(tmp_path / "fight.yaml"))
     seq = session.seq
     terminal = ScriptedTerminal([line, "status"])
     Prompt(session, terminal).run()
@@ -135,7 +135,7 @@ def test_bad_input_is_one_line_and_writes_nothing(
 
 
 def test_manual_dice_cancelled_by_end_of_input(store: EncounterStore, tmp_path: Path) -> None:
-    session, _ = open_session(store, str(tmp_path / "fight.yaml"))
+    session, _ = TableService(store).open_or_create(str(tmp_path / "fight.yaml"))
     terminal = ScriptedTerminal(["ana attack bo", "0"])
     Prompt(session, terminal, manual=True).run()
     assert terminal.questions[1:] == ["Ana's attack d20? ", "Ana's attack d20? ", "r1 ana> "]
@@ -144,7 +144,7 @@ def test_manual_dice_cancelled_by_end_of_input(store: EncounterStore, tmp_path: 
 
 
 def test_a_stale_session_is_told_what_happened(store: EncounterStore, tmp_path: Path) -> None:
-    first, _ = open_session(store, str(tmp_path / "fight.yaml"))
+    first, _ = TableService(store).open_or_create(str(tmp_path / "fight.yaml"))
     second = TableService(open_store(tmp_path / "s.sqlite3")).open("fight")
     Prompt(first, ScriptedTerminal(["ana attack bo attack=15 ammo=1 defend=5"])).run()
     terminal = ScriptedTerminal(["ana attack bo attack=2 ammo=1 defend=5", "undo"])
@@ -191,26 +191,26 @@ def test_help_odds_list_delete(store: EncounterStore, tmp_path: Path) -> None:
 
 
 def test_open_session_resolves_names_and_files(store: EncounterStore, tmp_path: Path) -> None:
-    _, new = open_session(store, str(tmp_path / "fight.yaml"), name="night")
+    _, new = TableService(store).open_or_create(str(tmp_path / "fight.yaml"), name="night")
     assert new
-    session, new = open_session(store, "night")
+    session, new = TableService(store).open_or_create("night")
     assert not new and session.name == "night"
     for target, code in (
         ("nope", "unknown_encounter"),
         (str(tmp_path / "nope.yaml"), "unreadable_file"),
     ):
         with pytest.raises(FracasError) as err:
-            open_session(store, target)
+            TableService(store).open_or_create(target)
         assert err.value.code == code
     with pytest.raises(FracasError) as err:
-        open_session(store, "night", name="x")
+        TableService(store).open_or_create("night", name="x")
     assert err.value.code == "bad_command"
 
 
 def test_a_store_that_fails_stops_the_session_without_showing_anything_done(
     store: EncounterStore, tmp_path: Path
 ) -> None:
-    session, _ = open_session(store, str(tmp_path / "fight.yaml"))
+    session, _ = TableService(store).open_or_create(str(tmp_path / "fight.yaml"))
     store.close()  # the disk is gone
     terminal = ScriptedTerminal(["list", "ana attack bo attack=15 ammo=1 defend=5", "status"])
     assert Prompt(session, terminal).run() == 1
@@ -224,7 +224,7 @@ def test_a_store_that_fails_stops_the_session_without_showing_anything_done(
 def test_a_bug_is_one_line_and_the_session_goes_on(
     store: EncounterStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session, _ = open_session(store, str(tmp_path / "fight.yaml"))
+    session, _ = TableService(store).open_or_create(str(tmp_path / "fight.yaml"))
 
     def broken(*args: object) -> None:
         raise ZeroDivisionError("division by zero")

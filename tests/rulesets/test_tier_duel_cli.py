@@ -72,6 +72,7 @@ GM_ACTIONS = (
     "hide",
     "show",
     "note",
+    "policy",
 )
 """The game master's core actions, after ``set`` (fracas.gm)."""
 ACTIONS = ("attack", "stealth", "cast", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)

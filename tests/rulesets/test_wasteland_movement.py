@@ -9,7 +9,9 @@ import json
 
 import pytest
 
-from fracas.engine import Engine, spec_of
+from fracas.actions import check_now
+from fracas.catalogue import spec_of
+from fracas.engine import Engine
 from fracas.errors import FileError, FracasError, Refusal
 from fracas.files import parse_text
 from fracas.model import Action, Moved
@@ -167,7 +169,9 @@ def test_core_move_takes_no_ap_in_other_rulesets() -> None:
     spec = spec_of(ef.ruleset, "move")
     assert spec is not None and spec.params == ("to",)
     with pytest.raises(FracasError) as err:
-        parse("ana move to 3,4 ap=2", ef, ef.start)
+        command = parse("ana move to 3,4 ap=2", ef, ef.start)
+        assert isinstance(command, Act)
+        check_now(ef.ruleset, ef.start, command.action, ef.bounds)
     assert err.value.code == "unknown_field"
     with pytest.raises(FileError) as err:
         load_text(
@@ -180,11 +184,14 @@ def test_WL_2_the_prompt_and_the_contract_know_ap() -> None:
     ef = load_text(json.dumps(doc(VERA, RAIDER)))
     command = parse("vera move to 3,4 ap=2", ef, ef.start)
     assert isinstance(command, Act)
-    assert command.action == Action("vera", "move", params={"to": (3, 4), "ap": 2})
-    assert command_text(command.action) == "vera move to 3,4 ap=2"
+    action = check_now(ef.ruleset, ef.start, command.action, ef.bounds)
+    assert action == Action("vera", "move", params={"to": (3, 4), "ap": 2})
+    assert command_text(action) == "vera move to 3,4 ap=2"
     plain = parse("vera move to 3,4", ef, ef.start)
     assert isinstance(plain, Act)
-    assert plain.action == Action("vera", "move", params={"to": (3, 4)})
+    assert check_now(ef.ruleset, ef.start, plain.action, ef.bounds) == Action(
+        "vera", "move", params={"to": (3, 4)}
+    )
     moves = [a for a in describe_ruleset("wasteland")["actions"] if a["do"] == "move"]
     assert moves[0]["params"] == ["to", "ap"]
     assert "MAP first, then AP (WL-2)" in moves[0]["summary"]

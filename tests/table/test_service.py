@@ -14,10 +14,10 @@ import pytest
 from fracas.engine import Record
 from fracas.errors import FracasError
 from fracas.model import Action
-from fracas.play.loop import Prompt, open_session
+from fracas.play.loop import Prompt
 from fracas.store import EncounterStore, MovedOn, StoreError, open_store
 from fracas.store.records import record_json
-from fracas.table import Change, Forbidden, Identity, TableRules, TableService, options_now
+from fracas.table import Change, Forbidden, Identity, SetPolicy, TableService, options_now
 from tests.play.support import EXAMPLES, ScriptedTerminal
 
 FIGHT = """\
@@ -46,7 +46,7 @@ def test_a_player_acts_only_for_its_own_combatants(store: EncounterStore) -> Non
     assert err.value.code == "forbidden"
     assert "'sam' does not play 'ana'; its combatants: bo" in err.value.message
     assert table.seq == 1  # nothing written
-    record = table.act(Action("ana", "attack", "bo", dice={"attack": (3,), "defend": (10,)}), ANA)
+    record = table.act(Action("ana", "attack", "bo"), ANA)
     assert record.by == "pat"
     assert store.load(table.name).records[-1]["by"] == "pat"
 
@@ -72,8 +72,16 @@ def test_a_viewer_cannot_act_or_undo(store: EncounterStore) -> None:
         assert "'tv' watches this table" in err.value.message
 
 
-def test_a_player_undoes_only_its_own_latest_action(store: EncounterStore) -> None:
-    table = TableService(store).create(FIGHT, "fight.yaml", seed=1)
+def test_a_player_undoes_only_its_own_latest_action_where_the_policy_allows(
+    store: EncounterStore,
+) -> None:
+    strict = TableService(store).create(FIGHT, "fight.yaml", seed=1)
+    strict.act(Action("ana", "end_turn"), ANA)
+    with pytest.raises(Forbidden) as err:
+        strict.undo(ANA)  # by default players do not undo
+    assert "only the game master may undo" in err.value.message
+    table = TableService(store, {"player_undo": True}).create(FIGHT, "fight.yaml", seed=1)
+    assert table.state.policy.player_undo
     table.act(Action("ana", "end_turn"), ANA)
     with pytest.raises(Forbidden) as err:
         table.undo(BO)
@@ -85,10 +93,9 @@ def test_a_player_undoes_only_its_own_latest_action(store: EncounterStore) -> No
     with pytest.raises(Forbidden):
         table.undo(ANA)
     table.undo()  # the game master may
-    strict = TableService(store, TableRules(player_undo=False)).open(table.name)
-    assert strict is not table  # another service: another process's view
+    table.submit(SetPolicy({"player_undo": False}))
     with pytest.raises(Forbidden) as err:
-        strict.undo(ANA)
+        table.undo(ANA)
     assert "only the game master may undo" in err.value.message
 
 
@@ -160,15 +167,15 @@ def test_a_stored_undo_of_the_wrong_record_is_a_clear_error(store: EncounterStor
 
 def test_two_live_fights_from_one_file_roll_differently(store: EncounterStore) -> None:
     service = TableService(store)
-    seeds = {service.create(FIGHT, "fight.yaml").engine.seed for _ in range(4)}
+    seeds = {service.create(FIGHT, "fight.yaml").seed for _ in range(4)}
     assert len(seeds) == 4
-    assert service.create(FIGHT, "fight.yaml", seed=9).engine.seed == 9
+    assert service.create(FIGHT, "fight.yaml", seed=9).seed == 9
 
 
 def test_help_of_an_action_spelled_with_a_dash(store: EncounterStore, tmp_path: Path) -> None:
     """Before: `help end-turn` failed an assert in play/view.py."""
     (tmp_path / "fight.yaml").write_text(FIGHT)
-    table, _ = open_session(store, str(tmp_path / "fight.yaml"))
+    table, _ = TableService(store).open_or_create(str(tmp_path / "fight.yaml"))
     terminal = ScriptedTerminal(["help end-turn", "help end", "help end-it"])
     Prompt(table, terminal).run()
     lines = [line for line in terminal.lines if not line.startswith("r1 ")]

@@ -8,11 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 
 from fracas.store import open_store
-from fracas.table import Table, TableRules, TableService
+from fracas.table import Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links
 
@@ -41,9 +42,10 @@ class Served:
 
 
 @contextmanager
-def served(tmp: Path, text: str = FIGHT, rules: TableRules | None = None) -> Iterator[Served]:
+def served(tmp: Path, text: str = FIGHT, policy: dict[str, Any] | None = None) -> Iterator[Served]:
+    """A served table; ``policy``: fields of the encounter's policy over its file's."""
     store = open_store(tmp / "s.sqlite3", durable=False)
-    service = TableService(store, rules)
+    service = TableService(store, policy)
     table = service.create(text, "fight.yaml", name="fight", seed=11)
     links = Links(tmp / "s.sqlite3.links.json")
     gm = links.gm("fight")

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from fracas.model import Action
-from fracas.table import Identity, TableRules, TableService, View
+from fracas.table import Identity, TableService, View
 from fracas.web.live import MAX_MESSAGE
 from tests.web.support import Served, served
 
@@ -69,7 +69,13 @@ def test_state_is_projected_per_link(s: Served) -> None:
     assert (bo_gm["hp"], bo_gm["max_hp"]) == (12, 12)
     assert "hp" not in bo_pat and "fields" not in bo_pat and bo_pat["hp_label"] == "healthy"
     assert cy_pat["hp"] == 12  # Cy is on Pat's side: exact
-    assert pat["you"] == {"name": "Pat", "role": "player", "owns": ["ana"]}
+    assert pat["you"] == {
+        "name": "Pat",
+        "role": "player",
+        "owns": ["ana"],
+        "undo": False,
+        "redo": False,
+    }
     assert client.get("/api/state").status_code == 403
 
 
@@ -211,7 +217,7 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
     """Over a whole session of attacks on Bo, Pat's socket never carries Bo's HP: no
     ``hp`` of Bo, no log line with his HP, no chance that he goes down; the game
     master's does."""
-    with served(tmp_path, rules=TableRules(enemy_hp=shown)) as s:
+    with served(tmp_path, policy={"enemy_hp": shown}) as s:
         client = TestClient(s.app)
         heard: list[str] = []
         with (
@@ -258,7 +264,7 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
             seq = s.table.seq
             gm.send_json({"type": "undo", "id": 9, "seq": seq})
             hear("sync", seq + 1)
-        gm_log = [line["text"] for line in View(s.table, Identity.gm()).lines()]
+        gm_log = [line["text"] for line in View(s.table.snapshot(), Identity.gm()).lines()]
         assert s.table.state.get("bo").hp < 12  # Bo was hurt
         assert any(HP_LINE.search(t) for t in gm_log)
         assert any(t.startswith("GM adds Zed (raiders, HP 7/12)") for t in gm_log)

@@ -64,7 +64,7 @@ def test_an_attack_asks_for_each_die_and_is_stored_after_the_last(s: Served) -> 
         pat.send_json({"type": "dice", "id": 1, "seq": seq, "physical": True})
         assert until(pat, "refused")["code"] == "forbidden"  # the game master's choice
         gm.send_json({"type": "dice", "id": 1, "seq": seq, "physical": True})
-        assert until(gm, "asked")["seq"] == seq
+        assert until(gm, "done")["seq"] == seq
         assert until(pat, "sync")["state"]["dice"] == "physical"
         assert until(sam, "sync")["state"]["pending"] is None
 
@@ -127,7 +127,7 @@ def test_a_cancelled_or_refused_action_writes_nothing(s: Served) -> None:
         hello(gm)
         hello(sam)
         gm.send_json({"type": "dice", "id": 1, "seq": seq, "physical": True})
-        until(gm, "asked")
+        until(gm, "done")
         attack = {"actor": "ana", "do": "attack", "target": "bo"}
         gm.send_json({"type": "act", "id": 2, "seq": seq, "action": attack})
         until(gm, "asked")
@@ -138,7 +138,7 @@ def test_a_cancelled_or_refused_action_writes_nothing(s: Served) -> None:
         sam.send_json({"type": "cancel", "id": 4, "seq": seq})
         assert until(sam, "refused")["code"] == "forbidden"
         gm.send_json({"type": "cancel", "id": 5, "seq": seq})
-        until(gm, "asked")
+        until(gm, "done")
         assert s.table.pending is None and s.table.seq == seq
         gm.send_json({"type": "die", "id": 6, "seq": seq, "face": 3})
         assert until(gm, "refused")["code"] == "no_die_asked"

@@ -12,7 +12,7 @@ import pytest
 
 from fracas.model import Damaged, Event
 from fracas.store import open_store
-from fracas.table import Identity, TableRules, TableService, View
+from fracas.table import Identity, SetPolicy, TableService, View
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -49,12 +49,12 @@ def test_a_players_log_veils_an_enemys_hp_like_state(
 ) -> None:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
     try:
-        service = TableService(store, TableRules(enemy_hp=shown))
+        service = TableService(store, {"enemy_hp": shown})
         table = service.create((EXAMPLES / example).read_text(), example, name="t", seed=1)
         first = next(iter(table.state.combatants.values()))
         player = Identity.player("Pat", first.id)
-        lines = [line["text"] for line in View(table, player).lines()]
-        gm_lines = [line["text"] for line in View(table, Identity.gm()).lines()]
+        lines = [line["text"] for line in View(table.snapshot(), player).lines()]
+        gm_lines = [line["text"] for line in View(table.snapshot(), Identity.gm()).lines()]
         revealing = _revealing(table)
         kinds = {
             type(e).__name__
@@ -69,7 +69,8 @@ def test_a_players_log_veils_an_enemys_hp_like_state(
             else:
                 assert text not in lines, text
                 assert f"  {table.state.name(cid)}: details hidden" in lines
-        exact = TableService(store, TableRules(enemy_hp="exact")).open("t")
-        assert View(exact, player).lines() == View(exact, Identity.gm()).lines()
+        table.submit(SetPolicy({"enemy_hp": "exact"}))
+        seen = table.snapshot()
+        assert View(seen, player).lines() == View(seen, Identity.gm()).lines()
     finally:
         store.close()

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from fracas.lab.bar import bar_in_worker
 from fracas.lab.chain import win_odds
-from fracas.web import winbar
+from fracas.table import questions
 from tests.web.support import served
 
 DUEL = """\
@@ -90,10 +90,11 @@ def test_past_the_bound_the_bar_is_an_estimate_with_its_interval(tmp_path: Path)
 
 
 def test_a_players_socket_never_receives_the_bar_unless_shown(tmp_path: Path) -> None:
-    """The gate is on the server: while the game master has not shown it, no message to
-    Pat's socket carries a bar (Pat asked for it, and the game master's page got one
-    for every record); once shown, Pat's gets it; hidden again, Pat's hears so."""
-    with served(tmp_path, DUEL) as s:
+    """The gate is on the server, in the table's policy: while the game master has not
+    shown it, no message to Pat's socket carries a bar (Pat asked for it, and the game
+    master's page got one for every record); once shown (a policy record), Pat's gets
+    it; hidden again, Pat's hears so."""
+    with served(tmp_path, DUEL, {"enemy_hp": "exact"}) as s:
         client = TestClient(s.app)
         seen: list[dict[str, Any]] = []
         with (
@@ -116,10 +117,12 @@ def test_a_players_socket_never_receives_the_bar_unless_shown(tmp_path: Path) ->
             gm.send_json({"type": "winbar", "id": 8, "seq": seq, "players": "yes"})
             assert until(gm, "refused")["code"] == "bad_message"
             gm.send_json({"type": "winbar", "id": 9, "seq": seq, "players": True})
+            seq = until(gm, "done")["seq"]  # the policy's record
             shown = bar_for(pat, seq, seen)
             assert shown["players"] is True and shown["gm"] is False
             assert shown["bar"] == bar_for(gm, seq)["bar"]
             gm.send_json({"type": "winbar", "id": 10, "seq": seq, "players": False})
+            seq = until(gm, "done")["seq"]
             hidden = until(pat, "winbar", seen)
             assert hidden["bar"] is None and hidden["players"] is False
             action = {"actor": "bo", "do": "attack", "target": "ana"}
@@ -131,6 +134,30 @@ def test_a_players_socket_never_receives_the_bar_unless_shown(tmp_path: Path) ->
         bars = [m for m in seen if m["type"] == "winbar" and m["bar"] is not None]
         assert bars and all(m["players"] is True for m in bars)
         assert [m for m in seen if m["type"] == "winbar"].index(bars[0]) == 0
+
+
+def test_players_get_no_bar_where_the_table_hides_enemy_hp(tmp_path: Path) -> None:
+    """Shown to players, the bar still reaches no player while enemy HP is a label: it
+    would be worked out from HP they may not see."""
+    with served(tmp_path, DUEL) as s:
+        client = TestClient(s.app)
+        seen: list[dict[str, Any]] = []
+        with (
+            client.websocket_connect(f"/ws?token={s.gm}") as gm,
+            client.websocket_connect(f"/ws?token={s.ana}") as pat,
+        ):
+            seq = hello(gm)["seq"]
+            hello(pat)
+            gm.send_json({"type": "winbar", "id": 1, "seq": seq, "players": True})
+            seq = until(gm, "done")["seq"]
+            assert bar_for(gm, seq)["players"] is True
+            action = {"actor": "ana", "do": "end_turn"}
+            gm.send_json({"type": "act", "id": 2, "seq": seq, "action": action})
+            seq = until(gm, "done")["seq"]
+            bar_for(gm, seq)
+            pat.send_json({"type": "hello", "seq": seq})
+            until(pat, "sync", seen)
+        assert all(m["bar"] is None for m in seen if m["type"] == "winbar")
 
 
 def test_a_page_that_does_not_ask_gets_no_bar(tmp_path: Path) -> None:
@@ -161,7 +188,7 @@ def test_a_bar_for_a_state_that_moved_on_is_dropped_or_cancelled(
         release.wait(10)
         return bar_in_worker(*args)
 
-    monkeypatch.setattr(winbar, "bar_in_worker", held)
+    monkeypatch.setattr(questions, "bar_in_worker", held)
     with served(tmp_path, DUEL) as s:
         bars = s.app.state.hub.winbars
         real = bars._executor
@@ -215,7 +242,7 @@ def test_the_game_master_hears_who_sits_the_fight_out_and_players_do_not(
     """Bo's knife reaches nobody from 5 tiles and the lab's tactics do not move: the
     chain's Bo only ends his turns (WinOdds.idle), the game master's bar names him, and
     a player's bar, once shown, names nobody."""
-    with served(tmp_path, STRANDED) as s:
+    with served(tmp_path, STRANDED, {"enemy_hp": "exact"}) as s:
         client = TestClient(s.app)
         with (
             client.websocket_connect(f"/ws?token={s.gm}") as gm,
@@ -227,4 +254,5 @@ def test_the_game_master_hears_who_sits_the_fight_out_and_players_do_not(
             assert bar["method"] == "exact" and bar["idle"] == ["Bo"]
             assert bar["sides"]["players"]["win"] == 1.0
             gm.send_json({"type": "winbar", "id": 1, "seq": seq, "players": True})
+            seq = until(gm, "done")["seq"]
             assert bar_for(pat, seq)["bar"]["idle"] == []

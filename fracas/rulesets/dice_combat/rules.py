@@ -73,6 +73,7 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
             ("edge", "defend_edge"),
             "combatant_or_tile",
             choices={"edge": EDGES, "defend_edge": EDGES},
+            calls=("edge", "defend_edge"),
         ),
         ActionSpec(
             "throw",
@@ -81,6 +82,7 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
             ("edge",),
             "combatant_or_tile",
             choices={"edge": EDGES},
+            calls=("edge",),
         ),
         ActionSpec(
             "reload", "fill the gun in hand (a crossbow: the action; others: free)", (), "none"

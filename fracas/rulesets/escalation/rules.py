@@ -88,6 +88,7 @@ class Escalation(TypedRuleset[Sheet, Options]):
                 "condition": str | dict[str, str],
             },
             combatant_params=("targets", "condition"),
+            calls=("free", "unseen", "unexpected", "concealment", "cover", "failure_mod"),
         ),
         ActionSpec(
             "act",

@@ -64,6 +64,7 @@ class Soak(TypedRuleset[Sheet, Options]):
                 "modifier": StrictInt,
                 "distance": Annotated[StrictInt, Field(ge=0)],
             },
+            calls=("advantage", "disadvantage", "modifier", "distance"),
         ),
     )
     dice: ClassVar[tuple[DieSpec, ...]] = (

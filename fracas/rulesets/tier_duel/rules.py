@@ -53,6 +53,7 @@ class TierDuel(TypedRuleset[Sheet, Options]):
             "event, crossbow or firearm shot (`distance: n` where a combatant has no `at`)",
             ("distance",),
             types={"distance": _DISTANCE},
+            calls=("distance",),
         ),
         ActionSpec(
             "stealth",
@@ -60,6 +61,7 @@ class TierDuel(TypedRuleset[Sheet, Options]):
             "the target cannot defend",
             ("behind", "distance"),
             types={"behind": StrictBool, "distance": _DISTANCE},
+            calls=("behind", "distance"),
         ),
         ActionSpec(
             "cast",

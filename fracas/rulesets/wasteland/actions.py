@@ -37,6 +37,24 @@ def _types(params: tuple[str, ...]) -> dict[str, Any]:
     return {k: v for k, v in _TYPES.items() if k in params}
 
 
+_CALLS = (
+    "sneak",
+    "flanking",
+    "clear_shot",
+    "accuracy_mod",
+    "evasion_mod",
+    "behind",
+    "creature_cover",
+)
+"""The game master's judgement calls among the attack parameters (ActionSpec.calls):
+who is unseen, flanked, in the clear, behind or in a creature's cover, and the
+modifiers; the weapon, the called limb and a burst are the attacker's choice."""
+
+
+def _calls(params: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(p for p in params if p in _CALLS)
+
+
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "attack",
@@ -46,6 +64,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         _ATTACK,
         types=_types(_ATTACK),
         combatant_params=_IDS,
+        calls=_calls(_ATTACK),
     ),
     ActionSpec(
         "throw",
@@ -53,6 +72,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         ("weapon", "accuracy_mod", "clear_shot"),
         "combatant_or_tile",
         types=_types(("weapon", "accuracy_mod", "clear_shot")),
+        calls=_calls(("weapon", "accuracy_mod", "clear_shot")),
     ),
     ActionSpec(
         "defend",
@@ -75,6 +95,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         off_turn=True,
         types=_types(_WATCH),
         combatant_params=_IDS,
+        calls=_calls(_WATCH),
     ),
     ActionSpec(
         "opportunity_attack",
@@ -82,6 +103,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         _MELEE,
         off_turn=True,
         types=_types(_MELEE),
+        calls=_calls(_MELEE),
     ),
     ActionSpec(
         "riposte",
@@ -90,6 +112,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         _MELEE,
         off_turn=True,
         types=_types(_MELEE),
+        calls=_calls(_MELEE),
     ),
     ActionSpec(
         "reaction",

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from fracas.choices import _required_values, options_now
 from fracas.dice.budget import Budget, Cancel
 from fracas.errors import FracasError
 from fracas.grid import Tile
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
-from fracas.table.choices import _required_values, options_now
 
 __all__ = ["DEFAULT_CHOICE_SECONDS", "Choice", "choice_odds", "choices_now"]
 

@@ -81,13 +81,18 @@ def _typed(spec: ActionSpec, kind: type) -> tuple[str, ...]:
 
 
 def _tries(
-    spec: ActionSpec, actor: str, state: Encounter, params: Mapping[str, Any]
+    spec: ActionSpec,
+    actor: str,
+    state: Encounter,
+    params: Mapping[str, Any],
+    unseen: frozenset[str] = frozenset(),
 ) -> list[Action]:
     if spec.targets == "none":
         return [Action(actor, spec.name, params=params)]
-    tries = [Action(actor, spec.name, c, params=params) for c in state.combatants]
+    seen = [c for cid, c in state.combatants.items() if cid not in unseen]
+    tries = [Action(actor, spec.name, c.id, params=params) for c in seen]
     if spec.targets == "combatant_or_tile":
-        tiles = {c.at for c in state.combatants.values() if c.at is not None}
+        tiles = {c.at for c in seen if c.at is not None}
         tries += [Action(actor, spec.name, at=t, params=params) for t in sorted(tiles)]
     return tries
 
@@ -100,9 +105,16 @@ def _refusal(ruleset: Ruleset, state: Encounter, action: Action) -> FracasError 
     return None
 
 
-def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) -> list[Option]:
+def options_now(
+    ruleset: Ruleset,
+    state: Encounter,
+    actor: str | None = None,
+    unseen: frozenset[str] = frozenset(),
+) -> list[Option]:
     """Every ruleset action of ``actor`` (default: whose turn it is): allowed, on which
-    targets and tiles, with which parameter values; or the first refusal met.
+    targets and tiles, with which parameter values; or the first refusal met. Targets
+    and tiles are tried on every combatant but the ``unseen`` (someone who may not see
+    them is told nothing of them, not even in a refusal).
 
     For another combatant than the current one, only its off-turn actions (reactions)
     are tried; the rest are refused with ``not_your_turn`` (taking one would first end
@@ -113,10 +125,11 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
     for spec in ruleset.actions:
         choices = param_choices(ruleset, state, who, spec)
         if who != state.turn.actor and not spec.off_turn:
+            now = state.turn.actor
+            whose = "someone" if now in unseen else state.name(now)
             why = Refusal(
                 "not_your_turn",
-                f"it is {state.name(state.turn.actor)}'s turn; {spec.name} is taken in "
-                f"{state.name(who)}'s own turn",
+                f"it is {whose}'s turn; {spec.name} is taken in {state.name(who)}'s own turn",
             )
             out.append(Option(spec, who, choices=choices, refusal=why))
             continue
@@ -132,7 +145,7 @@ def options_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
         tile = allowed = False
         good: dict[str, set[str]] = {p: set() for p in spec.required}
         for params in _required_values(spec, choices):
-            for action in _tries(spec, who, state, params):
+            for action in _tries(spec, who, state, params, unseen):
                 refusal = _refusal(ruleset, state, action)
                 if refusal is not None:
                     first = first or refusal

@@ -1,0 +1,175 @@
+"""Questions a face asks of a table that change nothing: the odds of an action and the
+win bar, each a frozen, picklable job made by the table (:meth:`Table.odds_question`,
+:meth:`Table.win_question`) and run wherever the face likes (here, in a thread, in a
+worker process). One road to odds for every face: the prompt, ``fracas odds`` and the
+web page all ask this way, and each answer is projected for whoever asked before it
+leaves (:meth:`OddsQuestion.shown`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fracas.dice.budget import Cancel
+from fracas.dice.source import RandomDice
+from fracas.engine import plan
+from fracas.errors import FracasError
+from fracas.files import EncounterFile, Tactic
+from fracas.frozen import FrozenDict
+from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, bar_in_worker
+from fracas.model import Action, Encounter, fold
+from fracas.odds import Odds, action_odds
+from fracas.rulesets.base import Ruleset
+
+if TYPE_CHECKING:
+    from fracas.table.identity import Identity
+
+__all__ = ["WIN_LIMITS", "OddsQuestion", "WinQuestion", "players_state", "win_question"]
+
+WIN_LIMITS: Mapping[str, Any] = FrozenDict(
+    {"max_states": BAR_STATES, "fights": BAR_FIGHTS, "seconds": BAR_SECONDS}
+)
+"""The bounds of one win bar (:func:`~fracas.lab.bar.win_bar`'s): states past which it
+samples, fights it plays at most, seconds it may take."""
+
+
+@dataclass(frozen=True)
+class OddsQuestion:
+    """The odds of one action in one state, and what its asker may see of them."""
+
+    ruleset: Ruleset
+    state: Encounter
+    action: Action
+    seed: int
+    limits: Mapping[str, Any] = field(default_factory=dict)
+    """What :func:`~fracas.odds.action_odds` takes to bound the work (``seconds``, ...)."""
+    unseen: frozenset[str] = frozenset()
+    """Combatants the asker may not see: left out of the answer."""
+    no_down: frozenset[str] = frozenset()
+    """Combatants whose HP the asker does not see exactly: their chance of going down
+    is left out."""
+    gm: bool = True
+
+    @classmethod
+    def of(
+        cls,
+        ruleset: Ruleset,
+        state: Encounter,
+        action: Action,
+        seed: int,
+        by: Identity,
+        limits: Mapping[str, Any],
+    ) -> OddsQuestion:
+        """The question of ``action`` in ``state`` as ``by`` asks it."""
+        if by.is_gm:
+            return cls(ruleset, state, action, seed, dict(limits))
+        sides = frozenset(c.side for c in state.combatants.values() if c.id in by.owns)
+        no_down = frozenset(
+            cid
+            for cid, c in state.combatants.items()
+            if by.sees_hp(state.policy, sides, c.side) != "exact"
+        )
+        return cls(ruleset, state, action, seed, dict(limits), state.hidden, no_down, False)
+
+    def answer(self, cancel: Cancel | None = None) -> Odds:
+        """Work the odds out (``cancel``: looked at every few paths).
+
+        Raises:
+            FracasError: the action's refusal; ``cancelled``; past the budget without
+                an estimate.
+        """
+        limits = dict(self.limits)
+        if cancel is not None:
+            limits["cancel"] = cancel
+        return action_odds(self.ruleset, self.state, self.action, seed=self.seed, **limits)
+
+    def shown(self, odds: Odds) -> dict[str, Any]:
+        """The odds as ``fracas odds --json`` gives them (floats and exact), without a
+        combatant the asker may not see, nor the chance of going down of one whose HP it
+        does not see."""
+        out = odds.to_json()
+        # per combatant: the figures, and the exact ones, an estimate's intervals or the
+        # cut mass where the odds have them
+        keyed: list[dict[str, Any]] = [
+            out["combatants"],
+            out.get("exact", {}).get("combatants", {}),
+            out.get("estimate", {}).get("ci95", {}),
+            out.get("truncated", {}).get("combatants", {}),
+        ]
+        for cid in list(out["combatants"]):
+            known = cid in self.state.combatants
+            if cid in self.unseen or (not known and not self.gm):
+                for figures in keyed:
+                    figures.pop(cid, None)
+            elif cid in self.no_down:
+                for figures in keyed:
+                    figures.get(cid, {}).pop("down", None)
+        return out
+
+
+@dataclass(frozen=True)
+class WinQuestion:
+    """The win bar of one state as one audience may see it."""
+
+    key: str
+    """The table and audience the worker keeps its tactics' caches for."""
+    ruleset: Ruleset
+    tactics: Mapping[str, Tactic]
+    state: Encounter
+    seq: int
+    limits: Mapping[str, Any]
+    gm: bool
+    """For the game master (who sits the fight out is named) or for players."""
+
+    def answer(self) -> dict[str, Any]:
+        """The bar as JSON (:meth:`~fracas.lab.bar.WinBar.to_json`)."""
+        bar = bar_in_worker(self.key, self.ruleset, self.tactics, self.state, self.seq, self.limits)
+        return bar if self.gm else {**bar, "idle": []}
+
+
+def win_question(
+    name: str,
+    text: str,
+    ef: EncounterFile,
+    state: Encounter,
+    seq: int,
+    by: Identity,
+    limits: Mapping[str, Any],
+) -> WinQuestion | None:
+    """The win bar job of ``state`` for ``by``: the game master's, from the state whole;
+    a player's or a viewer's, from what they see of it (no hidden combatant, nor a side
+    only hidden ones hold), only while the policy shows players the bar and their enemy
+    HP exactly (else None)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if by.is_gm:
+        return WinQuestion(
+            f"{name}/{digest}/gm", ef.ruleset, ef.tactics, state, seq, dict(limits), True
+        )
+    policy = state.policy
+    if not policy.winbar or policy.enemy_hp != "exact":
+        return None
+    seen = players_state(ef.ruleset, state, seq)
+    if seen is None:
+        return None
+    tactics = FrozenDict({k: v for k, v in ef.tactics.items() if k in seen.combatants})
+    return WinQuestion(
+        f"{name}/{digest}/players", ef.ruleset, tactics, seen, seq, dict(limits), False
+    )
+
+
+def players_state(ruleset: Ruleset, state: Encounter, seed: int) -> Encounter | None:
+    """``state`` as players know it: every hidden combatant out of the fight, as the
+    game master's ``remove`` takes one out (a turn of one passed on), its dice from
+    ``seed``; None when no one would be left."""
+    dice = RandomDice(seed)
+    for cid in sorted(state.hidden):
+        if len(state.combatants) <= 1:
+            return None
+        try:
+            state = fold(state, plan(ruleset, state, Action(cid, "remove"), dice))
+        except FracasError:
+            return None
+    return state

@@ -1,0 +1,181 @@
+"""The table service: the tables of one store. Create (from a file's text or data),
+open (one :class:`~fracas.table.Table` per encounter per process, resumed from the
+store), open-or-create (what ``fracas play TARGET`` and ``fracas serve TARGET`` mean),
+list and delete.
+
+Resuming re-reads the setup (the file's text, as stored) and replays every stored
+record: actions re-resolve with their recorded dice, so no seed is needed; a record
+that no longer replays as stored is ``log_drift``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fracas.errors import FileError, FracasError
+from fracas.files import parse_text, play_file, read_text
+from fracas.frozen import thaw
+from fracas.store import NAME_PATTERN, EncounterInfo, EncounterStore, NewEncounter
+from fracas.store.records import record_json
+from fracas.table.table import Table, resume
+
+__all__ = ["TableService", "fresh_seed"]
+
+
+def fresh_seed() -> int:
+    """A new seed for a new live encounter (two fights from one file roll differently)."""
+    return random.SystemRandom().randrange(2**32)
+
+
+class TableService:
+    """The tables of one store: create, open (one :class:`Table` per encounter in this
+    process, shared by every face that opens it), open or create, list, delete."""
+
+    def __init__(self, store: EncounterStore, policy: Mapping[str, Any] | None = None) -> None:
+        self.store = store
+        self.policy = dict(policy or {})
+        """Policy fields a new encounter takes over its file's (``fracas serve
+        --enemy-hp``); an encounter already stored keeps its own."""
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+        self._unwatch = store.watch(self._heard)
+
+    def _heard(self, name: str | None, seq: int) -> None:
+        """The store heard another process commit (in the store's watching thread): the
+        open table catches up, its feed tells its listeners. ``name`` None: catch up on
+        every open table (notifications may have been missed)."""
+        with self._lock:
+            if name is None:
+                tables = list(self._tables.values())
+            else:
+                table = self._tables.get(name)
+                tables = [table] if table is not None and table.seq < seq else []
+        for table in tables:
+            try:
+                table.catch_up()
+            except FracasError:
+                continue  # the store is away again: the next notice or look catches up
+
+    def create(
+        self,
+        text: str,
+        source: str,
+        *,
+        name: str | None = None,
+        seed: int | None = None,
+        live: bool = True,
+    ) -> Table:
+        """A new stored encounter from a file's text: the start, then the file's actions
+        (their dice as the file gives them, the rest from the seed), stored together.
+
+        ``seed`` replaces the file's seed for every die. Without one, the file's seed
+        rolls the file's actions and, for a ``live`` table, a fresh seed every later
+        die (two fights started from one file do not roll alike; ``Table.seed`` tells
+        which).
+
+        Raises:
+            FileError: the file does not validate, or one of its actions is refused
+                (``where`` names it); nothing is stored then.
+        """
+        if self.policy:
+            text = _with_policy(text, source, self.policy)
+        ef = parse_text(text, source)
+        if seed is not None:
+            ef = dataclasses.replace(ef, seed=seed)
+        played = play_file(ef)
+        if played.refused is not None:
+            number, exc = played.refused
+            raise FileError(
+                exc.code, f"action {number}: {exc.message}", ef.action_where[number - 1]
+            )
+        engine = played.engine
+        if live and seed is None:  # what is rolled from now on: not the file's dice again
+            engine.reseed(fresh_seed())
+        new = NewEncounter(ef.path, text, ef.ruleset.name, engine.seed)
+        stored = self.store.create(new, [record_json(r) for r in engine.log], name)
+        table = Table(self.store, stored, text, ef, engine)
+        table._before.extend(played.before)
+        with self._lock:
+            self._tables[stored] = table
+        return table
+
+    def create_from(
+        self, data: Mapping[str, Any], source: str = "<program>", **kwargs: Any
+    ) -> Table:
+        """:meth:`create` from an encounter given as data (what a file holds)."""
+        text = yaml.safe_dump(thaw(data), sort_keys=False, allow_unicode=True)
+        return self.create(text, source, **kwargs)
+
+    def open(self, name: str) -> Table:
+        """The table of stored encounter ``name`` (resumed once per process, then caught
+        up with the store: at each open, unless the store's watch is live).
+
+        Raises:
+            StoreError: ``unknown_encounter``; ``log_drift`` or ``bad_record`` when the
+                stored log no longer replays.
+        """
+        with self._lock:
+            table = self._tables.get(name)
+            if table is None:
+                table = self._tables[name] = resume(self.store, name)
+        table.refresh()
+        return table
+
+    def open_or_create(
+        self, target: str, *, name: str | None = None, seed: int | None = None
+    ) -> tuple[Table, bool]:
+        """The table ``target`` names: a stored encounter's name resumes it; anything
+        else is read as an encounter file and starts a new encounter. True when new.
+
+        Raises:
+            FracasError: ``unknown_encounter`` (neither stored nor a file);
+                ``bad_command`` (a name or seed for a stored encounter).
+        """
+        stored = self.names() if NAME_PATTERN.match(target) else []
+        if target in stored:
+            if name is not None or seed is not None:
+                raise FracasError(
+                    "bad_command",
+                    f"--name and --seed are for a new encounter; {target!r} is stored already",
+                )
+            return self.open(target), False
+        if NAME_PATTERN.match(target) and not Path(target).exists():
+            raise FracasError(
+                "unknown_encounter",
+                f"{target!r} is neither a stored encounter nor a file; stored in "
+                f"{self.store.location}: {', '.join(sorted(stored)) or 'none yet'}",
+            )
+        return self.create(read_text(target), target, name=name, seed=seed), True
+
+    def list(self) -> list[EncounterInfo]:
+        return self.store.list()
+
+    def names(self) -> Sequence[str]:
+        return [i.name for i in self.store.list()]
+
+    def delete(self, name: str) -> None:
+        """Delete stored encounter ``name`` (and forget its open table).
+
+        Raises:
+            StoreError: ``unknown_encounter``.
+        """
+        with self._lock:
+            self.store.delete(name)
+            self._tables.pop(name, None)
+
+
+def _with_policy(text: str, source: str, policy: Mapping[str, Any]) -> str:
+    """The file's text with ``policy`` over its own ``policy:`` fields (the file checked
+    first, so a bad file says what is wrong with it, on its own lines)."""
+    parse_text(text, source)
+    data = json.loads(text) if source.endswith(".json") else yaml.safe_load(text)
+    data["policy"] = {**(data.get("policy") or {}), **policy}
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

@@ -1,0 +1,137 @@
+"""The import rule (docs/ARCHITECTURE.md): the faces (``fracas/cli``, ``fracas/play``,
+``fracas/web``) import from fracas only the table service, the catalogue, errors, words,
+the store opener, the rulesets' registry and the values the table speaks in; never the
+engine, the odds, the validator or another face. And no module of ``fracas`` imports,
+at run time, one that imports it back."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent / "fracas"
+FACES = ("cli", "play", "web")
+
+ALLOWED = (
+    "fracas.table",
+    "fracas.catalogue",
+    "fracas.errors",
+    "fracas.render",
+    "fracas.rule_text",
+    "fracas.rules_info",
+    "fracas.store",
+    "fracas.rulesets",
+    "fracas.model",
+    "fracas.frozen",
+    "fracas.lab",
+)
+"""What a face may import of fracas (its own package aside). ``fracas.lab`` is the
+balance service, under ``fracas lab``'s commands as the table is under play."""
+FORBIDDEN = (
+    "fracas.engine",
+    "fracas.odds",
+    "fracas.actions",
+    "fracas.outcomes",
+    "fracas.gm",
+    "fracas.steps",
+    "fracas.validation",
+    "fracas.files",
+    "fracas.dice",
+)
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, runtime_only: bool) -> list[str]:
+    """The fracas modules ``path`` imports (``runtime_only``: not those imported only for
+    type checking)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    if runtime_only:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skip |= {id(n) for n in ast.walk(node)}
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names if a.name.startswith("fracas")]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.startswith("fracas"):
+                out.append(node.module)
+    return out
+
+
+def _violations() -> list[str]:
+    found = []
+    for face in FACES:
+        own = f"fracas.{face}"
+        for path in sorted((ROOT / face).rglob("*.py")):
+            for name in _imports(path, runtime_only=False):
+                if name == own or name.startswith(own + "."):
+                    continue
+                other_face = any(name.startswith(f"fracas.{f}") for f in FACES)
+                allowed = any(name == a or name.startswith(a + ".") for a in ALLOWED)
+                if other_face or not allowed:
+                    found.append(f"{path.relative_to(ROOT.parent)} imports {name}")
+    return found
+
+
+def test_faces_import_only_the_table_service_and_what_it_speaks_in() -> None:
+    assert _violations() == []
+
+
+@pytest.mark.parametrize("name", FORBIDDEN)
+def test_the_rule_names_what_no_face_may_import(name: str) -> None:
+    assert not any(name == a or name.startswith(a + ".") for a in ALLOWED)
+
+
+def test_no_import_cycle_at_run_time() -> None:
+    graph: dict[str, set[str]] = {}
+    for path in ROOT.rglob("*.py"):
+        graph[_module(path)] = set(_imports(path, runtime_only=True))
+    # a module's import of a package runs the package's __init__ too
+    for deps in graph.values():
+        for dep in list(deps):
+            parts = dep.split(".")
+            deps.update(".".join(parts[:i]) for i in range(2, len(parts)))
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for dep in sorted(graph.get(node, ())):
+            if dep not in graph or dep == node or dep.startswith(node + "."):
+                continue  # a package importing its own modules is how packages work
+            if node.startswith(dep + "."):
+                continue  # nor is a module importing through its own package
+            if state.get(dep) == 1:
+                cycles.append([*path[path.index(dep) :], dep] if dep in path else [node, dep])
+            elif dep not in state:
+                visit(dep, [*path, dep])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert cycles == []
+
+
+def test_faces_never_touch_the_tables_insides() -> None:
+    """No face reaches for a table's lock, engine or private state, nor sets what it
+    holds (the seq, the dice mode, a pending die)."""
+    found = []
+    for face in FACES:
+        for path in sorted((ROOT / face).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            for needle in ("._lock", ".engine", "._engine", ".pending =", ".physical =",
+                           "._pending", "._physical", "._requests"):  # fmt: skip
+                if needle in text:
+                    found.append(f"{path.relative_to(ROOT.parent)}: {needle}")
+    assert found == []
