@@ -19,6 +19,7 @@ pytestmark = NEEDS_CHROMIUM
 DUEL = """\
 ruleset: dice-combat
 order: [ana, bo]
+policy: {enemy_hp: exact}
 combatants:
   - {id: ana, name: Ana, side: players, at: [0, 0], hp: 9, max_hp: 9, hand: club}
   - {id: bo, name: Bo, side: raiders, at: [1, 0], hp: 9, max_hp: 9, hand: knife}
