@@ -190,8 +190,12 @@ class PostgresStore:
             )
         if isinstance(exc, pg_errors.InsufficientPrivilege):
             return StoreError("store_read_only", f"{where} does not let us {doing}: {text}")
-        if isinstance(exc, pg_errors.DiskFull):
-            return StoreError("store_full", f"{where} is out of disk space: {text}")
+        if isinstance(exc, pg_errors.DiskFull):  # an ERROR: its transaction rolled back
+            return StoreError(  # the server's words (which file) are in its log: kept short
+                "store_full",
+                f"{where} is out of disk space; nothing was written; free space on the "
+                "database server's disk, then try again",
+            )
         if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
             return StoreError(
                 "store_unavailable",

@@ -265,7 +265,9 @@ class SQLiteStore:
             )
         if code == sqlite3.SQLITE_FULL:
             return StoreError(
-                "store_full", f"the store {self.location!r}: the disk is full; nothing was written"
+                "store_full",
+                f"the store {self.location!r}: the disk is full; nothing was written; free "
+                "space on its disk, then try again",
             )
         return StoreError("store_failed", f"{self.location!r}: {doing}{exc}")
 
