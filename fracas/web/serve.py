@@ -4,13 +4,11 @@ page), print the links and run the server (uvicorn) until Ctrl-C."""
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import signal
 import socket
 import threading
 import webbrowser
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from types import FrameType
 
 from fracas.play.loop import open_session
@@ -19,7 +17,7 @@ from fracas.table import Table, TableRules, TableService
 from fracas.web.app import create_app
 from fracas.web.links import GM_ID, Links, links_path
 from fracas.web.setup import SetupKey
-from fracas.web.workers import stop
+from fracas.web.workers import pool, stop
 
 __all__ = ["free_port", "print_links", "serve", "start_links"]
 
@@ -154,10 +152,10 @@ def serve(
             "assigns and revokes them). "
             f"Players see enemy HP: {enemy_hp}. Ctrl-C stops."
         )
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        workers = pool()
         app = None
         try:
-            app = create_app(service, links, pool, key, gm_tokens)
+            app = create_app(service, links, workers, key, gm_tokens)
             if open_browser:
                 threading.Timer(0.8, webbrowser.open, [first]).start()
             config = uvicorn.Config(
@@ -168,6 +166,6 @@ def serve(
             if stopped:
                 say(f"stopped ({stopped[0]}); every action is kept in {store.location}")
         finally:
-            stop([pool, *(app.state.hub.winbars.executors() if app is not None else [])])
+            stop([workers, *(app.state.hub.winbars.executors() if app is not None else [])])
     finally:
         store.close()
