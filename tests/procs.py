@@ -25,6 +25,7 @@ __all__ = [
     "leftovers",
     "reap",
     "running",
+    "still_running",
     "wait_gone",
 ]
 
@@ -109,17 +110,23 @@ def end(pids: Iterable[int]) -> None:
     wait_gone(pids, 5.0)
 
 
-def leftovers(grace: float = 10.0) -> list[str]:
-    """This process's children still running after up to ``grace`` seconds (one that
-    is ending meanwhile is not one), as ``PID command`` lines; they are then killed,
-    so the run leaves nothing behind even when it names them. Multiprocessing's
-    resource tracker of this very process ends with it: it is stopped first."""
+def still_running(pids: Iterable[int], grace: float) -> list[str]:
+    """Those of ``pids`` still running after up to ``grace`` seconds (one that is
+    ending meanwhile is not one), as ``PID command`` lines; they are then killed."""
+    alive = wait_gone(pids, grace)
+    named = [f"{pid} {command(pid)}" for pid in alive]
+    end(alive)
+    return named
+
+
+def leftovers(grace: float = 5.0) -> list[str]:
+    """This process's children still running (:func:`still_running`): for the end of
+    the run, so the run leaves nothing behind even when it names them.
+    Multiprocessing's resource tracker of this very process ends with it: it is
+    stopped first."""
     from multiprocessing import resource_tracker
 
     tracker: Any = resource_tracker._resource_tracker  # its _pid and _stop: not typed
     if tracker._pid is not None and running(tracker._pid):
         tracker._stop()
-    alive = wait_gone(children(os.getpid()), grace)
-    named = [f"{pid} {command(pid)}" for pid in alive]
-    end(alive)
-    return named
+    return still_running(children(os.getpid()), grace)
