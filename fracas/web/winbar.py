@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -40,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.errors import FracasError
 from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, bar_in_worker
 from fracas.table import Change, Role, Table
+from fracas.web.workers import pool
 
 if TYPE_CHECKING:
     from fracas.web.live import Hub, Page
@@ -74,8 +74,7 @@ class WinBars:
     def _executor(self) -> Executor:
         if self._own is None:
             if isinstance(self.hub.executor, ProcessPoolExecutor):
-                spawn = multiprocessing.get_context("spawn")
-                self._own = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+                self._own = pool()  # a worker that ends with the server
             else:
                 self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="winbar")
         return self._own
