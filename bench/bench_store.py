@@ -11,6 +11,9 @@ Run by hand from the repository root (it is not a test)::
 (b) The time to resume an encounter whose log holds at least ``--events`` events
     (default 10,000): read the store, re-read the setup, replay every record with its
     recorded dice and check each against what was stored. Median of 5.
+(c) A scratch store (``open_store(":memory:")``, as a command that plays a file and
+    keeps nothing opens one per call): open it, create an encounter of 20 records, load
+    it back, close. Median of 200.
 
 ``--dir`` puts the store elsewhere (the default is a temporary directory, which on
 some machines is memory, where an fsync costs nothing: give a disk path to measure one).
@@ -29,7 +32,7 @@ from fracas.engine import Engine
 from fracas.errors import FracasError
 from fracas.files import parse_text
 from fracas.model import Action
-from fracas.store import NewEncounter, open_store
+from fracas.store import MEMORY, NewEncounter, open_store
 from fracas.store.records import record_json
 from fracas.table import TableService
 
@@ -79,6 +82,27 @@ def appends(directory: Path, n: int, durable: bool) -> float:
     elapsed = time.perf_counter() - t0
     store.close()
     return n / elapsed
+
+
+def scratch(count: int = 20, rounds: int = 200) -> list[float]:
+    """The times (s) to open a scratch store, create an encounter of ``count`` records,
+    load it and close the store."""
+    ef = parse_text(ARENA, "arena.yaml")
+    engine = Engine(ef.ruleset, ef.start, 1)
+    engine.begin(ef.dice, ef.order)
+    rng = random.Random(1)
+    while len(engine.log) < count:
+        _step(engine, rng)
+    bodies = [record_json(r) for r in engine.log[:count]]
+    new = NewEncounter("arena.yaml", ARENA, "dice-combat", 1)
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        store = open_store(MEMORY)
+        assert len(store.load(store.create(new, bodies)).records) == count
+        store.close()
+        times.append(time.perf_counter() - t0)
+    return times
 
 
 def session_actions(directory: Path, n: int) -> float:
@@ -143,6 +167,12 @@ def main() -> None:
             f"median {statistics.median(times) * 1000:,.0f} ms "
             f"(min {min(times) * 1000:,.0f}, max {max(times) * 1000:,.0f})"
         )
+    times = scratch()
+    print(
+        f"(c) scratch store: open, create 20 records, load, close: median "
+        f"{statistics.median(times) * 1000:.2f} ms (min {min(times) * 1000:.2f}, "
+        f"max {max(times) * 1000:.2f})"
+    )
 
 
 if __name__ == "__main__":

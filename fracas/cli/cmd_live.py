@@ -10,6 +10,7 @@ import click
 from fracas.cli.common import _guard, _out, _store_option
 from fracas.errors import FracasError
 from fracas.store import open_store
+from fracas.web.stopping import stop_signals
 
 
 @click.command()
@@ -125,12 +126,15 @@ def serve(
     player, and the setup page's (yours only); every page shows every change live.
     `fracas play` on the same store goes on with the same encounter."""
 
+    # Ctrl-C and SIGTERM stop it cleanly from here on, the web stack's imports too
+    stopping = stop_signals()
+
     def go() -> None:
         from fracas.web.serve import serve as run_server
 
         run_server(
             db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp,
-            keep_links=keep_links,
+            keep_links=keep_links, stopping=stopping,
         )  # fmt: skip
 
     _guard(go)

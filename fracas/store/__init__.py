@@ -11,8 +11,11 @@ out as JSON objects (``fracas.store.records`` turns engine records into them
 and back), and :class:`EncounterStore` is the whole interface a backend
 implements. :func:`open_store` picks the backend: a path is a SQLite file
 (``fracas.store.sqlite``), a ``postgresql://`` URL a PostgreSQL database
-(``fracas.store.postgres``, for several server processes). A backend that hears
-other processes' commits says so through :meth:`EncounterStore.watch`.
+(``fracas.store.postgres``, for several server processes), :data:`MEMORY` a scratch
+store held in memory (nothing durable: a command that plays a file and keeps
+nothing). The SQL backends share one append/load protocol (``fracas.store.protocol``).
+A backend that hears other processes' commits says so through
+:meth:`EncounterStore.watch`.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any, Protocol
 from fracas.errors import FracasError
 
 __all__ = [
+    "MEMORY",
     "NAME_PATTERN",
     "EncounterInfo",
     "EncounterStore",
@@ -47,6 +51,9 @@ JSON = dict[str, Any]
 Watcher = Callable[[str | None, int], None]
 """Told ``(name, seq)``: records were committed to ``name``, its next record now ``seq``;
 ``(None, 0)``: changes may have been missed, catch up on every encounter."""
+
+MEMORY = ":memory:"
+"""The location of a scratch store: in memory, empty when opened, gone when closed."""
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 """What an encounter's name looks like: an id, never a path or a file name."""
@@ -115,7 +122,7 @@ class StoredEncounter:
 
 class EncounterStore(Protocol):
     """Where encounters live. Every method is one transaction; a write is durable
-    when it returns."""
+    when it returns (but in a scratch store, :data:`MEMORY`)."""
 
     location: str
     """Where the store is, for messages (a path, a URL without its password)."""
@@ -177,15 +184,20 @@ def default_db_path() -> Path:
 
 
 def open_store(location: str | Path, *, durable: bool = True) -> EncounterStore:
-    """Open (creating where needed) the store at ``location``: a SQLite file path, or a
+    """Open (creating where needed) the store at ``location``: a SQLite file path, a
     PostgreSQL URL (``postgresql://user:password@host:port/database``, or ``postgres://``;
-    needs the ``postgres`` extra: psycopg).
+    needs the ``postgres`` extra: psycopg), or :data:`MEMORY` (``":memory:"``): a new,
+    empty scratch store of its own, held in memory.
 
     ``durable`` (the default) makes every commit reach the disk before it returns;
     without it a power cut may lose the last commits (never corrupt the store):
-    for tests and benchmarks only.
+    for tests and benchmarks only. A scratch store is never durable.
     """
     text = str(location)
+    if text == MEMORY:
+        from fracas.store.sqlite import MemoryStore
+
+        return MemoryStore()
     if "://" in text:
         scheme = text.split("://", 1)[0]
         if scheme not in ("postgresql", "postgres"):

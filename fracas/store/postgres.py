@@ -1,6 +1,8 @@
 """The encounter store in a PostgreSQL database (psycopg 3), for many server processes.
 
-The same promises as the SQLite store (``fracas.store.sqlite``):
+The append/load protocol is :class:`~fracas.store.protocol.SQLStore`'s; this is
+PostgreSQL's dialect of it, with the same promises as the SQLite store
+(``fracas.store.sqlite``):
 
 * Every method is one transaction. An append locks its encounter's row
   (``SELECT ... FOR UPDATE``), checks the writer's expected sequence number against it
@@ -29,33 +31,20 @@ password.
 from __future__ import annotations
 
 import builtins
-import json
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
 
-from fracas.store import (
-    JSON,
-    EncounterInfo,
-    MovedOn,
-    NewEncounter,
-    StoredEncounter,
-    StoreError,
-    Watcher,
-    check_name,
-    check_numbered,
-    name_from,
-    now_stamp,
-    record_text,
-)
+from fracas.store import StoreError, Watcher
+from fracas.store.protocol import Dialect, SQLStore
 
-__all__ = ["CHANNEL", "MIGRATIONS", "SCHEMA_VERSION", "PostgresStore", "redact"]
+__all__ = ["CHANNEL", "MIGRATIONS", "POSTGRES", "SCHEMA_VERSION", "PostgresStore", "redact"]
 
 CHANNEL = "fracas_records"
 """The NOTIFY channel: payload ``"NAME SEQ"``."""
@@ -93,9 +82,18 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _LOCK_KEY = 0x66726163  # "frac": the advisory lock taken while migrating
-_INFO = "SELECT name, source, ruleset, seq, created, updated FROM fracas_encounters"
 _POOL = 8
 """At most this many connections per store object (threads beyond wait for one)."""
+
+POSTGRES = Dialect(
+    encounters="fracas_encounters",
+    records="fracas_records",
+    param="%s",
+    next_stamp="nextval('fracas_stamp')",
+    lock_row=" FOR UPDATE",  # the appending transaction holds its encounter's row
+    error=psycopg.Error,
+    unique=pg_errors.UniqueViolation,
+)
 
 
 def redact(url: str) -> str:
@@ -114,8 +112,10 @@ def redact(url: str) -> str:
         return url.split("://", 1)[0] + "://..."
 
 
-class PostgresStore:
+class PostgresStore(SQLStore[psycopg.Connection[Any]]):
     """Encounters in a PostgreSQL database; see the module docstring for the guarantees."""
+
+    dialect = POSTGRES
 
     def __init__(self, url: str, *, durable: bool = True, timeout: float = 5.0) -> None:
         self.url = url
@@ -173,12 +173,15 @@ class PostgresStore:
             self._slots.release()
 
     @contextmanager
-    def _guard(self, doing: str) -> Iterator[None]:
-        """Turn any psycopg error into a StoreError with a stable code (ours pass)."""
-        try:
-            yield
-        except psycopg.Error as exc:
-            raise self._error(exc, doing) from None
+    def _transaction(
+        self, *, write: bool, snapshot: bool = False
+    ) -> Iterator[psycopg.Connection[Any]]:
+        """A transaction on a connection of the pool (a write holds the rows it locks:
+        ``Dialect.lock_row``); ``snapshot``: REPEATABLE READ."""
+        with self._conn() as conn, conn.transaction():
+            if snapshot:
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield conn
 
     def _error(self, exc: psycopg.Error, doing: str) -> StoreError:
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -190,8 +193,12 @@ class PostgresStore:
             )
         if isinstance(exc, pg_errors.InsufficientPrivilege):
             return StoreError("store_read_only", f"{where} does not let us {doing}: {text}")
-        if isinstance(exc, pg_errors.DiskFull):
-            return StoreError("store_full", f"{where} is out of disk space: {text}")
+        if isinstance(exc, pg_errors.DiskFull):  # an ERROR: its transaction rolled back
+            return StoreError(  # the server's words (which file) are in its log: kept short
+                "store_full",
+                f"{where} is out of disk space; nothing was written; free space on the "
+                "database server's disk, then try again",
+            )
         if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
             return StoreError(
                 "store_unavailable",
@@ -218,114 +225,7 @@ class PostgresStore:
                 conn.execute(MIGRATIONS[step])
                 conn.execute("UPDATE fracas_schema SET version = %s", (step + 1,))
 
-    # --- the interface ------------------------------------------------------------
-
-    def create(self, new: NewEncounter, records: Sequence[JSON], name: str | None = None) -> str:
-        if name is not None:
-            check_name(name)
-        check_numbered(name or new.source, 0, records)
-        for _ in range(20):  # a free name taken meanwhile by another process: try the next
-            now = now_stamp()
-            chosen = name or ""
-            try:
-                with (
-                    self._guard("create an encounter"),
-                    self._conn() as conn,
-                    self._taken(chosen),
-                    conn.transaction(),
-                ):
-                    chosen = name or self._free_name(conn, name_from(new.source))
-                    row = conn.execute(
-                        "INSERT INTO fracas_encounters (name, source, setup, ruleset, seed, "
-                        "seq, created, updated, stamp) VALUES (%s, %s, %s, %s, %s, %s, %s, "
-                        "%s, nextval('fracas_stamp')) RETURNING id",
-                        (
-                            chosen,
-                            new.source,
-                            new.setup,
-                            new.ruleset,
-                            str(new.seed),
-                            len(records),
-                            now,
-                            now,
-                        ),
-                    ).fetchone()
-                    assert row is not None
-                    self._insert(conn, int(row[0]), records, now)
-                    self._notify(conn, chosen, len(records))
-                return chosen
-            except StoreError as exc:
-                if exc.code != "name_taken" or name is not None:
-                    raise
-        raise StoreError("name_taken", f"no free name after {new.source!r}; give one")
-
-    def append(self, name: str, expected_seq: int, records: Sequence[JSON]) -> None:
-        check_numbered(name, expected_seq, records)
-        now = now_stamp()
-        with self._guard("append"), self._conn() as conn, conn.transaction():
-            row = conn.execute(
-                "SELECT id, seq FROM fracas_encounters WHERE name = %s FOR UPDATE", (name,)
-            ).fetchone()
-            if row is None:
-                raise self._unknown(conn, name)
-            eid, seq = int(row[0]), int(row[1])
-            if seq != expected_seq:
-                if expected_seq > seq:
-                    raise StoreError(
-                        "bad_record",
-                        f"{name!r} has {seq} records; a record #{expected_seq} cannot follow",
-                    )
-                raise MovedOn(name, expected_seq, self._since(conn, eid, expected_seq))
-            try:
-                with conn.transaction():  # a savepoint: the second guard's refusal is ours
-                    self._insert(conn, eid, records, now)
-            except pg_errors.UniqueViolation:
-                raise MovedOn(name, expected_seq, self._since(conn, eid, expected_seq)) from None
-            conn.execute(
-                "UPDATE fracas_encounters SET seq = %s, updated = %s, "
-                "stamp = nextval('fracas_stamp') WHERE id = %s",
-                (expected_seq + len(records), now, eid),
-            )
-            self._notify(conn, name, expected_seq + len(records))
-
-    def load(self, name: str) -> StoredEncounter:
-        with self._guard("read"), self._conn() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            row = conn.execute(
-                "SELECT id, name, source, ruleset, seq, created, updated, setup, seed "
-                "FROM fracas_encounters WHERE name = %s",
-                (name,),
-            ).fetchone()
-            if row is None:
-                raise self._unknown(conn, name)
-            records = self._since(conn, int(row[0]), 0)
-        info = EncounterInfo(row[1], row[2], row[3], int(row[4]), row[5], row[6])
-        start = NewEncounter(row[2], row[7], row[3], int(row[8]))
-        if len(records) != info.records:
-            raise StoreError(
-                "bad_store", f"{name!r} says it has {info.records} records but holds {len(records)}"
-            )
-        return StoredEncounter(info, start, records)
-
-    def records_since(self, name: str, seq: int) -> list[JSON]:
-        with self._guard("read"), self._conn() as conn, conn.transaction():
-            row = conn.execute(
-                "SELECT id FROM fracas_encounters WHERE name = %s", (name,)
-            ).fetchone()
-            if row is None:
-                raise self._unknown(conn, name)
-            return self._since(conn, int(row[0]), seq)
-
-    def list(self) -> list[EncounterInfo]:
-        with self._guard("read"), self._conn() as conn:
-            rows = conn.execute(f"{_INFO} ORDER BY stamp DESC").fetchall()
-        return [EncounterInfo(r[0], r[1], r[2], int(r[3]), r[4], r[5]) for r in rows]
-
-    def delete(self, name: str) -> None:
-        with self._guard("delete"), self._conn() as conn, conn.transaction():
-            done = conn.execute("DELETE FROM fracas_encounters WHERE name = %s", (name,))
-            if done.rowcount == 0:
-                raise self._unknown(conn, name)
+    # --- the interface (create to delete: SQLStore's) -------------------------------
 
     def watch(self, listener: Watcher) -> Callable[[], None]:
         """Call ``listener(name, seq)`` (in a thread of the store's) after each commit of
@@ -395,59 +295,20 @@ class PostgresStore:
                     self._watching = None
                     return
 
-    @contextmanager
-    def _taken(self, name: str) -> Iterator[None]:
-        try:
-            yield
-        except pg_errors.UniqueViolation:
-            raise StoreError(
-                "name_taken", f"an encounter called {name!r} exists already; give another"
-            ) from None
+    def _committing(self, db: psycopg.Connection[Any], name: str, seq: int) -> None:
+        """``NOTIFY``, delivered with the commit (see :meth:`watch`)."""
+        db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{name} {seq}"))
 
-    def _notify(self, conn: psycopg.Connection[Any], name: str, seq: int) -> None:
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{name} {seq}"))
+    def _insert_id(self, db: psycopg.Connection[Any], sql: str, params: Sequence[Any]) -> int:
+        row = db.execute(sql + " RETURNING id", params).fetchone()
+        assert row is not None
+        return int(row[0])
 
-    def _unknown(self, conn: psycopg.Connection[Any], name: str) -> StoreError:
-        names = [
-            r[0] for r in conn.execute("SELECT name FROM fracas_encounters ORDER BY name LIMIT 21")
-        ]
-        valid = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "") or "none yet"
-        return StoreError(
-            "unknown_encounter",
-            f"no encounter called {name!r} in {self.location!r}; stored: {valid}",
-        )
-
-    def _since(self, conn: psycopg.Connection[Any], eid: int, seq: int) -> builtins.list[JSON]:
-        rows = conn.execute(
-            "SELECT body FROM fracas_records WHERE encounter = %s AND seq >= %s ORDER BY seq",
-            (eid, seq),
-        ).fetchall()
-        out: builtins.list[JSON] = []
-        for (body,) in rows:
-            record: Any = json.loads(body)
-            out.append(record)
-        return out
-
-    def _insert(
-        self, conn: psycopg.Connection[Any], eid: int, records: Sequence[JSON], now: str
+    def _insert_many(
+        self, db: psycopg.Connection[Any], sql: str, rows: Sequence[Sequence[Any]]
     ) -> None:
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO fracas_records (encounter, seq, kind, body, written) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                [(eid, r["seq"], r["kind"], record_text(r), now) for r in records],
-            )
+        with db.cursor() as cur:
+            cur.executemany(sql, rows)
 
-    def _free_name(self, conn: psycopg.Connection[Any], base: str) -> str:
-        taken = {
-            r[0]
-            for r in conn.execute(
-                "SELECT name FROM fracas_encounters WHERE name = %s OR name LIKE %s",
-                (base, f"{base}-%"),
-            )
-        }
-        name, n = base, 1
-        while name in taken:
-            n += 1
-            name = f"{base}-{n}"
-        return name
+    def _savepoint(self, db: psycopg.Connection[Any]) -> AbstractContextManager[Any]:
+        return db.transaction()

@@ -1,6 +1,7 @@
-"""The encounter store in one SQLite file (stdlib ``sqlite3``).
+"""The encounter store in one SQLite file (stdlib ``sqlite3``), and the scratch store.
 
-Durability and the two guards against lost or duplicated writes:
+The append/load protocol is :class:`~fracas.store.protocol.SQLStore`'s; this is
+SQLite's dialect of it. Durability and the two guards against lost or duplicated writes:
 
 * WAL journal, ``synchronous=FULL``: a commit is on the disk when it returns, and a
   process killed at any moment leaves every transaction either whole or absent.
@@ -13,12 +14,14 @@ Durability and the two guards against lost or duplicated writes:
 A busy store (another process inside its own write) is waited for, up to
 ``timeout`` seconds. Every ``sqlite3`` error is turned into a
 :class:`~fracas.store.StoreError` at this boundary.
+
+:class:`MemoryStore` is the same store in SQLite's in-memory database
+(``open_store(":memory:")``): nothing durable, gone when closed; for a command that
+plays a file through the table and keeps nothing.
 """
 
 from __future__ import annotations
 
-import builtins
-import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -26,22 +29,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from fracas.store import (
-    JSON,
-    EncounterInfo,
-    MovedOn,
-    NewEncounter,
-    StoredEncounter,
-    StoreError,
-    Watcher,
-    check_name,
-    check_numbered,
-    name_from,
-    now_stamp,
-    record_text,
-)
+from fracas.store import StoreError, Watcher
+from fracas.store.protocol import Dialect, SQLStore
 
-__all__ = ["SQLiteStore"]
+__all__ = ["SQLITE", "MemoryStore", "SQLiteStore"]
 
 APPLICATION_ID = 0x66726163  # "frac": marks a SQLite file as a fracas store
 SCHEMA_VERSION = 1
@@ -69,29 +60,119 @@ CREATE TABLE records (
 ) WITHOUT ROWID;
 """
 
-_INFO = "SELECT name, source, ruleset, seq, created, updated FROM encounters"
-_STAMP = "(SELECT coalesce(max(stamp), 0) + 1 FROM encounters)"
+SQLITE = Dialect(
+    encounters="encounters",
+    records="records",
+    param="?",
+    next_stamp="(SELECT coalesce(max(stamp), 0) + 1 FROM encounters)",
+    lock_row="",  # BEGIN IMMEDIATE holds the whole store already
+    error=sqlite3.Error,
+    unique=sqlite3.IntegrityError,
+)
 
 
-class SQLiteStore:
+class _SQLite(SQLStore[sqlite3.Connection]):
+    """SQLite's hooks: one connection shared by the threads of this process (a web
+    server's workers), each transaction under a lock; SQLite's own locking serialises
+    the processes."""
+
+    dialect = SQLITE
+
+    def _connect(self, location: str, target: str | Path, timeout: float) -> None:
+        self.location = location
+        self.listening = False
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(
+            target, timeout=timeout, isolation_level=None, check_same_thread=False
+        )
+
+    def _create_schema(self) -> None:
+        for statement in _SCHEMA.split(";"):  # not executescript: it would COMMIT
+            if statement.strip():
+                self._db.execute(statement)
+
+    @contextmanager
+    def _transaction(
+        self, *, write: bool = True, snapshot: bool = False
+    ) -> Iterator[sqlite3.Connection]:
+        """One transaction: ``BEGIN IMMEDIATE`` (the write lock first) or a read snapshot
+        (any SQLite read transaction is one). Committed at the end of the block, rolled
+        back on any exception. One thread at a time (the connection is shared)."""
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+            try:
+                yield db
+            except BaseException:
+                if db.in_transaction:
+                    db.rollback()
+                raise
+            try:
+                db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if db.in_transaction:
+                    db.rollback()
+                raise self._error(exc, prefix="commit failed: ") from None
+
+    def _error(self, exc: sqlite3.Error, doing: str = "", prefix: str = "") -> StoreError:
+        """``store_read_only`` (the file or its directory refuses writes), ``store_full``
+        (the disk is full), else ``store_failed`` (SQLite's messages say what failed,
+        ``doing`` is not needed)."""
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        if code == sqlite3.SQLITE_READONLY:
+            return StoreError(
+                "store_read_only",
+                f"the store {self.location!r} refuses writes (read-only: {exc}); "
+                "nothing was written",
+            )
+        if code == sqlite3.SQLITE_FULL:
+            return StoreError(
+                "store_full",
+                f"the store {self.location!r}: the disk is full; nothing was written; free "
+                "space on its disk, then try again",
+            )
+        return StoreError("store_failed", f"{self.location!r}: {prefix}{exc}")
+
+    def _insert_id(self, db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
+        return int(db.execute(sql, params).lastrowid or 0)
+
+    def _insert_many(self, db: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        db.executemany(sql, rows)
+
+    @contextmanager
+    def _savepoint(self, db: sqlite3.Connection) -> Iterator[None]:
+        db.execute("SAVEPOINT guard")
+        try:
+            yield
+        except BaseException:
+            if db.in_transaction:  # a full disk, say, may have rolled it all back already
+                db.execute("ROLLBACK TO guard")
+                db.execute("RELEASE guard")
+            raise
+        db.execute("RELEASE guard")
+
+    def watch(self, listener: Watcher) -> Callable[[], None]:
+        """SQLite tells no one of a commit: never called; readers look again now and then."""
+        return lambda: None
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class SQLiteStore(_SQLite):
     """Encounters in one SQLite file; see the module docstring for the guarantees."""
 
     def __init__(self, path: Path, *, durable: bool = True, timeout: float = 30.0) -> None:
         self.path = path
-        self.location = str(path)
-        self.listening = False
-        self._lock = threading.RLock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            # One connection shared by the threads of this process (a web server's
-            # workers), each transaction under the lock: SQLite's own locking serialises
-            # the processes.
-            self._db = sqlite3.connect(
-                path, timeout=timeout, isolation_level=None, check_same_thread=False
-            )
+            self._connect(str(path), path, timeout)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(
-                "store_failed", f"cannot open the store {self.location!r}: {exc}"
+                "store_failed", f"cannot open the store {str(path)!r}: {exc}"
             ) from None
         try:
             self._setup(durable)
@@ -120,9 +201,7 @@ class SQLiteStore:
                     raise StoreError(
                         "bad_store", f"{self.location!r} is a SQLite file but not a fracas store"
                     )
-                for statement in _SCHEMA.split(";"):  # not executescript: it would COMMIT
-                    if statement.strip():
-                        db.execute(statement)
+                self._create_schema()
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             elif app != APPLICATION_ID:
@@ -136,178 +215,14 @@ class SQLiteStore:
                     f"{version}; this one reads {SCHEMA_VERSION})",
                 )
 
-    @contextmanager
-    def _transaction(self, write: bool = True) -> Iterator[sqlite3.Connection]:
-        """One transaction: ``BEGIN IMMEDIATE`` (the write lock first) or a read snapshot.
-        Committed at the end of the block, rolled back on any exception. One thread at a
-        time (the connection is shared)."""
-        with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            except sqlite3.Error as exc:
-                raise self._error(exc) from None
-            try:
-                yield db
-            except BaseException:
-                if db.in_transaction:
-                    db.rollback()
-                raise
-            try:
-                db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if db.in_transaction:
-                    db.rollback()
-                raise self._error(exc, "commit failed: ") from None
 
-    # --- the interface ------------------------------------------------------------
+class MemoryStore(_SQLite):
+    """A scratch store: the SQLite store's tables in SQLite's in-memory database, one per
+    object (two objects never share one). The same contract, nothing durable: what it
+    holds is gone when it is closed or dropped."""
 
-    def create(self, new: NewEncounter, records: Sequence[JSON], name: str | None = None) -> str:
-        if name is not None:
-            check_name(name)
-        check_numbered(name or new.source, 0, records)
-        now = now_stamp()
-        with self._guard(), self._transaction() as db:
-            if name is None:
-                name = self._free_name(db, name_from(new.source))
-            elif db.execute("SELECT 1 FROM encounters WHERE name = ?", (name,)).fetchone():
-                raise StoreError(
-                    "name_taken", f"an encounter called {name!r} exists already; give another"
-                )
-            cursor = db.execute(
-                "INSERT INTO encounters (name, source, setup, ruleset, seed, seq, created, "
-                f"updated, stamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, {_STAMP})",
-                (name, new.source, new.setup, new.ruleset, str(new.seed), len(records), now, now),
-            )
-            self._insert(db, int(cursor.lastrowid or 0), records, now)
-        return name
-
-    def append(self, name: str, expected_seq: int, records: Sequence[JSON]) -> None:
-        check_numbered(name, expected_seq, records)
-        now = now_stamp()
-        with self._guard(), self._transaction() as db:
-            eid, seq = self._row(db, name)
-            if seq != expected_seq:
-                if expected_seq > seq:
-                    raise StoreError(
-                        "bad_record",
-                        f"{name!r} has {seq} records; a record #{expected_seq} cannot follow",
-                    )
-                raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq))
-            try:
-                self._insert(db, eid, records, now)
-            except sqlite3.IntegrityError:  # the second guard: a place already taken
-                raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq)) from None
-            db.execute(
-                f"UPDATE encounters SET seq = ?, updated = ?, stamp = {_STAMP} WHERE id = ?",
-                (expected_seq + len(records), now, eid),
-            )
-
-    def load(self, name: str) -> StoredEncounter:
-        with self._guard(), self._transaction(write=False) as db:
-            row = db.execute(
-                "SELECT id, name, source, ruleset, seq, created, updated, setup, seed "
-                "FROM encounters WHERE name = ?",
-                (name,),
-            ).fetchone()
-            if row is None:
-                raise self._unknown(db, name)
-            records = self._since(db, row[0], 0)
-        info = EncounterInfo(row[1], row[2], row[3], row[4], row[5], row[6])
-        start = NewEncounter(row[2], row[7], row[3], int(row[8]))
-        if len(records) != info.records:
-            raise StoreError(
-                "bad_store", f"{name!r} says it has {info.records} records but holds {len(records)}"
-            )
-        return StoredEncounter(info, start, records)
-
-    def records_since(self, name: str, seq: int) -> list[JSON]:
-        with self._guard(), self._transaction(write=False) as db:
-            eid, _ = self._row(db, name)
-            return self._since(db, eid, seq)
-
-    def list(self) -> list[EncounterInfo]:
-        with self._guard(), self._transaction(write=False) as db:
-            rows = db.execute(f"{_INFO} ORDER BY stamp DESC").fetchall()
-        return [EncounterInfo(*row) for row in rows]
-
-    def delete(self, name: str) -> None:
-        with self._guard(), self._transaction() as db:
-            self._row(db, name)
-            db.execute("DELETE FROM encounters WHERE name = ?", (name,))
-
-    def watch(self, listener: Watcher) -> Callable[[], None]:
-        """SQLite tells no one of a commit: never called; readers look again now and then."""
-        return lambda: None
-
-    def close(self) -> None:
-        self._db.close()
-
-    # --- helpers --------------------------------------------------------------
-
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Turn any SQLite error into a StoreError (our own errors pass through)."""
-        try:
-            yield
-        except sqlite3.Error as exc:
-            raise self._error(exc) from None
-
-    def _error(self, exc: sqlite3.Error, doing: str = "") -> StoreError:
-        """``store_read_only`` (the file or its directory refuses writes), ``store_full``
-        (the disk is full), else ``store_failed``."""
-        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-        if code == sqlite3.SQLITE_READONLY:
-            return StoreError(
-                "store_read_only",
-                f"the store {self.location!r} refuses writes (read-only: {exc}); "
-                "nothing was written",
-            )
-        if code == sqlite3.SQLITE_FULL:
-            return StoreError(
-                "store_full", f"the store {self.location!r}: the disk is full; nothing was written"
-            )
-        return StoreError("store_failed", f"{self.location!r}: {doing}{exc}")
-
-    def _row(self, db: sqlite3.Connection, name: str) -> tuple[int, int]:
-        row = db.execute("SELECT id, seq FROM encounters WHERE name = ?", (name,)).fetchone()
-        if row is None:
-            raise self._unknown(db, name)
-        return int(row[0]), int(row[1])
-
-    def _unknown(self, db: sqlite3.Connection, name: str) -> StoreError:
-        names = [r[0] for r in db.execute("SELECT name FROM encounters ORDER BY name LIMIT 21")]
-        valid = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "") or "none yet"
-        return StoreError(
-            "unknown_encounter",
-            f"no encounter called {name!r} in {self.location!r}; stored: {valid}",
-        )
-
-    def _since(self, db: sqlite3.Connection, eid: int, seq: int) -> builtins.list[JSON]:
-        rows = db.execute(
-            "SELECT body FROM records WHERE encounter = ? AND seq >= ? ORDER BY seq", (eid, seq)
-        ).fetchall()
-        out: builtins.list[JSON] = []
-        for (body,) in rows:
-            record: Any = json.loads(body)
-            out.append(record)
-        return out
-
-    def _insert(self, db: sqlite3.Connection, eid: int, records: Sequence[JSON], now: str) -> None:
-        db.executemany(
-            "INSERT INTO records (encounter, seq, kind, body, written) VALUES (?, ?, ?, ?, ?)",
-            [(eid, r["seq"], r["kind"], record_text(r), now) for r in records],
-        )
-
-    def _free_name(self, db: sqlite3.Connection, base: str) -> str:
-        taken = {
-            r[0]
-            for r in db.execute(
-                "SELECT name FROM encounters WHERE name = ? OR name LIKE ?", (base, f"{base}-%")
-            )
-        }
-        name, n = base, 1
-        while name in taken:
-            n += 1
-            name = f"{base}-{n}"
-        return name
+    def __init__(self) -> None:
+        self._connect(":memory:", ":memory:", 0.0)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        with self._transaction():
+            self._create_schema()

@@ -1,56 +1,29 @@
 """``fracas serve``: open (or start) an encounter of the store, or none (the setup
-page), print the links and run the server (uvicorn) until Ctrl-C."""
+page), listen, print the links and run the server (uvicorn) until Ctrl-C or SIGTERM.
+
+The links are printed once the port listens (its socket bound and listening before
+uvicorn starts: a page opened from a link at once waits in the queue of connections
+until uvicorn takes it, never "connection refused"). Ctrl-C or SIGTERM at any moment
+stops it cleanly, with status 0 (:mod:`fracas.web.stopping`): before it listens, no
+link is minted and nothing is served."""
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
-import signal
 import socket
 import threading
 import webbrowser
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from types import FrameType
+from collections.abc import Callable
 
-from fracas.store import open_store
-from fracas.table import Table, TableService
+from fracas.errors import FracasError
+from fracas.store import EncounterStore, open_store
+from fracas.table import SetPolicy, Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import GM_ID, Links, links_path
 from fracas.web.setup import SetupKey
-from fracas.web.workers import stop
+from fracas.web.stopping import Stopping
+from fracas.web.workers import pool, stop
 
-__all__ = ["free_port", "print_links", "serve", "start_links"]
-
-
-class _Stop(Exception):
-    """Ctrl-C or SIGTERM, raised again by uvicorn once it has stopped serving."""
-
-
-@contextlib.contextmanager
-def _stop_signals() -> Iterator[list[str]]:
-    """Ctrl-C and SIGTERM end the server cleanly: uvicorn stops serving on either, then
-    raises it again with the handlers it found, these, which end the block (the list
-    given gets the signal's name). Left to the defaults, SIGTERM ended the process at
-    once: no store closed, worker pools left to the resource tracker's warning; and
-    Ctrl-C printed "Aborted!" with status 1."""
-    stopped: list[str] = []
-    if threading.current_thread() is not threading.main_thread():  # a test's server
-        yield stopped
-        return
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        raise _Stop(signal.Signals(signum).name)
-
-    signals = (signal.SIGINT, signal.SIGTERM)
-    before = {sig: signal.signal(sig, stop) for sig in signals}
-    try:
-        yield stopped
-    except _Stop as why:
-        stopped.append("Ctrl-C" if str(why) == "SIGINT" else str(why))
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
+__all__ = ["free_port", "listen", "print_links", "serve", "start_links"]
 
 
 def free_port(host: str) -> int:
@@ -59,6 +32,28 @@ def free_port(host: str) -> int:
         s.bind((host, 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (0: any free port) and listening, for uvicorn.
+
+    Raises:
+        FracasError: ``cannot_listen`` where the address is taken or not this machine's.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)  # uvicorn's default backlog
+    except OSError as exc:
+        sock.close()
+        raise FracasError(
+            "cannot_listen",
+            f"cannot listen on {host}:{port} ({exc.strerror or exc}): give another --port "
+            "(0: any free one) or a --host of this machine",
+        ) from None
+    return sock
 
 
 def start_links(links: Links, table: Table) -> tuple[str, list[tuple[str, str, str]]]:
@@ -103,74 +98,136 @@ def serve(
     *,
     enemy_hp: str | None = None,
     keep_links: bool = False,
+    stopping: Stopping | None = None,
 ) -> None:
     """Serve ``target`` (a file: a new encounter; a stored name: resumed; None: the setup
     page only, which lists the stored encounters and starts new ones). The setup page's
-    link is printed in every case; it is the only way in to the setup page."""
-    import uvicorn
-
+    link is printed in every case; it is the only way in to the setup page.
+    ``stopping``: the command's signals (:func:`fracas.web.stopping.stop_signals`);
+    without it, the server runs until uvicorn is stopped (a test's, in a thread)."""
+    stopping = stopping or Stopping()
     store = open_store(db)
     try:
-        service = TableService(store, {"enemy_hp": enemy_hp} if enemy_hp else None)
-        links = Links(links_path(db))
-        key = SetupKey()
-        setup = key.mint()
-        gm_tokens: dict[str, str] = {}
-        port = port or free_port(host)
-        base = f"http://{host}:{port}"
-        first = f"{base}/setup/{setup}"
-        hp_line = f"New encounters show players enemy HP: {enemy_hp or 'as their file says'}."
-        if target is None:
-            stored = len(store.list())
-            say(
-                f"no encounter given: the setup page lists the {stored} stored in "
-                f"{store.location} and starts new ones (`fracas serve FILE` starts one from "
-                "a file)"
+        if stopping.heard is None:
+            service = TableService(store, {"enemy_hp": enemy_hp} if enemy_hp else None)
+            opening = _opening(store, service, target, say)
+            _run(
+                opening, Links(links_path(db)), host, port, open_browser, say, keep_links, stopping
             )
-        else:
-            table, new = service.open_or_create(target)
-            hp_line = (
-                f"Players see enemy HP: {table.state.policy.enemy_hp} (the encounter's policy; "
-                "the game master's page changes it)."
-            )
-            what = "new encounter" if new else "resumed"
-            say(
-                f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
-                f"{store.location}; `fracas play {table.name}` goes on with it too"
-            )
-            if keep_links and not new and links.link(table.name, GM_ID) is not None:
-                say(
-                    "  the links printed before still work (--keep-links); they are stored "
-                    "hashed and cannot be printed again: open pages reconnect by themselves"
-                )
-            else:
-                if keep_links:
-                    say("  --keep-links: no links kept for a new encounter; new ones:")
-                gm, players = start_links(links, table)
-                gm_tokens[table.name] = gm
-                first = f"{base}/t/{gm}"
-                print_links(say, base, gm, players)
-        say(f"  setup (yours only): {base}/setup/{setup}")
-        say(
-            f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
-            "new ones unless resumed with --keep-links (the game master's page makes more, "
-            "assigns and revokes them). "
-            f"{hp_line} Ctrl-C stops."
-        )
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        app = None
-        try:
-            app = create_app(service, links, pool, key, gm_tokens)
-            if open_browser:
-                threading.Timer(0.8, webbrowser.open, [first]).start()
-            config = uvicorn.Config(
-                app, host=host, port=port, log_level="warning", ws="websockets-sansio"
-            )
-            with _stop_signals() as stopped:
-                uvicorn.Server(config).run()
-            if stopped:
-                say(f"stopped ({stopped[0]}); every action is kept in {store.location}")
-        finally:
-            stop([pool, *(app.state.hub.winbars.executors() if app is not None else [])])
+        if stopping.heard is not None:
+            say(f"stopped ({stopping.heard}); every action is kept in {store.location}")
     finally:
         store.close()
+
+
+def _run(
+    opening: tuple[TableService, Table | None, bool],
+    links: Links,
+    host: str,
+    port: int,
+    open_browser: bool,
+    say: Callable[[str], None],
+    keep_links: bool,
+    stopping: Stopping,
+) -> None:
+    """Listen, print the links, serve until a signal (none printed or served where
+    one came first); the workers stopped in every case."""
+    import uvicorn
+
+    service, table, new = opening
+    key = SetupKey()
+    gm_tokens: dict[str, str] = {}
+    workers = pool()
+    app = create_app(service, links, workers, key, gm_tokens)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
+    stopping.server = server
+    timer: threading.Timer | None = None
+    try:
+        if stopping.heard is not None:
+            return
+        with listen(host, port) as sock:
+            base = f"http://{host}:{sock.getsockname()[1]}"
+            first = _print_links(say, base, links, key, table, (keep_links, new), gm_tokens)
+            say(
+                f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
+                "new ones unless resumed with --keep-links (the game master's page makes more, "
+                "assigns and revokes them). "
+                f"{_hp_line(service, table)} Ctrl-C stops."
+            )
+            if open_browser:
+                timer = threading.Timer(0.8, webbrowser.open, [first])
+                timer.start()
+            server.run(sockets=[sock])
+    finally:
+        if timer is not None:
+            timer.cancel()
+        stop([workers, *app.state.hub.winbars.executors()])
+
+
+def _opening(
+    store: EncounterStore, service: TableService, target: str | None, say: Callable[[str], None]
+) -> tuple[TableService, Table | None, bool]:
+    """The encounter served (None: the setup page only), said in a line, and whether
+    it is new."""
+    if target is None:
+        say(
+            f"no encounter given: the setup page lists the {len(store.list())} stored in "
+            f"{store.location} and starts new ones (`fracas serve FILE` starts one from "
+            "a file)"
+        )
+        return service, None, False
+    table, new = service.open_or_create(target)
+    what = "new encounter" if new else "resumed"
+    say(
+        f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
+        f"{store.location}; `fracas play {table.name}` goes on with it too"
+    )
+    hp = service.policy.get("enemy_hp")
+    if not new and hp is not None and table.state.policy.enemy_hp != hp:
+        table.submit(SetPolicy({"enemy_hp": hp}))  # logged, undone like any change
+        say(f"  --enemy-hp {hp}: the encounter's policy now shows players enemy HP as {hp}")
+    return service, table, new
+
+
+def _hp_line(service: TableService, table: Table | None) -> str:
+    """What players see of enemy HP: the encounter's policy, or what new ones get."""
+    if table is not None:
+        return (
+            f"Players see enemy HP: {table.state.policy.enemy_hp} (the encounter's policy; "
+            "the game master's page changes it)."
+        )
+    hp = service.policy.get("enemy_hp")
+    return f"New encounters show players enemy HP: {hp or 'as their file says, else label'}."
+
+
+def _print_links(
+    say: Callable[[str], None],
+    base: str,
+    links: Links,
+    key: SetupKey,
+    table: Table | None,
+    kept: tuple[bool, bool],
+    gm_tokens: dict[str, str],
+) -> str:
+    """Mint and print the links (the server listens): the game master's and the
+    players' (none where ``kept``, (``--keep-links``, the encounter is new), keeps a
+    resumed encounter's old ones working), then the setup page's. Returns the page to
+    open: the game master's, else the setup page."""
+    keep_links, new = kept
+    setup = f"{base}/setup/{key.mint()}"
+    first = setup
+    if table is not None:
+        if keep_links and not new and links.link(table.name, GM_ID) is not None:
+            say(
+                "  the links printed before still work (--keep-links); they are stored "
+                "hashed and cannot be printed again: open pages reconnect by themselves"
+            )
+        else:
+            if keep_links:
+                say("  --keep-links: no links kept for a new encounter; new ones:")
+            gm, players = start_links(links, table)
+            gm_tokens[table.name] = gm
+            first = f"{base}/t/{gm}"
+            print_links(say, base, gm, players)
+    say(f"  setup (yours only): {setup}")
+    return first

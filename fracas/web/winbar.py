@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from fracas.errors import FracasError
 from fracas.table import WIN_LIMITS, Change, Identity, Table, WinQuestion
+from fracas.web.workers import pool
 
 if TYPE_CHECKING:
     from fracas.web.live import Hub, Page
@@ -75,8 +75,7 @@ class WinBars:
     def _executor(self) -> Executor:
         if self._own is None:
             if isinstance(self.hub.executor, ProcessPoolExecutor):
-                spawn = multiprocessing.get_context("spawn")
-                self._own = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+                self._own = pool()  # a worker that ends with the server
             else:
                 self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="winbar")
         return self._own

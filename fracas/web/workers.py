@@ -1,29 +1,130 @@
-"""Stopping the server's worker processes at once, leaving nothing behind.
+"""The server's worker processes: started so that they end with the server, however
+it ends, and stopped at once when it stops.
 
-``fracas serve`` works out odds and the win bar in worker processes. When it stops
-(Ctrl-C, or a SIGTERM from a service manager) nobody waits for that work any more:
-the pools are told to stop, their busy workers are terminated, and their threads and
-queues are joined, so the interpreter exits without the resource tracker's warning of
-leaked semaphores (a pool only told to shut down left its queues to it).
+``fracas serve`` works out odds and the win bar in worker processes (:func:`pool`).
+Each worker watches the process that started it and ends the moment that process
+does: a server SIGKILLed, or killed by the OOM killer, left its workers (and,
+through them, multiprocessing's resource tracker, which lives while a worker holds
+its pipe) running for good, reparented to PID 1. On Linux the worker waits on a
+pidfd of its parent (woken by the kernel when the parent ends, whichever of its
+threads started the worker); elsewhere it looks at its parent's PID every half
+second. (A parent-death signal, ``prctl(PR_SET_PDEATHSIG)``, fires when the *thread*
+that started the worker ends, and a pool starts its workers from the thread that
+first submits: a server run in a thread, as the tests run theirs, would lose its
+workers with that thread.) A terminal's Ctrl-C, and a service manager's SIGTERM,
+sent to the whole process group, are the server's to act on: a worker ignores
+SIGINT and SIGTERM from its first instruction, and the server kills it (SIGKILL)
+when it stops.
+
+When the server stops (Ctrl-C, or a SIGTERM from a service manager) nobody waits
+for that work any more (:func:`stop`): the pools are told to stop, their busy
+workers are terminated, and their threads and queues are joined, so the interpreter
+exits without the resource tracker's warning of leaked semaphores (a pool only told
+to shut down left its queues to it).
 """
 
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Iterable
-from concurrent.futures import Executor
+import os
+import select
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
-__all__ = ["stop"]
+__all__ = ["POLL", "Workers", "pool", "stop"]
+
+POLL = 0.5
+"""Seconds between two looks at the parent's PID where there is no pidfd."""
+
+_IGNORED = {signal.SIGINT, signal.SIGTERM}
+"""The signals a worker leaves to the server."""
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class Workers(ProcessPoolExecutor):
+    """A process pool whose workers end with the process that made it (see the module).
+
+    A worker is started by the first :meth:`submit` that finds none idle, as the
+    spawn start method does, with SIGINT and SIGTERM blocked in that thread
+    meanwhile: the worker is born with them blocked (as multiprocessing starts its
+    resource tracker), so a Ctrl-C during its start-up (its imports) cannot print a
+    traceback; a signal for the server stays pending a moment, not lost."""
+
+    def __init__(self, max_workers: int = 1) -> None:
+        super().__init__(
+            max_workers=max_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start,
+            initargs=(os.getpid(),),
+        )
+
+    def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
+        if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+            return super().submit(fn, *args, **kwargs)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _IGNORED)
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def pool() -> Workers:
+    """One worker process, spawned (never forked: the server runs threads)."""
+    return Workers(max_workers=1)
+
+
+def _worker_start(parent: int) -> None:
+    """A worker's initializer: SIGINT and SIGTERM ignored, then unblocked; the parent
+    watched."""
+    for sig in _IGNORED:
+        signal.signal(sig, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _IGNORED)
+    threading.Thread(target=_watch, args=(parent,), name="fracas-parent", daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    """Return only to end this process: the moment ``parent`` has ended."""
+    wait = _pidfd_wait(parent)
+    if wait is not None:
+        wait()
+    else:
+        while os.getppid() == parent:
+            time.sleep(POLL)
+    os._exit(1)  # nobody is left to tell; nothing of this worker's is wanted
+
+
+def _pidfd_wait(parent: int) -> Callable[[], Any] | None:
+    """A call that blocks until ``parent`` ends (a pidfd: Linux 5.3 and later), or
+    None where there is none. Returns a call that returns at once where the parent
+    has already ended (this worker reparented)."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is None:
+        return None
+    try:
+        fd = pidfd_open(parent)
+    except OSError:  # no such process (it ended: the check below), or no pidfd here
+        return (lambda: None) if os.getppid() != parent else None
+    if os.getppid() != parent:  # it ended before: that PID may be another's now
+        os.close(fd)
+        return lambda: None
+    return lambda: select.select([fd], [], [])
 
 
 def stop(executors: Iterable[Executor]) -> None:
     """Stop ``executors`` now: pending work cancelled, every worker process of this
-    process terminated, their threads and queues joined. For a process that is
-    stopping: it ends every child process it started."""
+    process killed (a worker ignores SIGTERM), their threads and queues joined. For a
+    process that is stopping: it ends every child process it started."""
     pools = list(executors)
-    for pool in pools:
-        pool.shutdown(wait=False, cancel_futures=True)
+    for each in pools:
+        each.shutdown(wait=False, cancel_futures=True)
     for child in multiprocessing.active_children():
-        child.terminate()
-    for pool in pools:
-        pool.shutdown(wait=True)
+        child.kill()
+    for each in pools:
+        each.shutdown(wait=True)

@@ -4,7 +4,7 @@
 as root (``initdb`` refuses root). One cluster per test session (``pg_server``),
 stopped at its end; each test that wants one gets a fresh database
 (:meth:`Cluster.database`). Without server binaries the tests that need it skip,
-saying why.
+saying why (:func:`server_bindir`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["Cluster", "find_bindir", "pg_server"]
+__all__ = ["Cluster", "find_bindir", "pg_server", "server_bindir"]
 
 
 def find_bindir() -> Path | None:
@@ -42,17 +42,28 @@ def find_bindir() -> Path | None:
     return None
 
 
-class Cluster:
-    """One running throwaway cluster: ``url(db)`` connects to database ``db``."""
+def server_bindir() -> Path:
+    """:func:`find_bindir`, skipping the test (saying why) without a server or psycopg."""
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl): apt-get install postgresql")
+    pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+    return bindir
 
-    def __init__(self, bindir: Path, *, fsync: bool = False) -> None:
+
+class Cluster:
+    """One running throwaway cluster: ``url(db)`` connects to database ``db``; its data
+    directory in its temporary directory, or ``data`` (a directory to be made, where
+    the cluster's user may write: on a filesystem of the test's own)."""
+
+    def __init__(self, bindir: Path, *, fsync: bool = False, data: Path | None = None) -> None:
         self.bindir = bindir
         self.fsync = fsync
         """``fsync=off`` for the tests (a crash of the machine may lose the cluster: it is
         thrown away anyway); on for a benchmark that compares with a durable SQLite."""
         self.dir = Path(tempfile.mkdtemp(prefix="fracas-pg-"))
         self.port = 5432
-        self.data = self.dir / "data"
+        self.data = data or self.dir / "data"
         self.log = self.dir / "log"
         self.as_user: list[str] = []
         if os.getuid() == 0:
@@ -110,11 +121,7 @@ class Cluster:
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[Cluster]:
     """The session's throwaway PostgreSQL cluster (skips where no server is installed)."""
-    bindir = find_bindir()
-    if bindir is None:
-        pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl): apt-get install postgresql")
-    pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
-    cluster = Cluster(bindir)
+    cluster = Cluster(server_bindir())
     try:
         yield cluster
     finally:

@@ -49,6 +49,26 @@ def test_unique_constraint_is_the_second_guard(location: str) -> None:
     store.close()
 
 
+def test_second_guard_keeps_nothing_of_a_refused_append(location: str) -> None:
+    """Two records whose second place is taken behind the counter's back: the append is
+    moved_on carrying only what was there; its first record is not kept either."""
+    store = PostgresStore(location)
+    name = store.create(NEW, [rec(0)])
+    with psycopg.connect(location, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO fracas_records SELECT id, 2, 'action', "
+            '\'{"seq": 2, "kind": "action", "tag": "sneaky"}\', \'\' '
+            "FROM fracas_encounters WHERE name = %s",
+            (name,),
+        )
+        with pytest.raises(MovedOn) as err:
+            store.append(name, 1, [rec(1, "mine"), rec(2, "mine")])
+        assert err.value.records == [rec(2, "sneaky")]
+        seqs = conn.execute("SELECT seq FROM fracas_records ORDER BY seq").fetchall()
+        assert seqs == [(0,), (2,)]
+    store.close()
+
+
 def test_schema_is_versioned_and_a_newer_one_refused(location: str) -> None:
     PostgresStore(location).close()
     PostgresStore(location).close()  # a second start migrates nothing

@@ -56,6 +56,24 @@ def test_unique_constraint_is_the_second_guard(tmp_path: Path) -> None:
     assert err.value.records == [rec(1, "sneaky")]
 
 
+def test_second_guard_keeps_nothing_of_a_refused_append(tmp_path: Path) -> None:
+    """Two records whose second place is taken behind the counter's back: the append is
+    moved_on carrying only what was there; its first record is not kept either."""
+    store, name = make(tmp_path)
+    db = sqlite3.connect(store.path)
+    db.execute(
+        "INSERT INTO records VALUES ((SELECT id FROM encounters WHERE name = ?), 2, 'action', "
+        '\'{"seq": 2, "kind": "action", "tag": "sneaky"}\', \'\')',
+        (name,),
+    )
+    db.commit()
+    with pytest.raises(MovedOn) as err:
+        store.append(name, 1, [rec(1, "mine"), rec(2, "mine")])
+    assert err.value.records == [rec(2, "sneaky")]
+    assert db.execute("SELECT seq FROM records ORDER BY seq").fetchall() == [(0,), (2,)]
+    db.close()
+
+
 def test_records_go_with_their_encounter(tmp_path: Path) -> None:
     store, first = make(tmp_path)
     store.create(NEW, [rec(0)], "other")

@@ -54,6 +54,7 @@ class Server:
             stderr=subprocess.STDOUT,
             text=True,
             env=env,
+            start_new_session=True,  # its own process group: a test may send it a Ctrl-C
         )
         assert self.proc.stdout is not None
         self.lines: list[str] = []

@@ -1,0 +1,42 @@
+"""A ``fracas serve`` SIGKILLed leaves none of its processes running: its odds worker,
+its win-bar worker and multiprocessing's resource tracker end with it (issue 20, 4)."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+from typing import Any
+
+from tests import procs
+from tests.web.multiprocess import FIGHT, Page, Server
+
+
+def test_a_killed_servers_workers_and_resource_tracker_end_with_it(tmp_path: Path) -> None:
+    (tmp_path / "fight.yaml").write_text(FIGHT)
+    server = Server(str(tmp_path / "s.sqlite3"), str(tmp_path / "fight.yaml"), tmp_path)
+    kids: list[int] = []
+    try:
+        page = Page(server, server.tokens["gm"])
+        page.send({"type": "hello", "seq": page.seq, "winbar": True})
+        attack = {"actor": "ana", "do": "attack", "target": "bo"}
+        page.send({"type": "odds", "id": 1, "seq": page.seq, "action": attack})
+        heard: dict[str, dict[str, Any]] = {}
+        while len(heard) < 2:  # the odds and the bar, in either order
+            message = page.until("odds", "winbar", timeout=60)
+            heard[message["type"]] = message
+        assert heard["odds"]["id"] == 1 and heard["winbar"]["bar"] is not None
+        kids = procs.children(server.proc.pid)
+        commands = sorted(procs.command(pid).split(" -c ", 1)[-1].split(";")[0] for pid in kids)
+        assert commands == [
+            "from multiprocessing.resource_tracker import main",
+            "from multiprocessing.spawn import spawn_main",  # the odds worker
+            "from multiprocessing.spawn import spawn_main",  # the win bar's
+        ], commands
+        server.proc.send_signal(signal.SIGKILL)
+        server.proc.wait()
+        page.close()
+        # before: all three still ran, reparented, 35 s later
+        assert procs.wait_gone(kids, 10.0) == [], [procs.command(pid) for pid in kids]
+    finally:
+        server.kill()
+        procs.end(kids)
