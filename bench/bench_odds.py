@@ -518,7 +518,7 @@ def fracas_command() -> list[str]:
     script = Path(sys.executable).with_name("fracas")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "from fracas.cli import main; main()"]
+    return [sys.executable, "-c", "from fracas.main import main; main()"]
 
 
 def bench_run(count: int, repeat: int) -> None:

@@ -1,5 +1,5 @@
-"""``python -m fracas``: the command line."""
+"""``python -m fracas``: every command."""
 
-from fracas.cli import main
+from fracas.main import main
 
 main()

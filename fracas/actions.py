@@ -28,7 +28,7 @@ from fracas.catalogue import (
     spec_of,
 )
 from fracas.combatants import check_tile
-from fracas.errors import DiceError, FileError, Refusal, brief
+from fracas.errors import DiceError, FileError, Refusal, Where, brief, dotted
 from fracas.model import Action, Encounter
 from fracas.rulesets import ActionSpec, Ruleset
 from fracas.validation import Locator, TileInput, validate
@@ -63,18 +63,9 @@ class _ActionCore:
     dice: dict[str, int | list[int]] = field(default_factory=dict)
 
 
-def dotted(path: Sequence[str | int]) -> str:
-    """A path inside a file as a field name: ``actions[2].dice.attack``."""
-    out = ""
-    for p in path:
-        if isinstance(p, str) and len(p) > _KEY:  # a key of any size as a short name
-            p = p[:_KEY] + "…"
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
-    return out
-
-
-_KEY = 40
-"""Characters of a key shown in a field's name."""
+def located(path: Sequence[str | int]) -> str:
+    """A program's locator: the path's dotted name, the path kept as data."""
+    return Where(dotted(path), tuple(path))
 
 
 def check_action(
@@ -83,7 +74,7 @@ def check_action(
     given: Mapping[str, Any] | Action,
     *,
     bounds: Bounds | None = None,
-    locate: Locator = dotted,
+    locate: Locator = located,
     at: Path = (),
 ) -> Action:
     """``given`` validated as an action of ``ruleset`` among ``combatants``.
@@ -251,7 +242,12 @@ def _check_params(spec: ActionSpec, params: Mapping[str, Any], locate: Locator, 
             raise FileError("bad_value", f"{key} {brief(value)} is not a value", locate((*at, key)))
     for key in required:
         if key not in params:
-            raise FileError("missing_field", f"{key!r} is required for this action", locate(at))
+            raise FileError(
+                "missing_field",
+                f"{key!r} is required for this action",
+                locate(at),
+                (*at, key),
+            )
 
 
 def _check_ids(

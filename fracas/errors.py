@@ -11,6 +11,7 @@ message still too long keeps its start (the value) and its end (what is valid).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
@@ -19,11 +20,14 @@ __all__ = [
     "DiceError",
     "FileError",
     "FracasError",
+    "Path",
     "Refusal",
     "UnknownRuleError",
     "UnknownRulesetError",
+    "Where",
     "brief",
     "cut",
+    "dotted",
 ]
 
 MESSAGE_LIMIT = 240
@@ -142,15 +146,53 @@ class DiceError(FracasError, ValueError):
     """Dice given for an action that do not fit it (out of range, never rolled, ambiguous)."""
 
 
+Path = tuple[str | int, ...]
+"""A place inside a file: ``("combatants", 0, "hp")``."""
+
+
+class Where(str):
+    """A ``where`` text (``FILE:LINE: combatants[0].hp``) that keeps the path it names
+    as data (:attr:`path`), so no face parses it back out of the words."""
+
+    path: Path
+
+    def __new__(cls, text: str, path: Path = ()) -> Where:
+        made = super().__new__(cls, text)
+        made.path = tuple(path)
+        return made
+
+
+def dotted(path: Sequence[str | int]) -> str:
+    """A path inside a file as a field name: ``actions[2].dice.attack``."""
+    out = ""
+    for p in path:
+        if isinstance(p, str) and len(p) > _KEY:  # a key of any size as a short name
+            p = p[:_KEY] + "…"
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+    return out
+
+
+_KEY = 40
+"""Characters of a key shown in a field's name."""
+
+
 class FileError(FracasError, ValueError):
     """An encounter file that cannot be read or does not validate.
 
-    ``where`` names the file, and the line and field where known.
+    ``where`` names the file, and the line and field where known; ``path`` is the field
+    as data (``("combatants", 1, "hp")``; a missing field's own name included), and
+    :attr:`field` the same as a dotted name.
     """
 
-    def __init__(self, code: str, message: str, where: str = "") -> None:
+    def __init__(self, code: str, message: str, where: str = "", path: Path | None = None) -> None:
         super().__init__(code, message)
+        self.path: Path = tuple(path) if path is not None else getattr(where, "path", ())
         self.where = cut(where)
+
+    @property
+    def field(self) -> str:
+        """The field it is about, dotted (``combatants[1].hp``; ``""``: the whole file)."""
+        return dotted(self.path)
 
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""

@@ -24,7 +24,7 @@ from fracas.actions import Bounds, check_action, check_dice, dotted
 from fracas.catalogue import POLICY_FIELDS
 from fracas.combatants import read_combatant, read_table
 from fracas.engine import Engine, Record, dice_from_rolls
-from fracas.errors import FileError, FracasError, brief
+from fracas.errors import FileError, FracasError, Where, brief
 from fracas.frozen import freeze
 from fracas.gm import added_ids, policy_of
 from fracas.model import Action, Combatant, Encounter, Policy, Turn
@@ -489,7 +489,7 @@ def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:
             if line is not None:
                 break
         where = f"{name}:{line}" if line is not None else name
-        return f"{where}: {dotted(key)}" if key else where
+        return Where(f"{where}: {dotted(key)}" if key else where, key)
 
     return locate
 

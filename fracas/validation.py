@@ -83,7 +83,7 @@ def validate(
                 unknown_code, f"{brief(name)} is not a known field; valid: {valid}", locate(loc)
             ) from None
         if code == "missing_field":
-            raise FileError(code, f"{loc[-1]!r} is required", locate(loc[:-1])) from None
+            raise FileError(code, f"{loc[-1]!r} is required", locate(loc[:-1]), loc) from None
         message = err["msg"]
         if kind_ == "not_a_tile":
             name = f"{loc[-1]}: " if loc and isinstance(loc[-1], str) else ""

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from click.testing import CliRunner, Result
 
-from fracas.cli import main
 from fracas.engine import Engine, Record
 from fracas.errors import FracasError
 from fracas.files import EncounterFile, parse_text, play_file
+from fracas.main import main
 from fracas.model import Encounter
 
 __all__ = ["Played", "cli", "load_text", "play"]

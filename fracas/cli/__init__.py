@@ -1,13 +1,14 @@
-"""The command line: ``fracas run``, ``fracas odds``, ``fracas rules``, ``fracas play``,
-``fracas serve``.
+"""The command line's own commands: ``fracas run``, ``fracas odds``, ``fracas rules``,
+``fracas lab`` (``fracas play`` and ``fracas serve`` are their faces' own commands, in
+``fracas.play.command`` and ``fracas.web.command``; :mod:`fracas.main` gathers all).
 
 Thin: it reads files, hands actions to the engine and prints what comes back.
 Every error fracas raises on purpose ends the command with exit status 1 and
 one line on stderr; nothing prints a traceback.
 
 The package: ``common`` (the console, the error line, ``--db``), one module per
-command or pair of commands (``cmd_run``, ``cmd_odds``, ``cmd_rules``, ``cmd_live``:
-play and serve, ``cmd_lab``); this module holds the ``main`` group and adds them.
+command (``cmd_run``, ``cmd_odds``, ``cmd_rules``, ``cmd_lab``); this module holds the
+``main`` group and adds them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import click
 
 from fracas.cli.cmd_lab import lab
-from fracas.cli.cmd_live import play, serve
 from fracas.cli.cmd_odds import odds
 from fracas.cli.cmd_rules import rules
 from fracas.cli.cmd_run import run
@@ -39,6 +39,4 @@ def main() -> None:
 main.add_command(run)
 main.add_command(odds)
 main.add_command(rules)
-main.add_command(play)
 main.add_command(lab)
-main.add_command(serve)

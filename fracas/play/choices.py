@@ -7,10 +7,9 @@ import glob
 from collections.abc import Callable, Sequence
 
 from fracas.catalogue import CORE_FIELDS, SET_ONLY_FIELDS, spec_of
-from fracas.choices import param_choices
-from fracas.files import EncounterFile
 from fracas.model import Encounter
 from fracas.play.commands import COMMANDS, action_names
+from fracas.table import EncounterFile, param_choices
 
 __all__ = ["completions"]
 

@@ -44,7 +44,6 @@ from typing import Any
 
 from fracas.catalogue import CORE_ACTIONS, dice_specs, die_spec, spec_of
 from fracas.errors import FracasError
-from fracas.files import EncounterFile
 from fracas.model import Action, Encounter
 from fracas.play.table_words import (
     GM_USAGE,
@@ -59,6 +58,7 @@ from fracas.play.table_words import (
 )
 from fracas.play.values import scalar
 from fracas.rulesets.base import ActionSpec
+from fracas.table import EncounterFile
 
 __all__ = [
     "COMMANDS",

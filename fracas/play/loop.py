@@ -21,7 +21,6 @@ import yaml
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.play.choices import completions
 from fracas.play.commands import Act, Entry, Meta, OddsOf, parse
@@ -37,7 +36,7 @@ from fracas.play.view import (
 )
 from fracas.store import EncounterStore, MovedOn
 from fracas.table import Act as TableAct
-from fracas.table import Identity, Redo, StoreLost, Table, TableService, Undo
+from fracas.table import Dice, Identity, Redo, StoreLost, Table, TableService, Undo
 
 __all__ = ["Prompt", "Terminal", "TextTerminal", "play"]
 

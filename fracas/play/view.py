@@ -10,14 +10,13 @@ from rich.table import Table
 
 from fracas import table as tables
 from fracas.catalogue import spec_of
-from fracas.engine import Record
 from fracas.errors import FracasError
 from fracas.model import Action, Combatant, Encounter
-from fracas.odds import Odds
 from fracas.play.commands import COMMANDS, GM_USAGE, action_names
 from fracas.render import action_title, damage_rows, odds_heading, record_entries
 from fracas.rulesets.base import Ruleset, Shown
 from fracas.store import EncounterInfo
+from fracas.table import Odds, Record
 
 __all__ = [
     "combatant_table",

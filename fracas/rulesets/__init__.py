@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from fracas.errors import UnknownRulesetError
 from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
@@ -14,7 +15,15 @@ from fracas.rulesets.soak import Soak
 from fracas.rulesets.tier_duel import TierDuel
 from fracas.rulesets.wasteland import Wasteland
 
-__all__ = ["RULESETS", "ActionSpec", "DieSpec", "Ruleset", "find_ruleset", "registered"]
+__all__ = [
+    "RULESETS",
+    "ActionSpec",
+    "DieSpec",
+    "Ruleset",
+    "find_ruleset",
+    "json_schema",
+    "registered",
+]
 
 RULESETS: tuple[type[Ruleset], ...] = (DiceCombat, TierDuel, Escalation, Soak, Wasteland)
 """Every ruleset fracas plays, in the order `fracas rules` lists them."""
@@ -59,3 +68,12 @@ def registered(*extra: type[Ruleset]) -> Iterator[None]:
         yield
     finally:
         RULESETS = saved
+
+
+def json_schema(kind: Any) -> dict[str, Any]:
+    """The JSON schema of one of a ruleset's types (its sheet, an item, its options), as
+    the file reader validates it: what a form is built from."""
+    from fracas.validation import adapter  # the file reader's validation, one per type
+
+    schema: dict[str, Any] = adapter(kind).json_schema()
+    return schema

@@ -14,6 +14,7 @@ from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, Choice
 from fracas.choices import Option, options_now, param_choices, param_flags, param_numbers
 from fracas.dice.source import Dice
 from fracas.engine import Record
+from fracas.files import MAX_DEPTH, EncounterFile, read_text
 from fracas.odds import Odds
 from fracas.table.commands import (
     Act,
@@ -33,12 +34,13 @@ from fracas.table.identity import Forbidden, Identity, Role
 from fracas.table.physical import DieNeeded, Pending
 from fracas.table.projection import View, hp_label, mentions
 from fracas.table.questions import WIN_LIMITS, OddsQuestion, WinQuestion
-from fracas.table.service import TableService, fresh_seed
+from fracas.table.service import TableService, check_file, fresh_seed
 from fracas.table.table import GAME_MASTER, Snapshot, StoreLost, Table, live_seed
 
 __all__ = [
     "DEFAULT_CHOICE_SECONDS",
     "GAME_MASTER",
+    "MAX_DEPTH",
     "WIN_LIMITS",
     "Act",
     "Answer",
@@ -48,6 +50,7 @@ __all__ = [
     "Command",
     "Dice",
     "DieNeeded",
+    "EncounterFile",
     "Feed",
     "Forbidden",
     "Give",
@@ -70,6 +73,7 @@ __all__ = [
     "Undo",
     "View",
     "WinQuestion",
+    "check_file",
     "fresh_seed",
     "hp_label",
     "live_seed",
@@ -78,4 +82,5 @@ __all__ = [
     "param_choices",
     "param_flags",
     "param_numbers",
+    "read_text",
 ]

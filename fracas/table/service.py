@@ -21,18 +21,28 @@ from typing import Any
 import yaml
 
 from fracas.errors import FileError, FracasError
-from fracas.files import parse_text, play_file, read_text
+from fracas.files import EncounterFile, parse_text, play_file, read_text
 from fracas.frozen import thaw
 from fracas.store import NAME_PATTERN, EncounterInfo, EncounterStore, NewEncounter
 from fracas.store.records import record_json
 from fracas.table.table import Table, resume
 
-__all__ = ["TableService", "fresh_seed"]
+__all__ = ["TableService", "check_file", "fresh_seed"]
 
 
 def fresh_seed() -> int:
     """A new seed for a new live encounter (two fights from one file roll differently)."""
     return random.SystemRandom().randrange(2**32)
+
+
+def check_file(text: str, source: str) -> EncounterFile:
+    """An encounter file's text checked as ``fracas run`` checks a file (a setup drafted
+    on a page, before it becomes an encounter).
+
+    Raises:
+        FileError: the first problem, its field as data (``FileError.path``).
+    """
+    return parse_text(text, source)
 
 
 class TableService:

@@ -305,7 +305,12 @@ class Table:
 
     # --- compatibility: each a command through the door --------------------------------
 
-    def act(self, action: Action, by: Identity = GAME_MASTER, dice: Dice | None = None) -> Record:
+    def act(
+        self,
+        action: Action | Mapping[str, Any],
+        by: Identity = GAME_MASTER,
+        dice: Dice | None = None,
+    ) -> Record:
         """Take ``action`` as ``by`` and store it (:meth:`submit` of an :class:`Act`)."""
         outcome = self.submit(Act(action, dice), by)
         if outcome.record is None:

@@ -6,7 +6,7 @@ The form is built from a schema the server derives from each ruleset's pydantic
 sheet, item and options types (:func:`ruleset_forms`); the page holds no ruleset's
 names. What the form sends is turned into the encounter document a file would hold
 (:func:`document`), written as YAML and loaded through the file loader
-(:func:`fracas.files.parse_text`), so a setup is refused exactly as a file would be,
+(:func:`fracas.table.check_file`), so a setup is refused exactly as a file would be,
 with the same codes and messages; the error's field (``combatants[1].hp``) points the
 page at the control.
 
@@ -28,7 +28,6 @@ import dataclasses
 import hashlib
 import hmac
 import json
-import re
 import secrets
 import threading
 from collections.abc import Callable
@@ -40,13 +39,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from fracas.errors import FileError, FracasError
-from fracas.files import MAX_DEPTH, parse_text
 from fracas.frozen import thaw
-from fracas.rulesets import RULESETS, Ruleset
+from fracas.rulesets import RULESETS, Ruleset, json_schema
 from fracas.rulesets.base import plain
 from fracas.store import NAME_PATTERN, StoreError
-from fracas.table import TableService
-from fracas.validation import adapter
+from fracas.table import MAX_DEPTH, TableService, check_file
 from fracas.web.links import Links
 
 __all__ = [
@@ -55,7 +52,6 @@ __all__ = [
     "SetupKey",
     "document",
     "export_text",
-    "field_of",
     "ruleset_forms",
     "setup_routes",
 ]
@@ -136,7 +132,7 @@ def _kind(prop: dict[str, Any], item: str | None) -> tuple[str, dict[str, Any]]:
 
 
 def _fields(kind: type[Any], item: str | None) -> list[dict[str, Any]]:
-    schema = adapter(kind).json_schema()
+    schema = json_schema(kind)
     made = {
         f.name: plain(f.default_factory())
         for f in dataclasses.fields(kind)
@@ -353,21 +349,6 @@ def document(form: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-_WHERE = re.compile(r"^[^:]*(?::\d+)?(?:: (?P<field>.*))?$")
-_REQUIRED = re.compile(r"^'([^']+)' is required$")
-
-
-def field_of(exc: FileError) -> str:
-    """The field a loader's error names (``combatants[1].hp``; ``""``: the whole file).
-    A missing field is named itself: ``combatants[0].id`` for "'id' is required"."""
-    m = _WHERE.match(exc.where)
-    field = (m.group("field") if m else "") or ""
-    missing = _REQUIRED.match(exc.message) if exc.code == "missing_field" else None
-    if missing:
-        field = f"{field}.{missing.group(1)}" if field else missing.group(1)
-    return field
-
-
 def _source(name: str) -> str:
     return f"{name or 'setup'}.yaml"
 
@@ -388,7 +369,7 @@ def loaded(form: dict[str, Any]) -> tuple[str, str]:
     text = "# set up on the page of `fracas serve`\n" + yaml.safe_dump(
         doc, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None
     )
-    parse_text(text, _source(name))
+    check_file(text, _source(name))
     return name, text
 
 
@@ -416,7 +397,7 @@ def setup_routes(
 
     def refusal(exc: FracasError) -> JSONResponse:
         status = 403 if exc.code == "bad_token" else 404 if exc.code == "unknown_encounter" else 400
-        field = field_of(exc) if isinstance(exc, FileError) else getattr(exc, "field", "")
+        field = exc.field if isinstance(exc, FileError) else getattr(exc, "field", "")
         return JSONResponse(
             {"code": exc.code, "message": exc.message, "field": field}, status_code=status
         )

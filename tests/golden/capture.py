@@ -14,7 +14,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from fracas.cli import main
+from fracas.main import main
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

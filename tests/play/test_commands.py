@@ -101,10 +101,9 @@ def test_commands() -> None:
     assert parse("delete gate-2", EF, STATE) == Meta("delete", ("gate-2",))
     assert parse("help attack", EF, STATE) == Meta("help", ("attack",))
     assert parse("exit", EF, STATE) == Meta("quit")
-    assert command("odds ana attack bo edge=advantage") == OddsOf(
-        Action("ana", "attack", "bo", params={"edge": "advantage"})
-    )
-    assert command("odds attack cy") == OddsOf(Action("ana", "attack", "cy"))
+    checked = Action("ana", "attack", "bo", params={"edge": "advantage"})
+    assert command("odds ana attack bo edge=advantage") == OddsOf(checked)  # type: ignore[arg-type]
+    assert command("odds attack cy") == OddsOf(Action("ana", "attack", "cy"))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

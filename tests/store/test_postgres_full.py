@@ -236,7 +236,7 @@ def test_postgres_out_of_disk_space_refuses_the_action_and_the_table_keeps_its_s
     resumed = TableService(store).open("fight")  # a new service: read from the store
     assert resumed is not table
     assert (resumed.seq, resumed.state) == (table.seq, table.state)
-    assert resumed.engine.log == table.engine.log
+    assert resumed.log == table.log
 
 
 def test_postgres_out_of_disk_space_on_the_page_and_at_the_prompt(

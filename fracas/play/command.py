@@ -1,16 +1,20 @@
-"""``fracas play`` and ``fracas serve``: an encounter played live, at a prompt or in
-the browser, on the encounter store."""
+"""``fracas play``: the command that opens the prompt on an encounter of the store."""
 
 from __future__ import annotations
+
+__all__ = ["play"]
 
 import sys
 
 import click
 
-from fracas.cli.common import _guard, _out, _store_option
+from fracas.console import guard as _guard
+from fracas.console import out as _out
+from fracas.console import store_option as _store_option
 from fracas.errors import FracasError
+from fracas.play.loop import play as play_loop
+from fracas.play.view import encounters_table
 from fracas.store import open_store
-from fracas.web.stopping import stop_signals
 
 
 @click.command()
@@ -60,9 +64,6 @@ def play(
     """
 
     def go() -> None:
-        from fracas.play.loop import play as play_loop
-        from fracas.play.view import encounters_table
-
         store = open_store(db)
         try:
             if list_:
@@ -82,59 +83,5 @@ def play(
             store.close()
         if status:
             sys.exit(status)
-
-    _guard(go)
-
-
-@click.command()
-@click.argument("target", metavar="[FILE|ENCOUNTER]", required=False)
-@_store_option("The encounter store (the same as `fracas play`'s).")
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
-@click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
-@click.option(
-    "--open",
-    "open_browser",
-    is_flag=True,
-    help="Open the game master's page (no FILE: the setup page).",
-)
-@click.option(
-    "--enemy-hp",
-    type=click.Choice(["exact", "label", "hidden"]),
-    default=None,
-    help="What players see of the HP of combatants on no side of theirs, in a new "
-    "encounter (default: its file's `policy:`, else label); a stored one keeps its "
-    "policy, which the game master's page changes.",
-)
-@click.option(
-    "--keep-links",
-    is_flag=True,
-    help="Resuming ENCOUNTER (after a crash or a restart): keep the links printed before "
-    "working, so open pages reconnect by themselves; none are printed again.",
-)
-def serve(
-    target: str | None,
-    db: str,
-    host: str,
-    port: int,
-    open_browser: bool,
-    enemy_hp: str | None,
-    keep_links: bool,
-) -> None:
-    """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER
-    resumes one; no argument: the setup page only, which lists the stored encounters
-    and starts new ones from a form. Prints the game master's link and one link per
-    player, and the setup page's (yours only); every page shows every change live.
-    `fracas play` on the same store goes on with the same encounter."""
-
-    # Ctrl-C and SIGTERM stop it cleanly from here on, the web stack's imports too
-    stopping = stop_signals()
-
-    def go() -> None:
-        from fracas.web.serve import serve as run_server
-
-        run_server(
-            db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp,
-            keep_links=keep_links, stopping=stopping,
-        )  # fmt: skip
 
     _guard(go)

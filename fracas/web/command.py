@@ -1,0 +1,65 @@
+"""``fracas serve``: the command that starts the table in the browser."""
+
+from __future__ import annotations
+
+import click
+
+from fracas.console import guard as _guard
+from fracas.console import store_option as _store_option
+from fracas.web.stopping import stop_signals
+
+__all__ = ["serve"]
+
+
+@click.command()
+@click.argument("target", metavar="[FILE|ENCOUNTER]", required=False)
+@_store_option("The encounter store (the same as `fracas play`'s).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
+@click.option(
+    "--open",
+    "open_browser",
+    is_flag=True,
+    help="Open the game master's page (no FILE: the setup page).",
+)
+@click.option(
+    "--enemy-hp",
+    type=click.Choice(["exact", "label", "hidden"]),
+    default=None,
+    help="What players see of the HP of combatants on no side of theirs (the "
+    "encounter's policy; default: its file's `policy:`, else label; given for a stored "
+    "encounter, a logged change of its policy).",
+)
+@click.option(
+    "--keep-links",
+    is_flag=True,
+    help="Resuming ENCOUNTER (after a crash or a restart): keep the links printed before "
+    "working, so open pages reconnect by themselves; none are printed again.",
+)
+def serve(
+    target: str | None,
+    db: str,
+    host: str,
+    port: int,
+    open_browser: bool,
+    enemy_hp: str | None,
+    keep_links: bool,
+) -> None:
+    """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER
+    resumes one; no argument: the setup page only, which lists the stored encounters
+    and starts new ones from a form. Prints the game master's link and one link per
+    player, and the setup page's (yours only); every page shows every change live.
+    `fracas play` on the same store goes on with the same encounter."""
+
+    # Ctrl-C and SIGTERM stop it cleanly from here on, the web stack's imports too
+    stopping = stop_signals()
+
+    def go() -> None:
+        from fracas.web.serve import serve as run_server
+
+        run_server(
+            db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp,
+            keep_links=keep_links, stopping=stopping,
+        )  # fmt: skip
+
+    _guard(go)
