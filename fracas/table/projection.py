@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.catalogue import PRIVATE_ACTIONS, Who, calls_in, spec_of, who_takes
 from fracas.choices import Option, param_flags, param_numbers
 from fracas.engine import Record
+from fracas.gm import judgement_calls
 from fracas.errors import FracasError
 from fracas.model import (
     Action,
@@ -164,6 +165,7 @@ class View:
             "requests": [self._request(r) for r in snap.requests if self._sees_request(r)],
             "policy": {
                 "words": list(policy_words(policy)),
+                "calls": list(judgement_calls(ruleset)),
                 "player_undo": policy.player_undo,
                 "player_calls": sorted(policy.player_calls),
                 "enemy_hp": policy.enemy_hp,

@@ -119,6 +119,7 @@ function handle(m) {
     appendLog(m.lines);
     if (chosen && !findOption(chosen.actor, chosen.do)) chosen = null;
     render();
+    window.dispatchEvent(new CustomEvent("fracas:state", { detail: state })); // table.js
     if (first && state.you.role === "gm") loadLinks();
   } else if (m.type === "refused") {
     const change = changes.get(m.id);
@@ -133,6 +134,12 @@ function handle(m) {
     if (asked && m.id === asked.id) hideOdds();
   } else if (m.type === "asked") {
     notice("");
+    chosen = null;
+    hideOdds();
+    render();
+  } else if (m.type === "requested") {
+    changes.delete(m.id);
+    notice("asked the game master: the action waits for the answer");
     chosen = null;
     hideOdds();
     render();
@@ -473,14 +480,19 @@ function renderActions() {
   const acting = state.turn;
   const mayEnd = state.you.role === "gm" || state.you.owns.includes(acting);
   $("end-turn").disabled = !mayEnd;
-  $("undo").disabled = $("redo").disabled = state.you.role === "viewer";
+  $("undo").disabled = !state.you.undo; // the table's policy says (players: by default not)
+  $("redo").disabled = !state.you.redo;
 }
+
+// A judgement call (advantage, a modifier, cover) the table's policy keeps for the game
+// master: a player who makes it asks the game master, who accepts or refuses.
+function asks(o, p) { return (o.ask || []).includes(p) ? " (asks the game master)" : ""; }
 
 function chosenPanel() {
   const o = chosen.option;
   const panel = el("div", { role: "group", "aria-label": `${title(o.do)}: choose` });
   for (const [p, values] of Object.entries(o.choices)) {
-    const sel = el("select", { "aria-label": p });
+    const sel = el("select", { "aria-label": `${p}${asks(o, p)}` });
     if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${p}: none`));
     for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${p}: ${v}`));
     sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; });
@@ -496,7 +508,7 @@ function chosenPanel() {
       hideOdds();
     });
     const label = el("label", { class: "flag" });
-    label.append(input, document.createTextNode(` ${title(f)}`));
+    label.append(input, document.createTextNode(` ${title(f)}${asks(o, f)}`));
     panel.append(label);
   }
   for (const n of o.numbers || []) {  // a whole number: a modifier, a distance
@@ -508,7 +520,7 @@ function chosenPanel() {
       hideOdds();
     });
     const label = el("label", { class: "flag" });
-    label.append(document.createTextNode(`${title(n)} `), input);
+    label.append(document.createTextNode(`${title(n)}${asks(o, n)} `), input);
     panel.append(label);
   }
   const row = el("div", { class: "row targets" });
