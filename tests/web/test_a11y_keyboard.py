@@ -199,6 +199,7 @@ def test_the_log_turn_tile_counter_and_odds_are_polite_live_regions(
         ["tile-info", "polite"],
         ["die-question", "assertive"],  # a physical die asked for: said at once
         ["odds-live", "polite"],
+        ["requests", "polite"],  # a player's request, its answer
         ["log", "polite"],
     ]
     assert page.get_attribute("#log", "aria-relevant") == "additions"
