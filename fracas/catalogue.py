@@ -85,11 +85,12 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "add",
         "a game master's new combatant: `combatant: {id, name, side, at, hp, ...sheet "
-        "fields}` (checked as a file's), placed in the order `after: ID` (default: last)",
-        ("combatant", "after"),
+        "fields}` (checked as a file's), placed in the order `after: ID` (default: last); "
+        "`hidden: true` hides it from the players as it comes",
+        ("combatant", "after", "hidden"),
         "none",
         required=("combatant",),
-        types={"combatant": dict[str, Any], "after": str},
+        types={"combatant": dict[str, Any], "after": str, "hidden": bool},
     ),
     ActionSpec(
         "remove",

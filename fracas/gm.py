@@ -57,7 +57,8 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
     if action.do == "status":
         return _status(ruleset, state, actor, params.get("add"), params.get("remove"))
     if action.do == "add":
-        return [_add(ruleset, state, params["combatant"], params.get("after"))]
+        added = _add(ruleset, state, params["combatant"], params.get("after"))
+        return [added, Concealed(added.combatant.id, True)] if params.get("hidden") else [added]
     if action.do == "remove":
         if len(state.combatants) == 1:
             raise Refusal(

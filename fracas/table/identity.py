@@ -134,6 +134,20 @@ class Identity:
         if not self.is_gm and isinstance(do, str) and CORE_WHO.get(do) is Who.GM:
             raise Forbidden("forbidden", f"{do!r} is the game master's; {self.name!r} is a player")
 
+    def check_dice(self, dice: object) -> None:
+        """Refuse at once a player's action that gives dice (before the action is read:
+        whatever their labels): the table rolls every die.
+
+        Raises:
+            Forbidden: ``forbidden``.
+        """
+        if not self.is_gm and dice:
+            raise Forbidden(
+                "forbidden",
+                "the table rolls every die: a player's action gives none; with physical "
+                "dice, the table asks each die of its owner",
+            )
+
     def calls_to_ask(self, ruleset: Ruleset, policy: Policy, action: Action) -> tuple[str, ...]:
         """The judgement calls ``action`` makes that this identity must ask the game
         master for (none for the game master, none the policy lets players make)."""

@@ -345,6 +345,7 @@ class Table:
         if not by.is_gm:
             known = {cid: c for cid, c in known.items() if cid not in state.hidden}
             by.check_do(given.get("do") if isinstance(given, Mapping) else given.do)
+            by.check_dice(given.get("dice") if isinstance(given, Mapping) else given.dice)
         if not by.is_gm and mentions(given, state.hidden):  # not quoted back: not named
             raise Refusal(
                 "unknown_combatant",
