@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from fracas.catalogue import PRIVATE_ACTIONS, Who, calls_in, spec_of, who_takes
 from fracas.choices import Option, param_flags, param_numbers
 from fracas.engine import Record
-from fracas.gm import judgement_calls
 from fracas.errors import FracasError
+from fracas.gm import judgement_calls
 from fracas.model import (
     Action,
     Combatant,
