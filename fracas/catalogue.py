@@ -41,6 +41,7 @@ __all__ = [
     "dice_specs",
     "die_spec",
     "spec_of",
+    "walks",
     "who_takes",
 ]
 
@@ -186,6 +187,12 @@ CORE_DICE: tuple[DieSpec, ...] = (
 die actually rolled."""
 
 
+_MOVE = "put the actor's token on tile `to: [x, y]` (a game master's move, logged, not checked)"
+_WALK = (
+    "; `walk: true` makes it the actor's own walk in its turn, up to the table's tiles a "
+    "turn (`table: {move: N}`, 6 by default)"
+)
+
 POLICY_FIELDS = ("player_undo", "player_calls", "enemy_hp", "winbar", "player_move", "advisor")
 """The fields of :class:`~fracas.model.Policy`, as the ``policy`` action and a file's
 ``policy:`` give them."""
@@ -194,9 +201,10 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("end_turn", "end the actor's turn; the next in order begins", (), "none"),
     ActionSpec(
         "move",
-        "put the actor's token on tile `to: [x, y]` (a game master's move, logged, not checked)",
-        ("to",),
+        f"{_MOVE}{_WALK}",
+        ("to", "walk"),
         "none",
+        types={"walk": bool},
     ),
     ActionSpec(
         "set",
@@ -221,8 +229,8 @@ def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
     return tuple(
         dataclasses.replace(
             spec,
-            summary=f"{spec.summary}; {extra.summary}",
-            params=(*spec.params, *extra.params),
+            summary=f"{_MOVE}; {extra.summary}",
+            params=("to", *extra.params),  # its own movement: no `walk`
             choices=dict(extra.choices),
             types=dict(extra.types),
             calls=extra.calls,
@@ -249,6 +257,11 @@ def die_spec(ruleset: Ruleset, label: str) -> DieSpec | None:
     return next((spec for spec in dice_specs(ruleset) if spec.label == label), None)
 
 
+def walks(action: Action) -> bool:
+    """Whether ``action`` is a ``move`` its actor walks in its own turn (``walk: true``)."""
+    return action.do == "move" and action.params.get("walk") is True
+
+
 def advances_turn(ruleset: Ruleset, action: Action) -> bool:
     """Whether taking ``action`` first ends the turns before its actor's, in order (the
     encounter file's rule, README): a ruleset action or ``end_turn`` taken in its turn,
@@ -258,7 +271,7 @@ def advances_turn(ruleset: Ruleset, action: Action) -> bool:
     if action.do in TABLE_ACTIONS:
         return False
     if action.do == "move":
-        return ruleset.move_is_own(action)
+        return ruleset.move_is_own(action) or walks(action)
     spec = spec_of(ruleset, action.do)
     return spec is not None and not spec.off_turn
 
@@ -307,7 +320,7 @@ def who_takes(ruleset: Ruleset, action: Action) -> Who:
     ruleset. A core action by :data:`CORE_WHO` (a ``move`` the ruleset makes the
     actor's own movement is taken in its turn); a ruleset's action in its actor's turn,
     or at any time where its spec is ``off_turn`` (a reaction)."""
-    if action.do == "move" and ruleset.move_is_own(action):
+    if action.do == "move" and (ruleset.move_is_own(action) or walks(action)):
         return Who.TURN
     core = CORE_WHO.get(action.do)
     if core is not None:

@@ -47,6 +47,7 @@ class _Table:
     __pydantic_config__ = ConfigDict(extra="forbid")
 
     skip_down: bool = True
+    move: Annotated[int, Field(ge=0, le=1000)] = 6
 
 
 def read_combatant(
@@ -118,5 +119,7 @@ def read_table(
     raw: Mapping[str, Any], locate: Locator, map_size: tuple[int, int] | None
 ) -> TableRules:
     """The file's ``table:`` (how the table runs the encounter), with the map's size."""
-    table: _Table = validate(_Table, dict(raw), locate, ("table",), valid_fields=["skip_down"])
-    return TableRules(skip_down=table.skip_down, map_size=map_size)
+    table: _Table = validate(
+        _Table, dict(raw), locate, ("table",), valid_fields=["skip_down", "move"]
+    )
+    return TableRules(skip_down=table.skip_down, map_size=map_size, move=table.move)

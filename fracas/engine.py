@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fracas.actions import Bounds, check_now
-from fracas.catalogue import TABLE_ACTIONS, advances_turn, spec_of
+from fracas.catalogue import TABLE_ACTIONS, advances_turn, spec_of, walks
 from fracas.dice.source import Dice, RandomDice, Roll, TableDice
 from fracas.errors import FracasError, Refusal
 from fracas.gm import plan_gm
@@ -26,6 +26,7 @@ from fracas.model import (
     TurnEnded,
     TurnSkipped,
     TurnStarted,
+    Walked,
     fold,
 )
 from fracas.rulesets.base import ActionSpec, Ruleset
@@ -141,10 +142,34 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
         events = advance_to(ruleset, state, action.actor, dice)
         state = fold(state, events)
     if action.do == "move":  # a game master's move unless the ruleset makes it the actor's
+        if walks(action):
+            events.append(walked(ruleset, state, action))
         return [*events, *ruleset.move(state, action), Moved(action.actor, action.params["to"])]
     if action.do == "end_turn":
         return events + end_turn(ruleset, state, dice, passed=False)
     return events + ruleset.roll_all(state, ruleset.decided(state, action), dice)
+
+
+def walked(ruleset: Ruleset, state: Encounter, action: Action) -> Walked:
+    """The tiles of a walk (``move`` with ``walk``), in the actor's turn: by the
+    ruleset's metric, up to what the table's ``move`` leaves of this turn.
+
+    Raises:
+        Refusal: ``no_tile`` (the actor stands nowhere), ``too_far``.
+    """
+    actor = state.get(action.actor)
+    to = action.params["to"]
+    if actor.at is None:
+        raise Refusal("no_tile", f"{actor.name} stands on no tile: the game master places it")
+    tiles = ruleset.distance(actor.at, to)
+    left = state.table.move - state.turn.walked
+    if tiles > left:
+        raise Refusal(
+            "too_far",
+            f"[{to[0]}, {to[1]}] is {tiles} tiles from {actor.name}; it walks "
+            f"{state.table.move} a turn and has {left} left",
+        )
+    return Walked(actor.id, tiles)
 
 
 def _skipped(ruleset: Ruleset, state: Encounter, actor: str) -> bool:

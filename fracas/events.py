@@ -31,6 +31,7 @@ __all__ = [
     "TurnOver",
     "TurnStarted",
     "ValueSet",
+    "Walked",
     "event_json",
     "fold",
 ]
@@ -158,6 +159,22 @@ class TurnFlagged(Event):
 
     def apply(self, state: Encounter) -> Encounter:
         return state.with_turn(flags=state.turn.flags | {self.flag})
+
+
+@dataclass(frozen=True, slots=True)
+class Walked(Event):
+    """The actor walks ``tiles`` of its turn's walking (``TableRules.move``)."""
+
+    actor: str
+    tiles: int
+    keeps_down: ClassVar[bool] = True
+
+    def apply(self, state: Encounter) -> Encounter:
+        return state.with_turn(walked=state.turn.walked + self.tiles)
+
+    def describe(self, state: Encounter) -> str | None:
+        left = state.table.move - state.turn.walked - self.tiles
+        return f"{state.name(self.actor)} walks {self.tiles} tiles ({left} left this turn)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from fracas.events import (
     TurnOver,
     TurnStarted,
     ValueSet,
+    Walked,
     event_json,
     fold,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "TurnSkipped",
     "TurnStarted",
     "ValueSet",
+    "Walked",
     "event_json",
     "fold",
     "policy_words",

@@ -107,6 +107,8 @@ class Turn(HashKept):
     used: Mapping[str, int] = EMPTY
     """Actions used this turn by kind (``ActionUsed.kind``), for rulesets whose turns
     hold several kinds of action; ``actions_used`` counts them all."""
+    walked: int = 0
+    """Tiles the actor walked this turn (``move`` with ``walk``; ``TableRules.move``)."""
 
     def __post_init__(self) -> None:
         _frozen(self, "used")
@@ -115,7 +117,7 @@ class Turn(HashKept):
         try:
             return self._hash
         except AttributeError:
-            h = hash((self.actor, self.actions_used, self.over, self.flags, self.used))
+            h = hash((self.actor, self.actions_used, self.over, self.flags, self.used, self.walked))
             object.__setattr__(self, "_hash", h)
             return h
 
@@ -130,12 +132,15 @@ class TableRules(HashKept):
     begins and ends at once, its effects firing, and the next begins."""
     map_size: tuple[int, int] | None = None
     """The map's width and height, where the file gives them (tiles are checked)."""
+    move: int = 6
+    """Tiles a combatant walks in its turn where the rules leave movement to the table
+    (a ``move`` with ``walk``: a player's own, the lab's tactics); 0: nobody walks."""
 
     def __hash__(self) -> int:
         try:
             return self._hash
         except AttributeError:
-            h = hash((self.skip_down, self.map_size))
+            h = hash((self.skip_down, self.map_size, self.move))
             object.__setattr__(self, "_hash", h)
             return h
 

@@ -100,11 +100,18 @@ class Identity:
                 "forbidden",
                 f"{self.name!r} does not play {action.actor!r}; its combatants: {mine}",
             )
-        if who is Who.MOVE and not state.policy.player_move:
+        if action.do == "move" and not state.policy.player_move:
             raise Forbidden(
                 "forbidden",
                 f"at this table only the game master moves tokens; {self.name!r} may not move "
                 f"{action.actor!r}",
+            )
+        if who is Who.MOVE:  # a token put anywhere: the game master's
+            own = ruleset.move_spec.summary if ruleset.move_spec is not None else "walk: true"
+            raise Forbidden(
+                "forbidden",
+                f"a player moves its token in its turn as the rules let it ({own}); "
+                f"{self.name!r} may not put {action.actor!r} anywhere",
             )
         if asking:
             return

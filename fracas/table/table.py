@@ -19,6 +19,7 @@ processes by the store's expected-seq check.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -351,7 +352,11 @@ class Table:
                 "unknown_combatant",
                 f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
             )
-        return check_now(self.ruleset, known, given, self.file.bounds)
+        action = check_now(self.ruleset, known, given, self.file.bounds)
+        if not by.is_gm and action.do == "move" and self.ruleset.move_spec is None:
+            params = {**action.params, "walk": True}  # a player's move is its own walk
+            action = dataclasses.replace(action, params=params)
+        return action
 
     def _act(self, command: Act, by: Identity) -> Outcome:
         self._no_pending()

@@ -167,7 +167,7 @@ def test_core_move_takes_no_ap_in_other_rulesets() -> None:
     text = (EXAMPLES / "dice-combat.yaml").read_text()
     ef = parse_text(text, "dice-combat.yaml")
     spec = spec_of(ef.ruleset, "move")
-    assert spec is not None and spec.params == ("to",)
+    assert spec is not None and spec.params == ("to", "walk")  # walking: the table's
     with pytest.raises(FracasError) as err:
         command = parse("ana move to 3,4 ap=2", ef, ef.start)
         assert isinstance(command, Act)

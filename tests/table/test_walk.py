@@ -1,0 +1,70 @@
+"""Walking where the rules leave movement to the table (``table: {move: N}``, 6 tiles a
+turn by default): a player moves its own token in its own turn, up to what the turn
+leaves, by the ruleset's metric; the game master puts any token anywhere; the policy
+may keep every move for the game master."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fracas.errors import FracasError
+from fracas.model import Action
+from fracas.store import open_store
+from fracas.table import Identity, SetPolicy, TableService
+
+FIGHT = """\
+ruleset: dice-combat
+seed: 5
+order: [ana, bo]
+table: {move: 4}
+combatants:
+  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 6}}
+  - {id: bo, name: Bo, side: raiders, at: [9, 0], hand: knife}
+"""
+PAT = Identity.player("Pat", "ana")
+
+
+def test_a_player_walks_its_turns_tiles_and_no_more(tmp_path: Path) -> None:
+    table = TableService(open_store(tmp_path / "s.sqlite3", durable=False)).create(
+        FIGHT, "f.yaml", seed=1
+    )
+    table.act(Action("ana", "move", params={"to": (3, 0)}), PAT)  # 3 of 4 (DC: chebyshev)
+    assert table.state.get("ana").at == (3, 0) and table.state.turn.walked == 3
+    assert table.log[-1].action is not None and table.log[-1].action.params["walk"] is True
+    with pytest.raises(FracasError) as err:
+        table.act(Action("ana", "move", params={"to": (5, 1)}), PAT)
+    assert err.value.code == "too_far"
+    assert err.value.message == "[5, 1] is 2 tiles from Ana; it walks 4 a turn and has 1 left"
+    table.act(Action("ana", "move", params={"to": (4, 1)}), PAT)
+    table.act(Action("bo", "move", params={"to": (0, 5)}))  # the game master's: anywhere
+    assert table.state.get("bo").at == (0, 5) and table.state.turn.actor == "ana"
+    table.act(Action("ana", "end_turn"), PAT)
+    with pytest.raises(FracasError) as err:
+        table.act(Action("ana", "move", params={"to": (4, 2)}), PAT)
+    assert err.value.code == "not_your_turn"
+    table.act(Action("bo", "end_turn"))
+    assert table.state.turn.walked == 0  # a new turn, a new walk
+    table.submit(SetPolicy({"player_move": False}))
+    with pytest.raises(FracasError) as err:
+        table.act(Action("ana", "move", params={"to": (4, 2)}), PAT)
+    assert (
+        err.value.code == "forbidden" and "only the game master moves tokens" in err.value.message
+    )
+
+
+def test_wasteland_players_move_by_its_own_rules(tmp_path: Path) -> None:
+    example = (Path(__file__).parents[2] / "examples" / "wasteland.yaml").read_text()
+    table = TableService(open_store(tmp_path / "s.sqlite3", durable=False)).create(
+        example.split("\nactions:")[0] + "\n", "w.yaml", seed=1
+    )
+    actor = table.state.turn.actor
+    player = Identity.player("Pat", actor)
+    at = table.state.get(actor).at
+    assert at is not None
+    with pytest.raises(FracasError) as err:
+        table.act(Action(actor, "move", params={"to": (at[0], at[1] + 1)}), player)
+    assert err.value.code == "forbidden" and "`ap: n`" in err.value.message
+    table.act(Action(actor, "move", params={"to": (at[0], at[1] + 1), "ap": 1}), player)
+    assert table.state.get(actor).at == (at[0], at[1] + 1)
