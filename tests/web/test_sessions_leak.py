@@ -30,7 +30,8 @@ def _entry(action: Any) -> dict[str, Any]:
         entry[k] = list(v) if isinstance(v, tuple) else v
     if action.dice:
         entry["dice"] = {k: list(v) for k, v in action.dice.items()}
-    return json.loads(json.dumps(entry, default=list))
+    out: dict[str, Any] = json.loads(json.dumps(entry, default=list))
+    return out
 
 
 def _drain(ws: Any, heard: list[str]) -> dict[str, Any]:
