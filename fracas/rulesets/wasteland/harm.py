@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
@@ -81,6 +82,8 @@ class Victim:
     """WL-19: the ability that would drop it to 1 HP instead (None: none left)."""
     effects: FrozenDict[str, int | str]
     """WL-23: the ``x`` of each of the weapon's effects it already has."""
+    total_dt: int
+    """WL-28: the DT of all its limbs against the weapon, summed (a blast's)."""
 
 
 def victim(c: Combatant, weapon: Weapon, options: Options) -> Victim:
@@ -103,6 +106,7 @@ def victim(c: Combatant, weapon: Weapon, options: Options) -> Victim:
         sheet.dr.get(kind, 0),
         _save(sheet, options),
         FrozenDict({n: x for n, x in has_effect.items() if x is not None}),
+        sum(limb.dt for limb in limbs.values()),
     )
 
 
@@ -208,6 +212,8 @@ class CritGate:
     mitigation: Mitigation
     cover_stops_crit: bool
     after_full_dt: bool
+    reads_totals: ClassVar[bool] = True
+    """It reads the damage dice's total only (``fracas.dice.pools.reads_totals``)."""
 
     def __call__(self, faces: tuple[Faces, ...]) -> bool:
         _, stopped, mitigated = self.mitigation(total(faces[0]))
@@ -221,6 +227,9 @@ class CritHit:
     CRIT total (the CRIT is added after DT, WL-9)."""
 
     mitigation: Mitigation
+    reads_totals: ClassVar[bool] = True
+    """It reads the damage dice's total, whether the CRIT dice were rolled and their
+    total (``fracas.dice.pools.reads_totals``)."""
 
     def __call__(self, faces: tuple[Faces, ...]) -> tuple[bool, bool, int]:
         post, stopped, _ = self.mitigation(total(faces[0]))
@@ -421,14 +430,14 @@ def _effects(victim: Victim, effects: Mapping[str, int], options: Options) -> li
 def blast(victim: Victim, weapon: Weapon, damage: int, crit: int, options: Options) -> list[Event]:
     """WL-27, WL-28, P-WL-3: ``final = DR(max(0, damage - attenuation - total DT) + CRIT)``
     to HP; each limb's CT takes floor(final / 6), no Glancing; injuries; effects."""
-    total_dt = sum(limb.dt for limb in victim.limbs.values())
-    attenuation = victim.attenuation  # WL-G9
+    total_dt, attenuation, dr = victim.total_dt, victim.attenuation, victim.dr  # WL-G9
     pre = max(0, damage - attenuation - total_dt) + crit
-    dr = victim.dr
-    final = apply_dr(pre, dr, options)
-    cause = f"blast {damage}" + (f" - attenuation {attenuation}" if attenuation else "")
-    cause += f" - total DT {total_dt}" + (f" + CRIT {crit}" if crit else "")
-    cause += f" = {pre}" + (f", DR {dr}%" if dr else "")
+    final = dr_of(pre, dr, options.dr_rounding)
+    cause = (
+        f"blast {damage}{f' - attenuation {attenuation}' if attenuation else ''}"
+        f" - total DT {total_dt}{f' + CRIT {crit}' if crit else ''}"
+        f" = {pre}{f', DR {dr}%' if dr else ''}"
+    )
     return [Damaged(victim.id, final, cause), *_blasted(victim, weapon, final, options)]
 
 
