@@ -55,7 +55,11 @@ class CombatantOdds:
 
     @property
     def mean(self) -> Fraction:
-        return sum((d * p for d, p in self.damage.items()), Fraction(0))
+        # summed as integers over one denominator, one Fraction made at the end
+        den = math.lcm(*(p.denominator for p in self.damage.values()))
+        return Fraction(
+            sum(d * p.numerator * (den // p.denominator) for d, p in self.damage.items()), den
+        )
 
 
 @dataclass(frozen=True)
@@ -86,16 +90,17 @@ class Odds:
         floats: dict[str, Any] = {}
         exact: dict[str, Any] = {}
         for cid, o in self.combatants.items():
+            mean, damage = o.mean, sorted(o.damage.items())
             floats[cid] = {
                 "hit": None if o.hit is None else float(o.hit),
-                "damage": {str(d): float(p) for d, p in sorted(o.damage.items())},
-                "mean": float(o.mean),
+                "damage": {str(d): float(p) for d, p in damage},
+                "mean": float(mean),
                 "down": float(o.down),
             }
             exact[cid] = {
                 "hit": None if o.hit is None else _frac(o.hit),
-                "damage": {str(d): _frac(p) for d, p in sorted(o.damage.items())},
-                "mean": _frac(o.mean),
+                "damage": {str(d): _frac(p) for d, p in damage},
+                "mean": _frac(mean),
                 "down": _frac(o.down),
             }
         out: dict[str, Any] = {"paths": self.paths, "combatants": floats}
@@ -257,6 +262,8 @@ def _per_combatant(
     cut_den = math.lcm(*(p.denominator for _, _, p, _ in found.cut))
     cuts = [(known, lower, p.numerator * (cut_den // p.denominator), gone)
             for known, lower, p, gone in found.cut]  # fmt: skip
+    # per final summary, each combatant's entry on it (looked up once per path)
+    finals = [(gone, {e[0]: e[1:] for e in path}, n) for (gone, path), n in outcomes.items()]
     out: dict[str, CombatantOdds] = {}
     for cid in ids:
         targeted = False
@@ -264,14 +271,11 @@ def _per_combatant(
         dealt_n: dict[int, int] = {}
         was_down = ruleset.is_down(before.get(cid))
         entries: list[tuple[Entry, int]] = list(settled.get(cid, {}).items())
-        for (gone, path), n in outcomes.items():
+        unseen: Entry = (None, 0, was_down)
+        for gone, by_id, n in finals:
             if cid in gone:  # its summary on these paths was settled before them
                 continue
-            found_entry = next((e for e in path if e[0] == cid), None)
-            if found_entry is None:
-                entries.append(((None, 0, was_down), n))
-            else:
-                entries.append((found_entry[1:], n))
+            entries.append((by_id.get(cid, unseen), n))
         for (landed, dealt, is_down), n in entries:
             if landed is not None:
                 targeted = True
