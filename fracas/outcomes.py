@@ -113,13 +113,13 @@ def exact_outcomes(
         sums: dict[tuple[Gone, Path], dict[int, int]] = {}
         ends = Finals(ruleset, before)
         for events, p in dist.outcomes.items():
-            path = ends.summary(merge((), events), events)
+            _, path = ends.path((), events)
             by = sums.setdefault((_NONE, path), {})
             by[p.denominator] = by.get(p.denominator, 0) + p.numerator
         out.den = math.lcm(*(d for by in sums.values() for d in by))
         out.outcomes = {key: _over(by, out.den) for key, by in sums.items()}
         for events, p in dist.cut.items():
-            lower = ends.summary(merge((), events), events)
+            _, lower = ends.path((), events)
             out.cut.append(((), lower, p, _NONE))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
@@ -158,12 +158,12 @@ def exact_outcomes(
         downs, folds = Finals(ruleset, state), Folds(state)
         for events, by in dist.counts.items():
             then = events[-1] if events and isinstance(events[-1], Then) else None
-            body = events[:-1] if then is not None else events
-            known = merge(partial, body)
             if then is None:
-                path = downs.summary(known, body)
+                _, path = downs.path(partial, events)
                 _add(finals.setdefault((gone, path), {}), weight, by)
             else:
+                body = events[:-1]
+                known = merge(partial, body)
                 after, left = folds.fold(body), gone
                 scope = odds_scope(then.step)
                 if scope is not None:
@@ -183,7 +183,7 @@ def exact_outcomes(
         mass = _mass(weight)
         for events, p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
-            lower = downs.summary(merge(partial, body), body)
+            _, lower = downs.path(partial, body)
             out.cut.append((partial, lower, mass * p, gone))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:

@@ -108,8 +108,8 @@ def summary(ruleset: Ruleset, partial: Partial, state: Encounter) -> Path:
     )
 
 
-_Level = dict[Hashable, tuple[Any, "_Level"]]
-"""A tree of changes: per effect, what it leads to and the changes after it."""
+_Level = dict[Hashable, tuple[Encounter, "_Level"]]
+"""A tree of changes: per effect, the state it leads to and the changes after it."""
 
 
 class Folds:
@@ -137,54 +137,93 @@ class Folds:
         return now
 
 
+_Node = tuple[Combatant, "dict[Hashable, _Node]", bool]
+"""A combatant as some changes leave it, the changes after them, and whether it is down."""
+
+
+class _Tally(dict[type[Event], int]):
+    """Per event type, what :func:`merge` adds of it: 1 an attempt, 2 damage, 0 nothing."""
+
+    def __missing__(self, kind: type[Event]) -> int:
+        found = self[kind] = (
+            1 if issubclass(kind, Attempted) else 2 if issubclass(kind, Damaged) else 0
+        )
+        return found
+
+
+_TALLY = _Tally()
+
+
 class Finals:
     """The final summaries of many finished paths from ``state``: who is down at the end,
     each combatant's own changes followed apart (events of one combatant only,
-    ``changes_one``: a tree of them per combatant, each change made once) until an event
-    that may read or change more (from there on, the state as a whole is folded, event
-    by event). Events that keep who is down are skipped."""
+    ``changes_one``: a tree of them per combatant, each change made once, and whether it
+    leaves the combatant down worked out once) until an event that may read or change
+    more (from there on, the state as a whole is folded, event by event). Events that
+    keep who is down are skipped."""
 
     __slots__ = ("ones", "ruleset", "state")
 
     def __init__(self, ruleset: Ruleset, state: Encounter) -> None:
         self.ruleset = ruleset
         self.state = state
-        self.ones: dict[str, tuple[Combatant, _Level]] = {}
+        self.ones: dict[str, _Node] = {}
 
-    def summary(self, partial: Partial, events: Sequence[Event]) -> Path:
-        """``partial`` with whether each combatant is down once ``events`` are folded."""
-        state, ones = self.state, self.ones
-        down, one = _DOWN, _ONE
-        at: dict[str, tuple[Combatant, _Level]] = {}  # the combatants changed so far
+    def _root(self, cid: str) -> _Node:
+        found = self.ones.get(cid)
+        if found is None:
+            c = self.state.get(cid)
+            found = self.ones[cid] = (c, {}, self.ruleset.is_down(c))
+        return found
+
+    def path(self, partial: Partial, events: Sequence[Event]) -> tuple[Partial, Path]:
+        """``partial`` with the attempts and damage of ``events`` added (as :func:`merge`
+        does), and that with whether each combatant is down once ``events`` are folded
+        (as :func:`summary` of the fold)."""
+        down, one, tally = _DOWN, _ONE, _TALLY
+        seen: dict[str, tuple[bool | None, int]] | None = None
+        at: dict[str, _Node] = {}  # the combatants changed so far
         whole: Encounter | None = None  # the state, past an event not of one combatant
         for e in events:
             kind = type(e)
+            adds = tally[kind]
+            if adds:
+                if seen is None:
+                    seen = {cid: (landed, dealt) for cid, landed, dealt in partial}
+                cid: str = e.target  # type: ignore[attr-defined]
+                landed, dealt = seen.get(cid, (None, 0))
+                if adds == 1:
+                    landed = bool(landed) or e.landed  # type: ignore[attr-defined]
+                else:
+                    dealt += e.amount  # type: ignore[attr-defined]
+                seen[cid] = (landed, dealt)
             if not down[kind]:
                 continue
             if whole is not None:
                 whole = e.apply(whole)
                 continue
             if not one[kind]:
-                whole = state
-                for c, _ in at.values():  # they commute: each reads only its own
+                whole = self.state
+                for c, _, _ in at.values():  # they commute: each reads only its own
                     whole = whole.with_combatant(c)
                 whole = e.apply(whole)
                 continue
-            cid: str = e.target  # type: ignore[attr-defined]
+            cid = e.target  # type: ignore[attr-defined]
             now = at.get(cid)
             if now is None:
-                now = ones.get(cid)
-                if now is None:
-                    now = ones[cid] = (state.get(cid), {})
+                now = self._root(cid)
             key = e.effect()
             found = now[1].get(key)
             if found is None:
-                found = now[1][key] = (e.changed(now[0]), {})  # type: ignore[attr-defined]
+                c = e.changed(now[0])  # type: ignore[attr-defined]
+                found = now[1][key] = (c, {}, self.ruleset.is_down(c))
             at[cid] = found
-        is_down = self.ruleset.is_down
+        known = partial
+        if seen is not None:
+            known = tuple(sorted((cid, landed, dealt) for cid, (landed, dealt) in seen.items()))
         if whole is not None:
-            return summary(self.ruleset, partial, whole)
-        return tuple(
-            (cid, landed, dealt, is_down(at[cid][0] if cid in at else state.get(cid)))
-            for cid, landed, dealt in partial
+            return known, summary(self.ruleset, known, whole)
+        return known, tuple(
+            (cid, landed, dealt, (at.get(cid) or self._root(cid))[2])
+            for cid, landed, dealt in known
         )

@@ -88,8 +88,8 @@ def test_every_paths_summary_and_state_equal_a_plain_fold(name: str) -> None:
         whole = fold(before, events)
         known = merge((), events)
         want = summary(ruleset, known, whole)
-        assert finals.summary(known, finished(events)) == want, events
-        assert finals.summary(known, events) == want, events
+        assert finals.path((), finished(events)) == (known, want), events
+        assert finals.path((), events) == (known, want), events
         assert merge((), finished(events)) == known
         assert folds.fold(relevant(events)) == whole
         downs += sum(down for *_, down in want)
@@ -118,11 +118,12 @@ def test_a_change_of_more_than_one_combatant_between_them_is_folded_in_order() -
     ]
     finals = Finals(ef.ruleset, before)
     downs = []
+    so_far = (("raider", True, 0), ("vera", None, 0))
     for events in runs * 2:  # the second time through, every change is known already
-        known = merge((("raider", True, 0), ("vera", None, 0)), events)
-        got = finals.summary(known, events)
-        assert got == summary(ef.ruleset, known, fold(before, events))
-        downs.append([down for *_, down in got])
+        known = merge(so_far, events)
+        got = finals.path(so_far, events)
+        assert got == (known, summary(ef.ruleset, known, fold(before, events)))
+        downs.append([down for *_, down in got[1]])
     assert downs == [[True, True], [True, False], [False, True], [False, False]] * 2
 
 
