@@ -183,10 +183,11 @@ def action_odds(
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)
 
-    def roller(st: Encounter, step: Any, dice: Dice) -> list[Event]:
-        if core:
-            return plan(ruleset, st, action, dice)
-        return ruleset.roll(st, step, dice) if steps else ruleset.roll_all(st, step, dice)
+    def planned(st: Encounter, step: Any, dice: Dice) -> list[Event]:
+        return plan(ruleset, st, action, dice)
+
+    # the ruleset's own roll, called on every dice path
+    roller = planned if core else ruleset.roll if steps else ruleset.roll_all
 
     skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
     depth = ruleset.odds_max_rolls if max_rolls is None else max_rolls
@@ -236,10 +237,12 @@ def action_odds(
 
 
 def _ids(action: Action, paths: Any) -> list[str]:
-    ids: list[str] = [action.target] if action.target is not None else []
+    seen: dict[str, None] = {} if action.target is None else {action.target: None}
     for path in paths:
-        ids += [cid for cid, *_ in path if cid not in ids]
-    return ids
+        for entry in path:
+            if entry[0] not in seen:
+                seen[entry[0]] = None
+    return list(seen)
 
 
 def _per_combatant(
@@ -262,20 +265,29 @@ def _per_combatant(
     cut_den = math.lcm(*(p.denominator for _, _, p, _ in found.cut))
     cuts = [(known, lower, p.numerator * (cut_den // p.denominator), gone)
             for known, lower, p, gone in found.cut]  # fmt: skip
-    # per final summary, each combatant's entry on it (looked up once per path)
-    finals = [(gone, {e[0]: e[1:] for e in path}, n) for (gone, path), n in outcomes.items()]
+    was = {cid: ruleset.is_down(before.get(cid)) for cid in ids}
+    # Per combatant's entry on the final summaries (landed, damage, down), its weight, in
+    # the order met; a combatant a summary leaves out (and did not settle before it)
+    # has the entry it had before the roll there.
+    counted: dict[tuple[str, bool | None, int, bool], int] = {}
+    everyone = len(ids)
+    for (gone, path), n in outcomes.items():
+        if gone or len(path) != everyone:  # someone settled before, or left out
+            on = {e[0] for e in path}
+            path = (
+                *(e for e in path if e[0] not in gone),
+                *((cid, None, 0, was[cid]) for cid in ids if cid not in on and cid not in gone),
+            )
+        for entry in path:
+            counted[entry] = counted.get(entry, 0) + n
     out: dict[str, CombatantOdds] = {}
     for cid in ids:
         targeted = False
         hits = downs = 0
         dealt_n: dict[int, int] = {}
-        was_down = ruleset.is_down(before.get(cid))
+        was_down = was[cid]
         entries: list[tuple[Entry, int]] = list(settled.get(cid, {}).items())
-        unseen: Entry = (None, 0, was_down)
-        for gone, by_id, n in finals:
-            if cid in gone:  # its summary on these paths was settled before them
-                continue
-            entries.append((by_id.get(cid, unseen), n))
+        entries += [(entry[1:], n) for entry, n in counted.items() if entry[0] == cid]
         for (landed, dealt, is_down), n in entries:
             if landed is not None:
                 targeted = True

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
-from fracas.frozen import FrozenDict
+from fracas.frozen import FrozenDict, HashKept, kept_hash
 from fracas.model import Combatant, Damaged, Event, StatusSet
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.events import DeathDefied, EffectGained, LimbDamaged, LimbHit
@@ -63,9 +63,12 @@ class LimbState:
 
 
 @dataclass(frozen=True, slots=True)
-class Victim:
+class Victim(HashKept):
     """A creature an attack may hurt, as it stands before the dice (WL-13, WL-14, WL-19
-    to WL-23, WL-24): decided once, read on every dice path."""
+    to WL-23, WL-24): decided once, read on every dice path (its hash kept: the memos
+    of harm hash it there)."""
+
+    __hash__ = kept_hash
 
     id: str
     hp: int
