@@ -451,7 +451,7 @@ def bench_before_after(ref: str, repeat: int) -> None:
 
 COMMAND_BEFORE = "d2a2c77"
 """The commit the command's "before" figures are taken from (before issue 20, item 9)."""
-COMMAND_ROUNDS = 3
+COMMAND_ROUNDS = 5
 """Fresh processes per tree and case in (5), taken in turn: before, after, before, ..."""
 
 

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
-from fracas.frozen import FrozenDict, HashKept, kept_hash
+from fracas.frozen import FrozenDict, HashKept, canonical, kept_hash
 from fracas.model import Combatant, Damaged, Event, StatusSet
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.events import DeathDefied, EffectGained, LimbDamaged, LimbHit
@@ -98,19 +98,21 @@ def victim(c: Combatant, weapon: Weapon, options: Options) -> Victim:
         v = limb_view(sheet, name, options)
         limbs[name] = LimbState(v.ct, v.ct_max, v.injury, v.injury_dc, v.dt[kind])
     has_effect = {n: c.statuses[n].get("x") for n in weapon.effects if n in c.statuses}
-    return Victim(
-        c.id,
-        c.hp,
-        evasion(c),
-        FrozenDict(limbs),
-        covered_limbs(c, options),
-        _resistance(sheet, weapon, options),
-        sheet.cover.attenuation if sheet.cover is not None else 0,
-        sheet.dr.get(kind, 0),
-        _save(sheet, options),
-        FrozenDict({n: x for n, x in has_effect.items() if x is not None}),
-        sum(limb.dt for limb in limbs.values()),
-    )
+    return canonical(
+        Victim(
+            c.id,
+            c.hp,
+            evasion(c),
+            FrozenDict(limbs),
+            covered_limbs(c, options),
+            _resistance(sheet, weapon, options),
+            sheet.cover.attenuation if sheet.cover is not None else 0,
+            sheet.dr.get(kind, 0),
+            _save(sheet, options),
+            FrozenDict({n: x for n, x in has_effect.items() if x is not None}),
+            sum(limb.dt for limb in limbs.values()),
+        )
+    )  # equal victims one object: harm's memos find them by identity
 
 
 def _save(sheet: Sheet, options: Options) -> str | None:
