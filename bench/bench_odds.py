@@ -1,10 +1,13 @@
 """Benchmark: exact odds against icepool, our times against the issue's targets, before
-against after, and ``fracas run`` throughput (issue 11, item 6).
+against after, ``fracas run`` throughput (issue 11, item 6) and the command's odds (issue
+20, item 9).
 
 Run by hand from the repository root (it is not a test; 3-4 minutes on the shared 2-core
-machine, ``--quick`` under 2); ``PYTHONPATH`` picks the fracas timed as "after"::
+machine, ``--quick`` under 2); ``PYTHONPATH`` picks the fracas timed as "after"; ``--only
+N`` (again for more) runs part N alone::
 
-    PYTHONPATH=. .venv/bin/python bench/bench_odds.py [--quick] [--repeat N] [--before REF|PATH]
+    PYTHONPATH=. .venv/bin/python bench/bench_odds.py [--quick] [--repeat N] [--only N]
+        [--before REF|PATH] [--before-command REF|PATH]
 
 (1) Ours against icepool: every case of :mod:`bench.odds_cases` (eight, each an
     encounter and an icepool model written from the rule texts), the damage
@@ -25,6 +28,12 @@ machine, ``--quick`` under 2); ``PYTHONPATH`` picks the fracas timed as "after":
     masses. CPU time is the figure compared; wall time beside it.
 (4) Throughput of playing a generated 1,000-action encounter, in-process and with
     ``fracas run FILE``.
+(5) The command's odds (:func:`bench.odds_cases.commands`): ``fracas odds FILE --json``
+    less ``fracas run FILE --json`` of the same file, in-process, median of several of
+    each in turn; beside the issue's budget (a frag grenade on three victims, 50 ms) or
+    icepool (the dice-combat pistol, 3 times faster aimed at). Before (commit d2a2c77,
+    or ``--before-command``) against after, each in fresh processes taken in turn, the
+    exact odds asserted equal; and the first call of a process (the odds' caches empty).
 """
 
 from __future__ import annotations
@@ -51,7 +60,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(ROOT))  # bench.odds_cases; fracas is whichever PYTHONPATH picks first
 
-from bench.odds_cases import CASES, Case, named, split  # noqa: E402
+from bench.odds_cases import CASES, Case, commands, named, split  # noqa: E402
 from bench.trees import before_tree, in_tree  # noqa: E402
 from fracas.engine import Engine  # noqa: E402
 from fracas.errors import FracasError  # noqa: E402
@@ -438,6 +447,121 @@ def bench_before_after(ref: str, repeat: int) -> None:
     )
 
 
+# --- (5) the command's odds ---------------------------------------------------------------
+
+COMMAND_BEFORE = "d2a2c77"
+"""The commit the command's "before" figures are taken from (before issue 20, item 9)."""
+COMMAND_ROUNDS = 5
+"""Fresh processes per tree and case in (5), taken in turn: before, after, before, ..."""
+
+
+def command_measure(name: str, repeat: int) -> dict[str, Any]:
+    """Run in a subprocess whose PYTHONPATH picks the tree: ``fracas odds FILE --json``
+    and ``fracas run FILE --json`` of one case, in-process (click's runner). The first
+    odds of the process (after one run: imports made, the odds' caches empty), then
+    ``repeat`` of each in turn; the paths and exact odds of the JSON."""
+    from click.testing import CliRunner
+
+    from fracas.cli import main as cli
+
+    case = next(c for c in commands() if c.name == name)
+    runner = CliRunner()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.json"
+        path.write_text(json.dumps(case.doc), encoding="utf-8")
+
+        def invoke(do: str) -> tuple[str, float, float]:
+            wall, cpu = time.perf_counter(), time.process_time()
+            done = runner.invoke(cli, [do, str(path), "--json"])
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            assert done.exit_code == 0, done.output
+            return done.output, wall, cpu
+
+        invoke("run")
+        out, first_wall, first_cpu = invoke("odds")
+        _, run_wall, run_cpu = invoke("run")
+        took: dict[str, list[float]] = {"odds": [], "odds cpu": [], "run": [], "run cpu": []}
+        for _ in range(repeat):
+            for do in ("odds", "run"):
+                _, wall, cpu = invoke(do)
+                took[do].append(wall)
+                took[f"{do} cpu"].append(cpu)
+    got = json.loads(out)
+    med = {k: statistics.median(v) for k, v in took.items()}
+    return {
+        "paths": got["paths"],
+        "exact": got["exact"],
+        "wall": med["odds"] - med["run"],
+        "cpu": med["odds cpu"] - med["run cpu"],
+        "first_wall": first_wall - run_wall,
+        "first_cpu": first_cpu - run_cpu,
+    }
+
+
+def bench_commands(ref: str, repeat: int) -> None:
+    print(
+        "(5) the command's odds: `fracas odds FILE --json` less `fracas run FILE --json` of"
+        f" the same file, in-process; before ({ref}) and after (this tree), ms of wall [CPU]"
+    )
+    print(
+        f"    {'case':<30}{'paths':>15}  {'before':>15}  {'after':>15}  {'speed-up':>8}"
+        f"  {'first call':>19}  against"
+    )
+    med = statistics.median
+    with tempfile.TemporaryDirectory() as tmp:
+        old = before_tree(ref, Path(tmp))
+        new = Path(sys.modules["fracas"].__file__ or "").resolve().parents[1]
+        for case in commands():
+            runs: dict[str, list[dict[str, Any]]] = {"was": [], "now": []}
+            theirs: list[float] = []
+            for _ in range(COMMAND_ROUNDS):  # interleaved: the machine is shared
+                for key, tree in (("was", old), ("now", new)):
+                    args = (case.name, "--repeat", str(repeat))
+                    runs[key].append(in_tree(__file__, tree, *args, flag="--command"))
+                if case.model is not None:
+                    theirs.append(cold(case.model, repeat)[1])
+            was, now = runs["was"], runs["now"]
+            # the very same figures, and never more paths
+            assert all(r["exact"] == was[0]["exact"] for r in was + now), case.name
+            assert now[0]["paths"] <= was[0]["paths"], case.name
+            fig = {
+                f"{key} {m}": med(r[m] for r in rs) * 1000
+                for key, rs in runs.items()
+                for m in ("wall", "cpu", "first_wall", "first_cpu")
+            }
+            paths = f"{was[0]['paths']:,} -> {now[0]['paths']:,}"
+            if case.budget is not None:
+                target = case.budget * 1000
+                against = (
+                    f"<= {target:g} ms: "
+                    + ("met" if fig["now wall"] <= target else "NOT met")
+                    + f" (before: {'met' if fig['was wall'] <= target else 'NOT met'})"
+                )
+            else:
+                ice = med(theirs) * 1000
+                aim = case.aim or 1.0
+                ratio_was, ratio_now = ice / fig["was wall"], ice / fig["now wall"]
+                first_was, first_now = ice / fig["was first_wall"], ice / fig["now first_wall"]
+                against = (
+                    f"icepool {ice:.2f} ms: {ratio_was:.1f}x -> {ratio_now:.1f}x faster"
+                    f" (aim {aim:g}x: {'met' if ratio_now >= aim else 'NOT met'}); first call"
+                    f" {first_was:.1f}x -> {first_now:.1f}x"
+                    f" ({'met' if first_now >= aim else 'NOT met'})"
+                )
+            print(
+                f"    {case.name:<30}{paths:>15}  {fig['was wall']:>6.2f} [{fig['was cpu']:>6.2f}]"
+                f"  {fig['now wall']:>6.2f} [{fig['now cpu']:>6.2f}]"
+                f"  {fig['was wall'] / fig['now wall']:>7.1f}x"
+                f"  {fig['was first_wall']:>7.2f} -> {fig['now first_wall']:>7.2f}  {against}"
+            )
+    print(
+        f"    median of {repeat} of each command in turn per process, {COMMAND_ROUNDS} fresh"
+        " processes per tree taken in turn (the medians' median); the JSON's exact odds"
+        " asserted equal. first call: the first odds of a process (after one run: every"
+        " cache of the odds empty), less a run, wall. icepool: cold, in this process."
+    )
+
+
 # --- (4) throughput ------------------------------------------------------------------------
 
 SKIRMISH: dict[str, Any] = {
@@ -574,12 +698,25 @@ def main() -> None:
     parser.add_argument(
         "--before", default=BEFORE, help="the 'before' code: a commit, or a checkout's folder"
     )
+    parser.add_argument(
+        "--before-command",
+        default=COMMAND_BEFORE,
+        help="the 'before' code of (5): a commit, or a checkout's folder",
+    )
+    parser.add_argument(
+        "--only", type=int, choices=range(1, 6), action="append", help="run this part (1-5)"
+    )
     parser.add_argument("--measure", choices=sorted(BEFORE_CASES), help=argparse.SUPPRESS)
+    parser.add_argument("--command", choices=[c.name for c in commands()], help=argparse.SUPPRESS)
     args = parser.parse_args()
     repeat = args.repeat if args.repeat is not None else (3 if args.quick else 7)
     if args.measure:  # a subprocess of (3)
         print(json.dumps(measure(args.measure, repeat)))
         return
+    if args.command:  # a subprocess of (5)
+        print(json.dumps(command_measure(args.command, repeat)))
+        return
+    parts = set(args.only or range(1, 6))
     started = time.perf_counter()
     import fracas
 
@@ -592,15 +729,22 @@ def main() -> None:
     ).stdout.strip()
     edits = f" + {len(dirty.splitlines())} files edited" if dirty else ""
     print(f"fracas from {tree} (commit {head or '?'}{edits}); {time.strftime('%Y-%m-%d %H:%M')}")
-    print()
-    bench_icepool(repeat)
-    print()
-    bench_targets(repeat)
-    print()
-    bench_before_after(args.before, repeat)
-    print()
-    count = args.actions if args.actions is not None else (300 if args.quick else 1000)
-    bench_run(count, max(3, repeat // 2))
+    if 1 in parts:
+        print()
+        bench_icepool(repeat)
+    if 2 in parts:
+        print()
+        bench_targets(repeat)
+    if 3 in parts:
+        print()
+        bench_before_after(args.before, repeat)
+    if 5 in parts:
+        print()
+        bench_commands(args.before_command, repeat)
+    if 4 in parts:
+        print()
+        count = args.actions if args.actions is not None else (300 if args.quick else 1000)
+        bench_run(count, max(3, repeat // 2))
     print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
 
 

@@ -25,9 +25,12 @@ import icepool
 __all__ = [
     "CASES",
     "CUT",
+    "FRAG_ON_THREE",
     "Case",
+    "Command",
     "Model",
     "Split",
+    "commands",
     "cut_explode",
     "fresh",
     "split",
@@ -590,4 +593,37 @@ def named() -> tuple[Named, ...]:
             1.0,
             budget=1.0,
         ),
+    )
+
+
+# --- timed as the command gives them (issue 20, item 9) ----------------------------------
+
+FRAG_ON_THREE: dict[str, Any] = {
+    **_wasteland(FRAG, {"id": "b", "at": [4, 0]}, {"id": "c", "at": [4, 1], "dt": {"physical": 2}},
+                 {"id": "d", "at": [5, 1], "dt": {"physical": 1}}),
+    "actions": [{"actor": "a", "do": "throw", "target": "b"}],
+}  # fmt: skip
+"""A frag grenade on three victims of three total DTs (0, 12, 6): 1,263 dice paths."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A case timed as ``fracas odds FILE --json`` gives it, less ``fracas run FILE
+    --json`` of the same file: the odds with all the command does around them."""
+
+    name: str
+    doc: dict[str, Any]
+    budget: float | None = None
+    """The issue's budget, seconds (None: compared with icepool instead)."""
+    model: Model | None = None
+    """icepool's model of the same distribution, to time beside it."""
+    aim: float | None = None
+    """How many times faster than icepool the issue aims at."""
+
+
+def commands() -> tuple[Command, ...]:
+    pistol = pistol_case()
+    return (
+        Command("wasteland frag grenade on 3", FRAG_ON_THREE, budget=0.05),
+        Command("dice-combat pistol", pistol.doc, model=pistol.model, aim=3.0),
     )

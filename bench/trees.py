@@ -15,11 +15,13 @@ ROOT = Path(__file__).resolve().parents[1]
 __all__ = ["ROOT", "before_tree", "in_tree"]
 
 
-def in_tree(script: str, tree: Path, case: str, *options: str) -> dict[str, Any]:
-    """``script --measure case options...`` in a fresh process importing ``tree``'s
-    fracas; the JSON of its last line."""
+def in_tree(
+    script: str, tree: Path, case: str, *options: str, flag: str = "--measure"
+) -> dict[str, Any]:
+    """``script --measure case options...`` (or another ``flag``) in a fresh process
+    importing ``tree``'s fracas; the JSON of its last line."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    args = [sys.executable, str(Path(script).resolve()), "--measure", case, *options]
+    args = [sys.executable, str(Path(script).resolve()), flag, case, *options]
     done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     out: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])

@@ -32,6 +32,7 @@ __all__ = [
     "TurnStarted",
     "ValueSet",
     "Walked",
+    "changes_one",
     "event_json",
     "fold",
 ]
@@ -245,15 +246,21 @@ class Damaged(Event):
         """The HP of ``c`` after this damage."""
         return min(max(c.max_hp, c.hp), max(0, c.hp - self.amount))
 
+    def changed(self, c: Combatant) -> Combatant:
+        """The combatant it damages, ``c``, after it: all :meth:`apply` changes, and all
+        it reads (:func:`changes_one`)."""
+        return evolve(c, hp=self.after(c))
+
     def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        return state.with_combatant(evolve(c, hp=self.after(c)))
+        return state.with_combatant(self.changed(state.get(self.target)))
 
     def effect(self) -> Hashable:
         # the cause is for the log line only; a subclass with its own apply or after
         # reads what it reads: the whole event
         kind = type(self)
-        if kind.apply is not Damaged.apply or kind.after is not Damaged.after:
+        if kind is not Damaged and (
+            kind.apply is not Damaged.apply or kind.after is not Damaged.after
+        ):
             return self
         return (kind, self.target, self.amount)
 
@@ -278,8 +285,12 @@ class StatusSet(Event):
     def __post_init__(self) -> None:
         _frozen(self, "details")
 
+    def changed(self, c: Combatant) -> Combatant:
+        """``c``, its target, after it (:func:`changes_one`)."""
+        return c.with_status(self.status, self.details)
+
     def apply(self, state: Encounter) -> Encounter:
-        return state.with_combatant(state.get(self.target).with_status(self.status, self.details))
+        return state.with_combatant(self.changed(state.get(self.target)))
 
     def describe(self, state: Encounter) -> str | None:
         details = ", ".join(f"{k} {v}" for k, v in self.details.items())
@@ -292,11 +303,28 @@ class StatusCleared(Event):
     target: str
     status: str
 
+    def changed(self, c: Combatant) -> Combatant:
+        """``c``, its target, after it (:func:`changes_one`)."""
+        return c.without_status(self.status)
+
     def apply(self, state: Encounter) -> Encounter:
-        return state.with_combatant(state.get(self.target).without_status(self.status))
+        return state.with_combatant(self.changed(state.get(self.target)))
 
     def describe(self, state: Encounter) -> str | None:
         return f"  {state.name(self.target)} is no longer {self.status}"
+
+
+_CHANGES_ONE = frozenset({Damaged.apply, StatusSet.apply, StatusCleared.apply})
+
+
+def changes_one(kind: type[Event]) -> bool:
+    """Whether an event of ``kind`` reads and changes nothing but one combatant, the one
+    its ``target`` names, as its ``changed(c)`` says: its :meth:`~Event.apply` is
+    ``state.with_combatant(self.changed(state.get(self.target)))``, that of
+    :class:`Damaged`, :class:`StatusSet` or :class:`StatusCleared`, not overridden.
+    Such events on different combatants commute, and the exact odds follow each
+    combatant's changes apart (``fracas.outcomes``)."""
+    return kind.apply in _CHANGES_ONE
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,10 +26,21 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 
-__all__ = ["EMPTY", "SCALARS", "FrozenDict", "HashKept", "evolve", "freeze", "kept_hash", "thaw"]
+__all__ = [
+    "EMPTY",
+    "SCALARS",
+    "FrozenDict",
+    "HashKept",
+    "canonical",
+    "evolve",
+    "freeze",
+    "kept_hash",
+    "thaw",
+]
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class HashKept:
@@ -100,6 +111,27 @@ class FrozenDict(dict[K, V]):
 EMPTY: FrozenDict[Any, Any] = FrozenDict()
 """The empty frozen mapping (a default for dataclass fields)."""
 
+_CANONICAL: dict[Any, Any] = {}
+CANONICAL_KEPT = 4096
+"""Values :func:`canonical` keeps before it starts afresh."""
+
+
+def canonical(value: T) -> T:
+    """The first value met equal to ``value`` (``value`` itself the first time): equal
+    values of the rules (options, a weapon, a victim) then are one object, and a memo
+    keyed by them (``functools.lru_cache``) finds them at once, by identity, instead of
+    comparing every field of two equal copies (a file loaded again, a state rebuilt).
+    An unhashable value is given back as it is."""
+    try:
+        found: T | None = _CANONICAL.get(value)
+    except TypeError:
+        return value
+    if found is None:
+        if len(_CANONICAL) >= CANONICAL_KEPT:
+            _CANONICAL.clear()
+        found = _CANONICAL[value] = value
+    return found
+
 
 def freeze(value: Any) -> Any:
     """``value`` made immutable all the way down: mappings to :class:`FrozenDict`, lists
@@ -159,8 +191,6 @@ def thaw(value: Any) -> Any:
 
 
 _EVOLVERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
-
-T = TypeVar("T")
 
 
 def evolve(obj: T, **changes: Any) -> T:

@@ -56,7 +56,11 @@ class CombatantOdds:
 
     @property
     def mean(self) -> Fraction:
-        return sum((d * p for d, p in self.damage.items()), Fraction(0))
+        # summed as integers over one denominator, one Fraction made at the end
+        den = math.lcm(*(p.denominator for p in self.damage.values()))
+        return Fraction(
+            sum(d * p.numerator * (den // p.denominator) for d, p in self.damage.items()), den
+        )
 
 
 @dataclass(frozen=True)
@@ -87,16 +91,17 @@ class Odds:
         floats: dict[str, Any] = {}
         exact: dict[str, Any] = {}
         for cid, o in self.combatants.items():
+            mean, damage = o.mean, sorted(o.damage.items())
             floats[cid] = {
                 "hit": None if o.hit is None else float(o.hit),
-                "damage": {str(d): float(p) for d, p in sorted(o.damage.items())},
-                "mean": float(o.mean),
+                "damage": {str(d): float(p) for d, p in damage},
+                "mean": float(mean),
                 "down": float(o.down),
             }
             exact[cid] = {
                 "hit": None if o.hit is None else _frac(o.hit),
-                "damage": {str(d): _frac(p) for d, p in sorted(o.damage.items())},
-                "mean": _frac(o.mean),
+                "damage": {str(d): _frac(p) for d, p in damage},
+                "mean": _frac(mean),
                 "down": _frac(o.down),
             }
         out: dict[str, Any] = {"paths": self.paths, "combatants": floats}
@@ -178,10 +183,11 @@ def action_odds(
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)
 
-    def roller(st: Encounter, step: Any, dice: Dice) -> list[Event]:
-        if core:
-            return plan(ruleset, st, action, dice)
-        return ruleset.roll(st, step, dice) if steps else ruleset.roll_all(st, step, dice)
+    def planned(st: Encounter, step: Any, dice: Dice) -> list[Event]:
+        return plan(ruleset, st, action, dice)
+
+    # the ruleset's own roll, called on every dice path
+    roller = planned if core else ruleset.roll if steps else ruleset.roll_all
 
     skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
     depth = ruleset.odds_max_rolls if max_rolls is None else max_rolls
@@ -231,10 +237,12 @@ def action_odds(
 
 
 def _ids(action: Action, paths: Any) -> list[str]:
-    ids: list[str] = [action.target] if action.target is not None else []
+    seen: dict[str, None] = {} if action.target is None else {action.target: None}
     for path in paths:
-        ids += [cid for cid, *_ in path if cid not in ids]
-    return ids
+        for entry in path:
+            if entry[0] not in seen:
+                seen[entry[0]] = None
+    return list(seen)
 
 
 def _per_combatant(
@@ -257,21 +265,29 @@ def _per_combatant(
     cut_den = math.lcm(*(p.denominator for _, _, p, _ in found.cut))
     cuts = [(known, lower, p.numerator * (cut_den // p.denominator), gone)
             for known, lower, p, gone in found.cut]  # fmt: skip
+    was = {cid: ruleset.is_down(before.get(cid)) for cid in ids}
+    # Per combatant's entry on the final summaries (landed, damage, down), its weight, in
+    # the order met; a combatant a summary leaves out (and did not settle before it)
+    # has the entry it had before the roll there.
+    counted: dict[tuple[str, bool | None, int, bool], int] = {}
+    everyone = len(ids)
+    for (gone, path), n in outcomes.items():
+        if gone or len(path) != everyone:  # someone settled before, or left out
+            on = {e[0] for e in path}
+            path = (
+                *(e for e in path if e[0] not in gone),
+                *((cid, None, 0, was[cid]) for cid in ids if cid not in on and cid not in gone),
+            )
+        for entry in path:
+            counted[entry] = counted.get(entry, 0) + n
     out: dict[str, CombatantOdds] = {}
     for cid in ids:
         targeted = False
         hits = downs = 0
         dealt_n: dict[int, int] = {}
-        was_down = ruleset.is_down(before.get(cid))
+        was_down = was[cid]
         entries: list[tuple[Entry, int]] = list(settled.get(cid, {}).items())
-        for (gone, path), n in outcomes.items():
-            if cid in gone:  # its summary on these paths was settled before them
-                continue
-            found_entry = next((e for e in path if e[0] == cid), None)
-            if found_entry is None:
-                entries.append(((None, 0, was_down), n))
-            else:
-                entries.append((found_entry[1:], n))
+        entries += [(entry[1:], n) for entry, n in counted.items() if entry[0] == cid]
         for (landed, dealt, is_down), n in entries:
             if landed is not None:
                 targeted = True

@@ -32,7 +32,8 @@ from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice, TableDice
 from fracas.errors import FracasError
 from fracas.frozen import FrozenDict, evolve
-from fracas.model import Attempted, Combatant, Damaged, Encounter, Event, fold
+from fracas.model import Combatant, Encounter, Event, fold
+from fracas.path_folds import Finals, Folds, Partial, Path, finished, merge, relevant, summary
 from fracas.rulesets.base import Ruleset
 from fracas.steps import Roller, Then, odds_key, odds_scope, run_steps
 
@@ -47,10 +48,6 @@ __all__ = [
     "sample_outcomes",
 ]
 
-Partial = tuple[tuple[str, bool | None, int], ...]
-"""Per combatant so far (sorted by id): landed (None: not attacked) and damage taken."""
-Path = tuple[tuple[str, bool | None, int, bool], ...]
-"""One path's summary: per combatant, landed, damage and down at the end."""
 Gone = frozenset[str]
 """The combatants settled on the way to a node (``Exact.settled``): a final summary or a
 cut path after it says nothing of them."""
@@ -85,69 +82,6 @@ class Sampled:
     seed: int
 
 
-class _Read(dict[type[Event], bool]):
-    """Per event type: whether the summary or the state reads it (an attempt, damage, a
-    change of state, a step); worked out once per type."""
-
-    def __missing__(self, kind: type[Event]) -> bool:
-        read = self[kind] = (
-            issubclass(kind, Attempted | Damaged | Then) or kind.apply is not Event.apply
-        )
-        return read
-
-
-_READ = _Read()
-
-
-class _Down(dict[type[Event], bool]):
-    """Per event type: whether folding it may change who is down at the end: all but
-    those that declare ``keeps_down = True`` (a class attribute: folding the event never
-    changes whether any combatant is down, ``Ruleset.is_down``, nor what a later event's
-    ``apply`` does to that, such as a limb's damage). A finished path is folded only to
-    see who is down, so those are skipped there."""
-
-    def __missing__(self, kind: type[Event]) -> bool:
-        down = self[kind] = not getattr(kind, "keeps_down", False)
-        return down
-
-
-_DOWN = _Down()
-
-
-def _relevant(events: Sequence[Event]) -> tuple[Event, ...]:
-    return tuple([e for e in events if _READ[type(e)]])
-
-
-def _final(state: Encounter, events: Sequence[Event]) -> Encounter:
-    """``state`` after a finished path's ``events``, as far as who is down goes."""
-    return fold(state, [e for e in events if _DOWN[type(e)]])
-
-
-def merge(partial: Partial, events: Sequence[Event]) -> Partial:
-    """``partial`` with the attempts and damage of ``events`` added."""
-    seen: dict[str, tuple[bool | None, int]] | None = None
-    for e in events:
-        if isinstance(e, Attempted | Damaged):
-            if seen is None:
-                seen = {cid: (landed, dealt) for cid, landed, dealt in partial}
-            landed, dealt = seen.get(e.target, (None, 0))
-            if isinstance(e, Attempted):
-                landed = bool(landed) or e.landed
-            else:
-                dealt += e.amount
-            seen[e.target] = (landed, dealt)
-    if seen is None:
-        return partial
-    return tuple(sorted((cid, landed, dealt) for cid, (landed, dealt) in seen.items()))
-
-
-def summary(ruleset: Ruleset, partial: Partial, state: Encounter) -> Path:
-    """The final summary: ``partial`` with whether each combatant is down in ``state``."""
-    return tuple(
-        (cid, landed, dealt, ruleset.is_down(state.get(cid))) for cid, landed, dealt in partial
-    )
-
-
 def exact_outcomes(
     ruleset: Ruleset,
     before: Encounter,
@@ -169,7 +103,7 @@ def exact_outcomes(
     if given:
 
         def inline(dice: Dice) -> tuple[Event, ...]:
-            return _relevant(run_steps(roller, before, decision, dice))
+            return finished(run_steps(roller, before, decision, dice))
 
         dist = enumerate_exact(
             inline, given=given, max_rolls=max_rolls, irrelevant=skip,
@@ -177,14 +111,15 @@ def exact_outcomes(
         )  # fmt: skip
         out.paths = dist.paths
         sums: dict[tuple[Gone, Path], dict[int, int]] = {}
+        ends = Finals(ruleset, before)
         for events, p in dist.outcomes.items():
-            path = summary(ruleset, merge((), events), _final(before, events))
+            _, path = ends.path((), events)
             by = sums.setdefault((_NONE, path), {})
             by[p.denominator] = by.get(p.denominator, 0) + p.numerator
         out.den = math.lcm(*(d for by in sums.values() for d in by))
         out.outcomes = {key: _over(by, out.den) for key, by in sums.items()}
         for events, p in dist.cut.items():
-            lower = summary(ruleset, merge((), events), _final(before, events))
+            _, lower = ends.path((), events)
             out.cut.append(((), lower, p, _NONE))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
@@ -210,22 +145,26 @@ def exact_outcomes(
         partial, gone, state, _ = node
 
         def one(dice: Dice, state: Encounter = state, step: Any = step) -> tuple[Event, ...]:
-            return _relevant(roller(state, step, dice))
+            events = roller(state, step, dice)
+            if events and isinstance(events[-1], Then):
+                return relevant(events)
+            return finished(events)  # what its summary reads, and no more
 
         dist = enumerate_exact(
             one, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths - out.paths,
             budget=budget, pools=pools, fractions=False,
         )  # fmt: skip
         out.paths += dist.paths
+        downs, folds = Finals(ruleset, state), Folds(state)
         for events, by in dist.counts.items():
             then = events[-1] if events and isinstance(events[-1], Then) else None
-            body = events[:-1] if then is not None else events
-            known = merge(partial, body)
             if then is None:
-                path = summary(ruleset, known, _final(state, body))
+                _, path = downs.path(partial, events)
                 _add(finals.setdefault((gone, path), {}), weight, by)
             else:
-                after, left = fold(state, body), gone
+                body = events[:-1]
+                known = merge(partial, body)
+                after, left = folds.fold(body), gone
                 scope = odds_scope(then.step)
                 if scope is not None:
                     known, after, done = _settle(ruleset, before, state, known, after, scope)
@@ -244,7 +183,7 @@ def exact_outcomes(
         mass = _mass(weight)
         for events, p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
-            lower = summary(ruleset, merge(partial, body), _final(state, body))
+            _, lower = downs.path(partial, body)
             out.cut.append((partial, lower, mass * p, gone))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
@@ -337,7 +276,7 @@ def sample_outcomes(
     while not until(n):
         dice: Dice = TableDice(given, source) if given else source
         events = run_steps(roller, before, decision, dice)
-        path = summary(ruleset, merge((), events), fold(before, _relevant(events)))
+        path = summary(ruleset, merge((), events), fold(before, relevant(events)))
         counts[path] = counts.get(path, 0) + 1
         n += 1
     return Sampled(counts, n, seed)

@@ -85,13 +85,15 @@ class Combatant(HashKept):
 
     def with_status(self, status: str, details: Mapping[str, Any]) -> Combatant:
         """This combatant with ``status`` set to ``details`` (others kept)."""
-        return evolve(self, statuses={**self.statuses, status: freeze(details)})
+        statuses = dict(self.statuses)  # frozen through already (``__post_init__``)
+        statuses[status] = freeze(details)
+        return evolve(self, statuses=FrozenDict(statuses))
 
     def without_status(self, status: str) -> Combatant:
         """This combatant without ``status`` (others kept)."""
         if status not in self.statuses:
             return self
-        statuses = {k: v for k, v in self.statuses.items() if k != status}
+        statuses = FrozenDict({k: v for k, v in self.statuses.items() if k != status})
         return evolve(self, statuses=statuses)
 
 

@@ -237,9 +237,14 @@ def _chains(sides: int, explode: str | None, depth: int) -> tuple[list[_Chain], 
     return [*out, ((sides,) * depth + (1,), 1, True)], den
 
 
-def _dice(pool: Pool, depth: int) -> tuple[list[list[Any]], int]:
+_Grouped = tuple[tuple[tuple[tuple[int, ...], int, bool], ...], ...]
+
+
+@lru_cache(maxsize=1024)
+def _dice(pool: Pool, depth: int) -> tuple[_Grouped, int]:
     """Per die of ``pool``, its chains grouped by (sum, showed its maximum, cut), each
-    [a chain, weight, cut]; and the pool's denominator."""
+    (a chain, weight, cut); and the pool's denominator. Kept per (pool, depth): every
+    key of the pool classes the same chains."""
     per_die = []
     den = 1
     for sides in pool.sides:
@@ -253,8 +258,8 @@ def _dice(pool: Pool, depth: int) -> tuple[list[list[Any]], int]:
                 grouped[group] = [chain, w, cut]
             else:
                 found[1] += w
-        per_die.append(list(grouped.values()))
-    return per_die, den
+        per_die.append(tuple((chain, w, cut) for chain, w, cut in grouped.values()))
+    return tuple(per_die), den
 
 
 @lru_cache(maxsize=4096)
@@ -292,9 +297,44 @@ def _add(classes: dict[tuple[Hashable, bool], list[Any]], k: Any, faces: Any, w:
         found[1] += w
 
 
+def reads_totals(key: JointKey, joint: Joint) -> bool:
+    """Whether ``key`` and every part's ``when`` of ``joint`` say they read of each part's
+    faces nothing but its total (and whether it was rolled): a class attribute
+    ``reads_totals = True`` on each. Its classes are then worked out from each part's
+    totals (:func:`_part_draws`), the same classes with the same representatives."""
+    return getattr(key, "reads_totals", False) is True and all(
+        part.when is None or getattr(part.when, "reads_totals", False) is True
+        for part in joint.parts
+    )
+
+
+@lru_cache(maxsize=1024)
+def _part_draws(pool: Pool, depth: int, by_total: bool) -> tuple[tuple[Faces, int, bool], ...]:
+    """Every draw of ``pool`` (a chain per die, in order), its weight and whether it took
+    a cut tail; ``by_total``: one per (total, cut), its first draw standing for it, the
+    weights summed (a key that reads only the total tells no more apart, and its first
+    draws are those it would have met first)."""
+    per_die, _ = _dice(pool, depth)
+    draws: list[tuple[Faces, int, bool]] = []
+    for combo in itertools.product(*per_die):
+        q, c = 1, False
+        for _, weight, chain_cut in combo:
+            q *= weight
+            c = c or chain_cut
+        draws.append((tuple(chain for chain, _, _ in combo), q, c))
+    if not by_total:
+        return tuple(draws)
+    grouped: dict[tuple[Hashable, bool], list[Any]] = {}
+    for faces, q, c in draws:
+        _add(grouped, (total(faces), c), faces, q)
+    return tuple((faces, q, c) for (_, c), (faces, q) in grouped.items())
+
+
 @lru_cache(maxsize=1024)
 def _joint_classes(joint: Joint, key: JointKey, depth: int) -> tuple[JointClass, ...]:
-    parts = [_dice(part.pool, depth) for part in joint.parts]
+    by_total = reads_totals(key, joint)
+    parts = [(_part_draws(part.pool, depth, by_total), _dice(part.pool, depth)[1])
+             for part in joint.parts]  # fmt: skip
     den = 1
     for _, part_den in parts:
         den *= part_den
@@ -304,17 +344,13 @@ def _joint_classes(joint: Joint, key: JointKey, depth: int) -> tuple[JointClass,
         if i == len(parts):
             _add(classes, (key(faces), cut), faces, w)
             return
-        per_die, part_den = parts[i]
+        draws, part_den = parts[i]
         when = joint.parts[i].when
         if when is not None and not when(faces):  # not rolled: the part's whole mass
             walk(i + 1, (*faces, ()), w * part_den, cut)
             return
-        for combo in itertools.product(*per_die):
-            q, c = w, cut
-            for _, weight, chain_cut in combo:
-                q *= weight
-                c = c or chain_cut
-            walk(i + 1, (*faces, tuple(chain for chain, _, _ in combo)), q, c)
+        for drawn, q, c in draws:
+            walk(i + 1, (*faces, drawn), w * q, cut or c)
 
     walk(0, (), 1, False)
     return tuple(JointClass(rep, w, den, cut) for (_, cut), (rep, w) in classes.items())

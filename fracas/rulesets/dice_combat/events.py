@@ -92,6 +92,10 @@ class DefenceRolled(Event):
 class AmmoFired(Event):
     """DC-9: the rounds the system removes from the gun in hand."""
 
+    keeps_down: ClassVar[bool] = True
+    """Rounds are not HP, and no later event's ``apply`` in the attack reads them: exact
+    odds need not fold it to see who is down (``fracas.outcomes``)."""
+
     actor: str
     rolled: int
     fired: int

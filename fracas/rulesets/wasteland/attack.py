@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.errors import Refusal
-from fracas.frozen import FrozenDict
+from fracas.frozen import FrozenDict, canonical
 from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import sheet_as
@@ -149,7 +149,8 @@ def find_weapon(actor: Combatant, name: str | None) -> tuple[int | None, Weapon]
         raise Refusal(
             "unknown_weapon", f"{actor.id!r} has no weapon {name!r}; valid: {', '.join(names)}"
         )
-    return found
+    index, weapon = found
+    return index, canonical(weapon)  # equal weapons one object: harm's memos
 
 
 Gate = Callable[[Combatant, Weapon], None]

@@ -5,6 +5,7 @@ its total DT, split evenly across its limbs' Cripple Thresholds."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
@@ -40,6 +41,36 @@ class Throw:
     victims: tuple[Victim, ...]
     draws: Draws
     """How its dice are drawn: what the throw's d20 decides, the blast's dice."""
+    made: Made
+    """Its events that no die changes but the d20, made once."""
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    """A throw's events that no die changes, or only its d20 (P-WL-3): made once with the
+    decision, read on every dice path of the exact odds."""
+
+    head: tuple[Event, ...]
+    """The AP spent and the explosive used."""
+    rolled: tuple[tuple[ThrowRolled, str], ...]
+    """Per natural (1 to 20): the throw's event and its result."""
+    attempts: tuple[tuple[Attempted, ...], tuple[Attempted, ...]]
+    """Every victim's attempt, failed and succeeded."""
+
+
+def _made(actor: str, index: int, weapon: Weapon, tile: Tile, spend: int, debt: int,
+          parts: tuple[tuple[str, int], ...], victims: tuple[Victim, ...],
+          thrown: Thrown) -> Made:  # fmt: skip
+    head = (APSpent(actor, spend, debt), ExplosiveUsed(actor, index))
+    rolled = []
+    for natural in range(1, D20 + 1):
+        result = thrown(((natural,),))
+        rolled.append((ThrowRolled(actor, weapon.name, tile, natural, parts,
+                                   natural + thrown.bonus, weapon.throw_difficulty, result),
+                       result))  # fmt: skip
+    attempts = tuple(tuple(Attempted(actor, v.id, landed) for v in victims)
+                     for landed in (False, True))  # fmt: skip
+    return Made(head, tuple(rolled), (attempts[0], attempts[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +92,7 @@ def _draws(weapon: Weapon, parts: tuple[tuple[str, int], ...], crit_min: int,
     spec = dice_spec(weapon.damage)
     damage = Part(Pool(spec.sides), "damage")
     crit = Part(Pool(dice_spec(weapon.crit_dice).sides, "repeat"), "crit")
-    stops = tuple((v.attenuation + _total_dt(v), v.dr) for v in victims)
+    stops = tuple((v.attenuation + v.total_dt, v.dr) for v in victims)
     blasted = Blasted(spec.flat, stops, options.dr_rounding)
     return Draws(thrown, Joint((damage,)), Joint((damage, crit)), blasted)
 
@@ -107,26 +138,18 @@ def decide_throw(state: Encounter, action: Action, options: Options) -> Throw:
         if c.at is not None and chebyshev(c.at, tile) <= weapon.blast_radius
     )
     draws = _draws(weapon, parts, sheet.crit_min, sheet.critfail_max, victims, options)
+    made = _made(actor.id, index, weapon, tile, spend, debt, parts, victims, draws.thrown)
     return Throw(actor.id, index, weapon, tile, spend, debt, parts, sheet.crit_min,
-                 sheet.critfail_max, victims, draws)  # fmt: skip
+                 sheet.critfail_max, victims, draws, made)  # fmt: skip
 
 
 def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
     """P-WL-3: the throw's d20, then the blast on every creature in its radius."""
-    weapon = throw.weapon
-    events: list[Event] = [
-        APSpent(throw.actor, throw.spend, throw.debt),
-        ExplosiveUsed(throw.actor, throw.index),
-    ]
-    draws = throw.draws
-    decides = draws.thrown
-    ((natural,),) = roll_pool(dice, D20_POOL, "attack", key=decides)
-    total_ = natural + decides.bonus
-    result = decides(((natural,),))
-    events.append(ThrowRolled(throw.actor, weapon.name, throw.tile, natural, throw.parts, total_,
-                              weapon.throw_difficulty, result))  # fmt: skip
+    weapon, draws, made = throw.weapon, throw.draws, throw.made
+    ((natural,),) = roll_pool(dice, D20_POOL, "attack", key=draws.thrown)
+    rolled, result = made.rolled[natural - 1]
     success = result in ("hit", "crit")
-    events += [Attempted(throw.actor, v.id, success) for v in throw.victims]
+    events: list[Event] = [*made.head, rolled, *made.attempts[success]]
     if not success:
         return events  # WL-G8: a miss does nothing
     damage = 0
@@ -137,7 +160,7 @@ def roll_throw(throw: Throw, dice: Dice, options: Options) -> list[Event]:
         drawn = roll_joint(dice, draws.with_crit if crits else draws.damage, key=key)
         damage = max(0, total(drawn[0]) + key.flat)
         if crits:
-            faces = tuple(f for chain in drawn[1] for f in chain)
+            faces = sum(drawn[1], ())
             crit = sum(faces)
             events.append(CritRolled(faces, crit))
     elif crits:
@@ -180,10 +203,6 @@ class Thrown:
         return "hit" if success else "miss"
 
 
-def _total_dt(v: Victim) -> int:
-    return sum(limb.dt for limb in v.limbs.values())
-
-
 @dataclass(frozen=True, slots=True)
 class Blasted:
     """The class of a blast's damage and CRIT dice (P-WL-3): all :func:`blast` reads of
@@ -194,6 +213,9 @@ class Blasted:
     victims: tuple[tuple[int, int], ...]
     """Per victim: attenuation + total DT, DR."""
     rounding: str
+    reads_totals: ClassVar[bool] = True
+    """It reads the damage dice's total and the CRIT dice's, nothing else of their faces
+    (``fracas.dice.pools.reads_totals``)."""
 
     def __call__(self, faces: tuple[Faces, ...]) -> tuple[int, ...]:
         damage = max(0, total(faces[0]) + self.flat)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
-from fracas.frozen import FrozenDict
+from fracas.frozen import FrozenDict, HashKept, canonical, kept_hash
 from fracas.model import Combatant, Damaged, Event, StatusSet
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.events import DeathDefied, EffectGained, LimbDamaged, LimbHit
@@ -62,9 +63,12 @@ class LimbState:
 
 
 @dataclass(frozen=True, slots=True)
-class Victim:
+class Victim(HashKept):
     """A creature an attack may hurt, as it stands before the dice (WL-13, WL-14, WL-19
-    to WL-23, WL-24): decided once, read on every dice path."""
+    to WL-23, WL-24): decided once, read on every dice path (its hash kept: the memos
+    of harm hash it there)."""
+
+    __hash__ = kept_hash
 
     id: str
     hp: int
@@ -81,6 +85,8 @@ class Victim:
     """WL-19: the ability that would drop it to 1 HP instead (None: none left)."""
     effects: FrozenDict[str, int | str]
     """WL-23: the ``x`` of each of the weapon's effects it already has."""
+    total_dt: int
+    """WL-28: the DT of all its limbs against the weapon, summed (a blast's)."""
 
 
 def victim(c: Combatant, weapon: Weapon, options: Options) -> Victim:
@@ -92,18 +98,21 @@ def victim(c: Combatant, weapon: Weapon, options: Options) -> Victim:
         v = limb_view(sheet, name, options)
         limbs[name] = LimbState(v.ct, v.ct_max, v.injury, v.injury_dc, v.dt[kind])
     has_effect = {n: c.statuses[n].get("x") for n in weapon.effects if n in c.statuses}
-    return Victim(
-        c.id,
-        c.hp,
-        evasion(c),
-        FrozenDict(limbs),
-        covered_limbs(c, options),
-        _resistance(sheet, weapon, options),
-        sheet.cover.attenuation if sheet.cover is not None else 0,
-        sheet.dr.get(kind, 0),
-        _save(sheet, options),
-        FrozenDict({n: x for n, x in has_effect.items() if x is not None}),
-    )
+    return canonical(
+        Victim(
+            c.id,
+            c.hp,
+            evasion(c),
+            FrozenDict(limbs),
+            covered_limbs(c, options),
+            _resistance(sheet, weapon, options),
+            sheet.cover.attenuation if sheet.cover is not None else 0,
+            sheet.dr.get(kind, 0),
+            _save(sheet, options),
+            FrozenDict({n: x for n, x in has_effect.items() if x is not None}),
+            sum(limb.dt for limb in limbs.values()),
+        )
+    )  # equal victims one object: harm's memos find them by identity
 
 
 def _save(sheet: Sheet, options: Options) -> str | None:
@@ -208,6 +217,8 @@ class CritGate:
     mitigation: Mitigation
     cover_stops_crit: bool
     after_full_dt: bool
+    reads_totals: ClassVar[bool] = True
+    """It reads the damage dice's total only (``fracas.dice.pools.reads_totals``)."""
 
     def __call__(self, faces: tuple[Faces, ...]) -> bool:
         _, stopped, mitigated = self.mitigation(total(faces[0]))
@@ -221,6 +232,9 @@ class CritHit:
     CRIT total (the CRIT is added after DT, WL-9)."""
 
     mitigation: Mitigation
+    reads_totals: ClassVar[bool] = True
+    """It reads the damage dice's total, whether the CRIT dice were rolled and their
+    total (``fracas.dice.pools.reads_totals``)."""
 
     def __call__(self, faces: tuple[Faces, ...]) -> tuple[bool, bool, int]:
         post, stopped, _ = self.mitigation(total(faces[0]))
@@ -421,14 +435,14 @@ def _effects(victim: Victim, effects: Mapping[str, int], options: Options) -> li
 def blast(victim: Victim, weapon: Weapon, damage: int, crit: int, options: Options) -> list[Event]:
     """WL-27, WL-28, P-WL-3: ``final = DR(max(0, damage - attenuation - total DT) + CRIT)``
     to HP; each limb's CT takes floor(final / 6), no Glancing; injuries; effects."""
-    total_dt = sum(limb.dt for limb in victim.limbs.values())
-    attenuation = victim.attenuation  # WL-G9
+    total_dt, attenuation, dr = victim.total_dt, victim.attenuation, victim.dr  # WL-G9
     pre = max(0, damage - attenuation - total_dt) + crit
-    dr = victim.dr
-    final = apply_dr(pre, dr, options)
-    cause = f"blast {damage}" + (f" - attenuation {attenuation}" if attenuation else "")
-    cause += f" - total DT {total_dt}" + (f" + CRIT {crit}" if crit else "")
-    cause += f" = {pre}" + (f", DR {dr}%" if dr else "")
+    final = dr_of(pre, dr, options.dr_rounding)
+    cause = (
+        f"blast {damage}{f' - attenuation {attenuation}' if attenuation else ''}"
+        f" - total DT {total_dt}{f' + CRIT {crit}' if crit else ''}"
+        f" = {pre}{f', DR {dr}%' if dr else ''}"
+    )
     return [Damaged(victim.id, final, cause), *_blasted(victim, weapon, final, options)]
 
 

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from fracas.frozen import HashKept, kept_hash
 from fracas.rulesets.names import check_listed, one_of, unique_names
 from fracas.rulesets.wasteland.tables import (
     D20,
@@ -224,10 +225,11 @@ def _complete(keys: tuple[str, ...]) -> AfterValidator:
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(HashKept):
     """2.7: every PROPOSED default as an option."""
 
     __pydantic_config__ = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    __hash__ = kept_hash  # the rules' memos (``harm``) hash it on every dice path
 
     hit_location: Annotated[
         Mapping[LimbName, tuple[Positive, Positive]], AfterValidator(_check_locations)

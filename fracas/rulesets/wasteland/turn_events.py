@@ -8,6 +8,7 @@ Each changes the state only through :meth:`apply` (statuses through the core
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.frozen import evolve
 from fracas.model import Combatant, Encounter, Event, StatusCleared
@@ -145,6 +146,11 @@ REGULAR = "regular_order:"
 class OpeningPassed(Event):
     """WL-33: the first own-turn action of the encounter was taken; later Sneak Attacks
     are not at the opening of combat."""
+
+    keeps_down: ClassVar[bool] = True
+    """An encounter value only ``decide`` reads (whether a Sneak Attack opens the
+    fight), never who is down nor a later event's ``apply``: exact odds need not fold it
+    to see who is down."""
 
     def apply(self, state: Encounter) -> Encounter:
         return state.with_value(OPENING, 0)

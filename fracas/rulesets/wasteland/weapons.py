@@ -20,6 +20,7 @@ from fracas.dice.notation import Constant, DiceTerm, parse
 from fracas.dice.pools import Pool, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
+from fracas.frozen import HashKept, kept_hash
 from fracas.rulesets.shorthands import expand_shorthand
 from fracas.rulesets.wasteland.tables import (
     DEFAULT_BLAST_RADIUS,
@@ -142,10 +143,11 @@ def _burst(value: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
-class Weapon:
+class Weapon(HashKept):
     """A weapon (wasteland.md 2.3). Fields left out take the defaults of the table."""
 
     __pydantic_config__ = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    __hash__ = kept_hash  # the memos of harm hash it on every dice path
 
     name: str
     """What actions name as `weapon`; unique on the sheet."""
