@@ -648,7 +648,7 @@ def test_odds_json_on_an_action_the_odds_refuse_is_a_json_object(tmp_path: Path)
 
 @pytest.mark.parametrize(
     ("args", "code"),
-    [(("rules", "nope"), "unknown_ruleset"), (("rules", "soak", "SK-999"), "unknown_rule")],
+    [(("rules", "nope"), "unknown_ruleset"), (("rules", "soak", "sk-999"), "unknown_rule")],
 )
 def test_rules_json_gives_its_error_as_a_json_object(args: tuple[str, ...], code: str) -> None:
     result = cli(*args, "--json")

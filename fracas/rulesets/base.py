@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.frozen import thaw
+from fracas.frozen import freeze, thaw
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.steps import roll_all
@@ -165,7 +165,7 @@ class Ruleset(ABC):
     """Decisions kept by :meth:`decided` (oldest dropped first)."""
 
     def __init__(self, options: Any) -> None:
-        self.options = options
+        self.options = freeze(options)  # hashable, however built: rules may key caches by it
         self._decisions: dict[tuple[Encounter, Action], Hashable] = {}
 
     # --- an action: decide, then roll --------------------------------------
