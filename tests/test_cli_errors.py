@@ -668,3 +668,28 @@ def test_run_json_gives_a_refused_actions_line_as_the_error_line(tmp_path: Path)
         f"error: action {error['action']} ({error['where']}): {error['code']}: {error['message']}"
     )
     assert error["where"] == f"{path}:13"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("odds", "--json"), "Missing argument 'FILE'."),
+        (("lab", "win", "--json"), "Missing argument 'FILE'."),
+        (
+            ("odds", "--json", "--budget", "0", "x.yaml"),
+            "Invalid value for '--budget': 0 is not in the range x>=1.",
+        ),
+    ],
+)
+def test_a_usage_error_of_a_json_command_is_a_json_object_too(
+    args: tuple[str, ...], message: str
+) -> None:
+    """click's own errors (exit status 2, its usage text on stderr): stdout still holds
+    one JSON object; without --json, nothing on stdout."""
+    result = cli(*args)
+    assert result.exit_code == 2 and result.stderr.endswith(f"Error: {message}\n")
+    assert json.loads(result.stdout) == {
+        "error": {"code": "usage", "message": message, "where": ""}
+    }
+    plain = cli(*[a for a in args if a != "--json"])
+    assert plain.exit_code == 2 and plain.stdout == "" and plain.stderr == result.stderr
