@@ -693,3 +693,42 @@ def test_a_usage_error_of_a_json_command_is_a_json_object_too(
     }
     plain = cli(*[a for a in args if a != "--json"])
     assert plain.exit_code == 2 and plain.stdout == "" and plain.stderr == result.stderr
+
+
+# --- the odds of an action whose actor has left the fight ---------------------------------
+
+REMOVED = with_actions(
+    "{actor: bo, do: remove}",
+    "{actor: bo, do: attack, target: ana}",
+)
+"""Bo leaves the fight (a table action), then the file has him attack: found by random
+files, the odds went round the turns for ever waiting for Bo's (memory without end)."""
+
+
+def test_odds_of_a_removed_combatants_action_refuse_as_run_does(tmp_path: Path) -> None:
+    path = write(tmp_path, REMOVED)
+    line = error_line(cli("run", path))
+    assert line == (
+        f"error: action 2 ({path}:13): unknown_combatant: actor: 'bo' is not a combatant; "
+        "valid: ana"
+    )
+    assert error_line(cli("odds", path)) == line
+    result = cli("odds", "--json", path)
+    assert error_line(result) == line
+    assert json.loads(result.stdout)["error"]["code"] == "unknown_combatant"
+
+
+def test_turns_never_advance_to_an_actor_not_in_the_order(tmp_path: Path) -> None:
+    """The engine's own guard, whoever asks: a turn that never comes is refused."""
+    from fracas.dice.source import RandomDice
+    from fracas.engine import advance_to
+    from fracas.errors import Refusal
+    from fracas.files import load, play_file
+
+    played = play_file(load(write(tmp_path, REMOVED)), 1)
+    state = played.engine.state
+    assert state.order == ("ana",)
+    with pytest.raises(Refusal) as refused:
+        advance_to(played.engine.ruleset, state, "bo", RandomDice(1))
+    assert refused.value.code == "not_in_order"
+    assert refused.value.message == "'bo' is not in the turn order (ana): its turn never comes"
