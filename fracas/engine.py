@@ -38,6 +38,7 @@ __all__ = [
     "Engine",
     "Record",
     "advance_to",
+    "checked",
     "core_actions",
     "dice_from_rolls",
     "dice_specs",
@@ -153,13 +154,40 @@ def begin_turn(
 
 
 def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> list[Event]:
-    """End the turns before ``actor``'s, in order, their effects firing (README)."""
+    """End the turns before ``actor``'s, in order, their effects firing (README).
+
+    Raises:
+        Refusal: ``not_in_order`` for an actor whose turn never comes (one no longer in
+            the order): the turns would go round for ever.
+    """
+    if actor not in state.order:
+        raise Refusal(
+            "not_in_order",
+            f"{actor!r} is not in the turn order ({', '.join(state.order)}): its turn never comes",
+        )
     events: list[Event] = []
     while state.turn.actor != actor:
         step = end_turn(ruleset, state, dice, passed=True)
         state = fold(state, step)
         events += step
     return events
+
+
+def checked(
+    ruleset: Ruleset, state: Encounter, action: Action, bounds: tuple[int, int] | None = None
+) -> Action:
+    """``action`` checked in ``state`` as a file's actions are (``fracas.actions.
+    check_action``: its actor and targets in the fight, its parameters, its dice): the
+    validated action, or a :class:`Refusal` (a :class:`DiceError` for its dice) whose
+    message names the field. Playing an action and its odds both ask it first."""
+    from fracas.actions import check_action  # the validator sits above the engine
+
+    try:
+        return check_action(ruleset, state, action, bounds=bounds)
+    except FileError as exc:
+        where = f"{exc.where}: " if exc.where else ""
+        kind = DiceError if exc.where.startswith("dice.") else Refusal
+        raise kind(exc.code, f"{where}{exc.message}") from None
 
 
 def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
@@ -325,17 +353,8 @@ class Engine:
         return self._commit(None, dice, events, "start")
 
     def check(self, action: Action) -> Action:
-        """``action`` checked in the current state as a file's actions are
-        (``fracas.actions.check_action``): the validated action, or a :class:`Refusal`
-        (a :class:`DiceError` for its dice) whose message names the field."""
-        from fracas.actions import check_action  # the validator sits above the engine
-
-        try:
-            return check_action(self.ruleset, self.state, action, bounds=self.bounds)
-        except FileError as exc:
-            where = f"{exc.where}: " if exc.where else ""
-            kind = DiceError if exc.where.startswith("dice.") else Refusal
-            raise kind(exc.code, f"{where}{exc.message}") from None
+        """``action`` checked in the current state (:func:`checked`)."""
+        return checked(self.ruleset, self.state, action, self.bounds)
 
     def act(self, action: Action, dice: Dice | None = None, *, by: str | None = None) -> Record:
         """Play one action; on a refusal nothing is kept (not even a random die) and the

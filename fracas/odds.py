@@ -23,7 +23,7 @@ from typing import Any
 from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.exact import DEFAULT_MAX_PATHS
 from fracas.dice.source import Dice, RandomDice, TableDice
-from fracas.engine import TABLE_ACTIONS, advance_to, plan, spec_of
+from fracas.engine import TABLE_ACTIONS, advance_to, checked, plan, spec_of
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter, Event, fold
 from fracas.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes, sample_outcomes
@@ -170,6 +170,9 @@ def action_odds(
         FracasError: the action's refusal; ``cancelled``; ``too_many_paths`` or
             ``too_slow`` without ``estimate``.
     """
+    # Checked in the state as playing it would be first (its actor, targets, parameters,
+    # dice): an actor removed from the fight is refused, not waited for.
+    action = checked(ruleset, state, action, state.table.map_size)
     spec = spec_of(ruleset, action.do)
     # The game master's table actions (set, heal, status, roll, ...) and moves take no
     # turn: their odds are planned as the engine plans them, whole.
