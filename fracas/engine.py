@@ -119,7 +119,17 @@ def begin_turn(
 
 
 def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> list[Event]:
-    """End the turns before ``actor``'s, in order, their effects firing (README)."""
+    """End the turns before ``actor``'s, in order, their effects firing (README).
+
+    Raises:
+        Refusal: ``not_in_order`` for an actor whose turn never comes (one no longer in
+            the order): the turns would go round for ever.
+    """
+    if actor not in state.order:
+        raise Refusal(
+            "not_in_order",
+            f"{actor!r} is not in the turn order ({', '.join(state.order)}): its turn never comes",
+        )
     events: list[Event] = []
     while state.turn.actor != actor:
         step = end_turn(ruleset, state, dice, passed=True)

@@ -25,7 +25,6 @@ from fracas.catalogue import POLICY_FIELDS
 from fracas.combatants import read_combatant, read_table
 from fracas.engine import Engine, Record, dice_from_rolls
 from fracas.errors import FileError, FracasError, Where, brief
-from fracas.frozen import freeze
 from fracas.gm import added_ids, policy_of
 from fracas.model import Action, Combatant, Encounter, Policy, Turn
 from fracas.rulesets import Ruleset, find_ruleset
@@ -203,7 +202,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         valid_fields=list(ruleset_cls.option_defaults()),
         unknown_code="unknown_option",
     )
-    ruleset = ruleset_cls(freeze(options))  # hashable: pure rules may be memoised on it
+    ruleset = ruleset_cls(options)  # which freezes them: pure rules may be memoised on them
     combatants = _combatants(ruleset, top, locate)
     ids = list(combatants)
     order = _order(top.order, ids, locate)

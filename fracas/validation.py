@@ -10,8 +10,9 @@ from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
 from fracas.errors import FileError, brief
+from fracas.frozen import freeze
 
-__all__ = ["Locator", "TileInput", "adapter", "validate"]
+__all__ = ["Locator", "TileInput", "adapter", "build", "validate"]
 
 Locator = Callable[[Sequence[str | int]], str]
 """Turns a path inside the file (``("combatants", 0, "traits", 1)``) into ``file:line: field``."""
@@ -44,6 +45,15 @@ def adapter(kind: Any) -> TypeAdapter[Any]:
     if found is None:
         found = _ADAPTERS[kind] = TypeAdapter(kind)
     return found
+
+
+def build(kind: Any, raw: Any) -> Any:
+    """A value the rules read that a ruleset makes from its own data (a built-in weapon):
+    ``raw`` validated as ``kind`` and frozen all the way down, as the state's values are
+    (:func:`validate` returns what pydantic built: plain dicts, a field's default
+    ``{}``). The rules hash such values with the state's (a decision, a cached function's
+    arguments), so a value made outside the state must be as frozen as one inside it."""
+    return freeze(adapter(kind).validate_python(raw))
 
 
 def validate(

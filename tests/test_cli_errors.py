@@ -522,20 +522,23 @@ def test_file_error_prints_only_the_error_as_json(tmp_path: Path) -> None:
 @pytest.mark.parametrize("tail", ["", "actions: []\n"], ids=["no-key", "empty-list"])
 def test_odds_with_no_actions(tmp_path: Path, tail: str) -> None:
     path = write(tmp_path, HEAD + tail)
-    for args in (("odds", path), ("odds", "--json", path)):
-        result = cli(*args)
-        line = error_line(result)
-        assert "no_actions" in line and path in line
-        assert result.stdout == ""
+    plain, as_json = cli("odds", path), cli("odds", "--json", path)
+    line = error_line(plain)
+    assert "no_actions" in line and path in line
+    assert plain.stdout == ""
+    assert error_line(as_json) == line
+    assert json.loads(as_json.stdout)["error"]["code"] == "no_actions"
 
 
 def test_odds_last_action_illegal(tmp_path: Path) -> None:
     path = write(tmp_path, ILLEGAL.rsplit("\n  - ", 1)[0] + "\n")
-    for args in (("odds", path), ("odds", "--json", path)):
-        result = cli(*args)
-        line = error_line(result)
-        assert line.startswith(f"error: action 2 ({path}:13): no_action_left:"), line
-        assert result.stdout == ""
+    plain, as_json = cli("odds", path), cli("odds", "--json", path)
+    line = error_line(plain)
+    assert line.startswith(f"error: action 2 ({path}:13): no_action_left:"), line
+    assert plain.stdout == ""
+    assert error_line(as_json) == line
+    error = json.loads(as_json.stdout)["error"]
+    assert (error["action"], error["where"], error["code"]) == (2, f"{path}:13", "no_action_left")
 
 
 def test_odds_earlier_action_illegal(tmp_path: Path) -> None:
@@ -591,3 +594,141 @@ def test_odds_file_error(tmp_path: Path) -> None:
 def test_rules_unknown_ruleset() -> None:
     line = error_line(cli("rules", "nope"))
     assert "unknown_ruleset" in line and "'nope'" in line and "dice-combat" in line
+
+
+# --- every --json command answers with JSON, errors included ----------------------------
+
+JSON_COMMANDS = [
+    ("run", "--json", "{bad}"),
+    ("odds", "--json", "{bad}"),
+    ("odds", "--choices", "--json", "{bad}"),
+    ("lab", "win", "--json", "{bad}"),
+    ("lab", "sim", "-n", "10", "--json", "{bad}"),
+    ("lab", "compare", "--json", "{bad}", "{good}"),
+]
+
+
+@pytest.mark.parametrize("args", JSON_COMMANDS, ids=lambda a: " ".join(a[:-1]))
+def test_every_json_command_gives_a_file_error_as_a_json_object(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A file error (a hand item that is no item): stdout is ``{"error": {...}}``, its
+    fields the words of the one ``error:`` line, which is the plain command's."""
+    bad = write(tmp_path, HEAD.replace("hand: sword", "hand: laser"), "bad.yaml")
+    good = write(tmp_path, HEAD, "good.yaml")
+    argv = [a.format(bad=bad, good=good) for a in args]
+    result = cli(*argv)
+    line = error_line(result)
+    assert json.loads(result.stdout) == {
+        "error": {
+            "code": "unknown_item",
+            "message": line.split("unknown_item: ", 1)[1],
+            "where": f"{bad}:8: combatants[0].hand",
+        }
+    }
+    plain = cli(*[a for a in argv if a != "--json"])
+    assert error_line(plain) == line and plain.stdout == ""
+
+
+def test_odds_json_on_an_action_the_odds_refuse_is_a_json_object(tmp_path: Path) -> None:
+    """The last action's dice fit no path (a `crit` after a miss): the odds' refusal,
+    with the action's number and line, as JSON."""
+    path = write(
+        tmp_path,
+        with_actions(
+            "{actor: ana, do: attack, target: bo, dice: {attack: 10, defend: 15, crit: 2}}"
+        ),
+    )
+    result = cli("odds", "--json", path)
+    line = error_line(result)
+    error = json.loads(result.stdout)["error"]
+    assert (error["action"], error["code"], error["where"]) == (1, "unused_die", f"{path}:12")
+    assert line == f"error: action 1 ({path}:12): unused_die: {error['message']}"
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(("rules", "nope"), "unknown_ruleset"), (("rules", "soak", "sk-999"), "unknown_rule")],
+)
+def test_rules_json_gives_its_error_as_a_json_object(args: tuple[str, ...], code: str) -> None:
+    result = cli(*args, "--json")
+    line = error_line(result)
+    error = json.loads(result.stdout)["error"]
+    assert (error["code"], error["where"]) == (code, "")
+    assert line == f"error: {code}: {error['message']}"
+    assert error_line(cli(*args)) == line
+
+
+def test_run_json_gives_a_refused_actions_line_as_the_error_line(tmp_path: Path) -> None:
+    """The result holds the refusal as the error line says it: number, line, code."""
+    path = write(tmp_path, ILLEGAL)
+    result = cli("run", "--json", path)
+    error = json.loads(result.stdout)["error"]
+    assert error_line(result) == (
+        f"error: action {error['action']} ({error['where']}): {error['code']}: {error['message']}"
+    )
+    assert error["where"] == f"{path}:13"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("odds", "--json"), "Missing argument 'FILE'."),
+        (("lab", "win", "--json"), "Missing argument 'FILE'."),
+        (
+            ("odds", "--json", "--budget", "0", "x.yaml"),
+            "Invalid value for '--budget': 0 is not in the range x>=1.",
+        ),
+    ],
+)
+def test_a_usage_error_of_a_json_command_is_a_json_object_too(
+    args: tuple[str, ...], message: str
+) -> None:
+    """click's own errors (exit status 2, its usage text on stderr): stdout still holds
+    one JSON object; without --json, nothing on stdout."""
+    result = cli(*args)
+    assert result.exit_code == 2 and result.stderr.endswith(f"Error: {message}\n")
+    assert json.loads(result.stdout) == {
+        "error": {"code": "usage", "message": message, "where": ""}
+    }
+    plain = cli(*[a for a in args if a != "--json"])
+    assert plain.exit_code == 2 and plain.stdout == "" and plain.stderr == result.stderr
+
+
+# --- the odds of an action whose actor has left the fight ---------------------------------
+
+REMOVED = with_actions(
+    "{actor: bo, do: remove}",
+    "{actor: bo, do: attack, target: ana}",
+)
+"""Bo leaves the fight (a table action), then the file has him attack: found by random
+files, the odds went round the turns for ever waiting for Bo's (memory without end)."""
+
+
+def test_odds_of_a_removed_combatants_action_refuse_as_run_does(tmp_path: Path) -> None:
+    path = write(tmp_path, REMOVED)
+    line = error_line(cli("run", path))
+    assert line == (
+        f"error: action 2 ({path}:13): unknown_combatant: actor: 'bo' is not a combatant; "
+        "valid: ana"
+    )
+    assert error_line(cli("odds", path)) == line
+    result = cli("odds", "--json", path)
+    assert error_line(result) == line
+    assert json.loads(result.stdout)["error"]["code"] == "unknown_combatant"
+
+
+def test_turns_never_advance_to_an_actor_not_in_the_order(tmp_path: Path) -> None:
+    """The engine's own guard, whoever asks: a turn that never comes is refused."""
+    from fracas.dice.source import RandomDice
+    from fracas.engine import advance_to
+    from fracas.errors import Refusal
+    from fracas.files import load, play_file
+
+    played = play_file(load(write(tmp_path, REMOVED)), 1)
+    state = played.engine.state
+    assert state.order == ("ana",)
+    with pytest.raises(Refusal) as refused:
+        advance_to(played.engine.ruleset, state, "bo", RandomDice(1))
+    assert refused.value.code == "not_in_order"
+    assert refused.value.message == "'bo' is not in the turn order (ana): its turn never comes"

@@ -2,9 +2,9 @@
 and the defaults ``fracas rules`` shows.
 
 wasteland.md 2.1 (``skills``: the skills the rules read, WL-6, WL-17, WL-21, and the
-milestones), soak.md 2.1 (``proficiencies``: weapon types, SK-7, SK-8), wasteland.md
-2.7 (options ``hit_location``, ``called_shot_penalty``, ``range_tiles``, WL-G1, WL-G2,
-WL-35).
+milestones), wasteland.md 2.7 (options ``hit_location``, ``called_shot_penalty``,
+``range_tiles``, WL-G1, WL-G2, WL-35); soak.md 2.1's ``proficiencies`` are weapon types,
+free text, never refused (SK-7, SK-8).
 """
 
 from __future__ import annotations
@@ -71,14 +71,14 @@ def test_WL_6_set_refuses_a_misspelt_skill_too() -> None:
     assert "skills.gnus" in exc.value.message
 
 
-def test_SK_7_a_misspelt_proficiency_is_refused_naming_the_weapon_types() -> None:
-    exc = _refused(SOAK.replace("[sword]", "[swrod]"))
-    assert exc.code == "unknown_proficiency"
-    assert exc.where == "enc.yaml:4: combatants[0].proficiencies[0]"
-    assert exc.message.startswith("'swrod' is not a weapon type; valid: sword, unarmed, axe, ")
+def test_SK_7_SK_8_a_proficiency_in_a_type_no_weapon_has_is_a_valid_sheet() -> None:
+    """soak.md 2.1: proficiencies are a set of weapon types and a weapon's type is free
+    text: a type none of its weapons has (a longsword, or a typo) is kept, not refused."""
+    mara = parse_text(SOAK.replace("[sword]", "[longsword, swrod]"), "enc.yaml").start.get("mara")
+    assert mara.sheet.proficiencies == ("longsword", "swrod")
 
 
-def test_SK_10_a_proficiency_may_name_a_weapon_by_its_name_or_its_type() -> None:
+def test_SK_10_a_proficiency_may_name_any_type() -> None:
     text = SOAK.replace("[sword]", "[chair, club, axe, unarmed]").replace(
         "{name: sword, dice: 1d8}", "{name: chair, type: club, improvised: true, dice: 1d6}"
     )

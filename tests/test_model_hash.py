@@ -8,10 +8,13 @@ import pickle
 import subprocess
 import sys
 
+import pytest
+
 from fracas.files import parse_text
 from fracas.frozen import evolve
 from fracas.lab.fight import file_start
 from fracas.model import Encounter
+from fracas.rulesets import RULESETS, Ruleset
 
 TEXT = """
 ruleset: dice-combat
@@ -67,3 +70,38 @@ def test_a_pickled_state_carries_no_hash_to_another_process() -> None:
             check=False,
         )
         assert done.returncode == 0, done.stderr.decode()
+
+
+def test_WL_2_3_the_built_in_unarmed_weapon_is_frozen_as_a_sheets_own() -> None:
+    """The unarmed weapon every wasteland character has is made outside the state (no
+    sheet lists it): it must hash, and equal the one a sheet lists, hash included."""
+    from fracas.frozen import FrozenDict
+    from fracas.rulesets.wasteland.weapons import unarmed_weapon
+
+    built = unarmed_weapon()
+    assert type(built.effects) is FrozenDict
+    text = "ruleset: wasteland\ncombatants:\n  - {id: ana, weapons: [unarmed]}\n  - {id: bo}\n"
+    listed = parse_text(text).start.get("ana").sheet.weapons[0]
+    assert built == listed and hash(built) == hash(listed)
+
+
+def test_build_freezes_what_pydantic_makes() -> None:
+    """validation.build: a ruleset's own value from data, frozen all the way down."""
+    from fracas.frozen import FrozenDict
+    from fracas.rulesets.wasteland.weapons import WeaponField
+    from fracas.validation import build
+
+    smg = build(WeaponField, {"name": "smg", "damage": "1d6", "effects": {"bleed": 1}})
+    assert type(smg.effects) is FrozenDict and smg.effects == {"bleed": 1}
+    knife = build(WeaponField, {"name": "knife", "damage": "1d4", "kind": "melee"})
+    assert type(knife.effects) is FrozenDict and hash(knife) == hash(build(WeaponField, {
+        "name": "knife", "damage": "1d4", "kind": "melee"}))  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+def test_a_rulesets_options_are_frozen_however_it_is_built(ruleset: type[Ruleset]) -> None:
+    """Options made by their defaults (tables from factories: plain dicts) are frozen by
+    the ruleset that holds them, and equal a file's, which the rules may cache by."""
+    made = ruleset(ruleset.options_type())
+    read = parse_text(f"ruleset: {ruleset.name}\ncombatants: [{{id: a}}, {{id: b}}]\n").ruleset
+    assert made.options == read.options and hash(made.options) == hash(read.options)

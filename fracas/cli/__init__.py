@@ -13,6 +13,11 @@ command (``cmd_run``, ``cmd_odds``, ``cmd_rules``, ``cmd_lab``); this module hol
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
 import click
 
 from fracas.cli.cmd_lab import lab
@@ -23,7 +28,28 @@ from fracas.cli.cmd_run import run
 __all__ = ["main"]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    """The ``fracas`` group: a command line that asks for ``--json`` gets even a usage
+    error (a missing FILE, a bad option value) as ``{"error": {...}}`` on stdout, beside
+    click's usage message on stderr (exit status 2)."""
+
+    _json = False
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
+        self._json = "--json" in (sys.argv[1:] if args is None else list(args))
+        return super().main(args, *rest, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            if self._json:
+                error = {"code": "usage", "message": exc.format_message(), "where": ""}
+                click.echo(json.dumps({"error": error}, indent=2))
+            raise
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fracas")
 def main() -> None:
     """fracas: dice combat with the rules automated, and the exact odds of every action.

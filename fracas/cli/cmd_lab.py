@@ -68,7 +68,7 @@ def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
                 "to close in)[/yellow]"
             )
 
-    _guard(go)
+    _guard(go, as_json=as_json)
 
 
 @lab.command("sim")
@@ -151,7 +151,7 @@ def lab_sim(
             )
         _out.print(table)
 
-    _guard(go)
+    _guard(go, as_json=as_json)
 
 
 @lab.command("compare")
@@ -253,4 +253,4 @@ def lab_compare(
                     f"  {escape(side)} {s['diff'] * 100:+.2f} points  [dim]{how}; {mark}[/dim]"
                 )
 
-    _guard(go)
+    _guard(go, as_json=as_json)

@@ -9,11 +9,11 @@ import click
 from rich.markup import escape
 
 from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, choice_odds
-from fracas.cli.common import _fail, _guard, _out, _pct
+from fracas.cli.common import ActionError, _guard, _out, _pct
 from fracas.dice.budget import DEFAULT_SECONDS
 from fracas.engine import Engine
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, load, play_file
+from fracas.files import EncounterFile, Played, load, play_file
 from fracas.odds import Odds, action_odds
 from fracas.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
 
@@ -78,11 +78,7 @@ def odds(
                 "no_actions",
                 f"{file!r} has no actions: odds are computed for the file's last action",
             )
-        played = play_file(ef, len(ef.actions) - 1)
-        engine, error = played.engine, played.refused
-        if error is not None:
-            number, exc = error
-            _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
+        engine = _played(ef, len(ef.actions) - 1).engine
         last = ef.actions[-1]
         try:
             result = action_odds(
@@ -90,21 +86,28 @@ def odds(
             )
         except FracasError as exc:
             n = len(ef.actions)
-            _fail(f"action {n} ({ef.action_where[n - 1]}): {exc.code}: {exc.message}")
+            raise ActionError(n, ef.action_where[n - 1], exc) from None
         if as_json:
             click.echo(json.dumps(result.to_json(), indent=2))
         else:
             _print_odds(ef, engine, result, len(ef.actions))
 
-    _guard(go)
+    _guard(go, as_json=as_json)
+
+
+def _played(ef: EncounterFile, actions: int | None = None) -> Played:
+    """``ef`` played up to ``actions`` actions (None: all); a refused one is an
+    :class:`ActionError`."""
+    played = play_file(ef, actions)
+    if played.refused is not None:
+        number, exc = played.refused
+        raise ActionError(number, ef.action_where[number - 1], exc)
+    return played
 
 
 def _print_choices(ef: EncounterFile, as_json: bool, seconds: float) -> None:
     """``fracas odds --choices``: the odds of every choice of the current actor."""
-    played = play_file(ef)
-    if played.refused is not None:
-        number, exc = played.refused
-        _fail(f"action {number} ({ef.action_where[number - 1]}): {exc.code}: {exc.message}")
+    played = _played(ef)
     state = played.engine.state
     found = choice_odds(ef.ruleset, state, seed=played.engine.seed, seconds=seconds)
     if as_json:

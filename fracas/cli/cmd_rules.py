@@ -49,7 +49,7 @@ def rules(ruleset: str | None, rule_id: str | None, as_json: bool) -> None:
             "(its section and a short statement)[/dim]"
         )
 
-    _guard(go)
+    _guard(go, as_json=as_json)
 
 
 def _print_rules(info: dict[str, Any]) -> None:

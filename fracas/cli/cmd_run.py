@@ -9,9 +9,8 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from fracas.cli.common import _DEFAULT_DB, _fail, _guard, _out
+from fracas.cli.common import _DEFAULT_DB, ActionError, _fail, _guard, _out, error_json
 from fracas.engine import Engine
-from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, parse_text, play_file, read_text
 from fracas.play.view import status_table
 from fracas.render import Line, events_json, log_entries, rolls_json, state_json
@@ -55,15 +54,8 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
     """
 
     def go() -> None:
-        try:
-            text = read_text(file)
-            ef = parse_text(text, file)
-        except FracasError as failed:
-            if as_json:  # stdout still holds one JSON object (README contract)
-                where = failed.where if isinstance(failed, FileError) else ""
-                found = {"code": failed.code, "message": failed.message, "where": where}
-                click.echo(json.dumps({"error": found}, indent=2))
-            raise
+        text = read_text(file)
+        ef = parse_text(text, file)
         if seed is not None:
             import dataclasses
 
@@ -71,7 +63,11 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
         else:
             ef2 = ef
         played = play_file(ef2)
-        engine, records, error = played.engine, played.records, played.refused
+        engine, records = played.engine, played.records
+        error = None
+        if played.refused is not None:
+            number, exc = played.refused
+            error = ActionError(number, ef2.action_where[number - 1], exc)
         entries = log_entries(_start(ef2, engine), records)
         lines = [line.text for line in entries]
         stored = _store_run(db, text, ef2, engine) if db is not None and error is None else None
@@ -85,9 +81,8 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
                     "rolls": rolls_json(records),
                 }
             )
-            if error is not None:
-                number, exc = error
-                out["error"] = {"action": number, "code": exc.code, "message": exc.message}
+            if error is not None:  # the state before the refused action, and why
+                out["error"] = error_json(error)
             if stored is not None:
                 out["encounter"] = {"name": stored, "db": db}
             click.echo(json.dumps(out, indent=2))
@@ -99,11 +94,9 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
                     f"`fracas play {escape(stored)}` goes on with it"
                 )
         if error is not None:
-            number, exc = error
-            where = ef2.action_where[number - 1]
-            _fail(f"action {number} ({where}): {exc.code}: {exc.message}")
+            _fail(str(error))
 
-    _guard(go)
+    _guard(go, as_json=as_json)
 
 
 def _store_run(db: str, text: str, ef: EncounterFile, engine: Engine) -> str:

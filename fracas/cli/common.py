@@ -2,10 +2,20 @@
 the command modules use."""
 
 from fracas.console import DEFAULT_DB as _DEFAULT_DB
+from fracas.console import ActionError, error_json
 from fracas.console import fail as _fail
 from fracas.console import guard as _guard
 from fracas.console import out as _out
 from fracas.console import pct as _pct
 from fracas.console import store_option as _store_option
 
-__all__ = ["_DEFAULT_DB", "_fail", "_guard", "_out", "_pct", "_store_option"]
+__all__ = [
+    "_DEFAULT_DB",
+    "ActionError",
+    "_fail",
+    "_guard",
+    "_out",
+    "_pct",
+    "_store_option",
+    "error_json",
+]

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.frozen import canonical, thaw
+from fracas.frozen import canonical, freeze, thaw
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.steps import roll_all
@@ -170,7 +170,8 @@ class Ruleset(ABC):
     """Decisions kept by :meth:`decided` (oldest dropped first)."""
 
     def __init__(self, options: Any) -> None:
-        self.options = canonical(options)  # equal options: one object (the rules' memos)
+        # hashable however built, and equal options one object (the rules' memos)
+        self.options = canonical(freeze(options))
         self._decisions: dict[tuple[Encounter, Action], Hashable] = {}
 
     # --- an action: decide, then roll --------------------------------------

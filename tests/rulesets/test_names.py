@@ -29,14 +29,6 @@ CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
         "combatants[0].skills.nope",
     ),
     (
-        "soak",
-        {"proficiencies": ["nope"]},
-        "unknown_proficiency",
-        "'nope' is not a weapon type; valid: unarmed, axe, bow, claw, club, crossbow, "
-        "dagger, flail, hammer, knife, mace, spear, staff, sling, sword, torch, whip",
-        "combatants[0].proficiencies[0]",
-    ),
-    (
         "escalation",
         {"size": "nope"},
         "bad_value",

@@ -47,3 +47,32 @@ def test_presenter_fields_of_a_fresh_sheet_take_the_options_defaults() -> None:
         ("sup/agg", "0/0"),
     ]
     assert ana[3].detail == "superficial 0, aggravated 0 of a track of 20 (SK-15, SK-G4)"
+
+
+def test_SK_7_SK_8_status_says_which_weapons_the_proficiencies_reach() -> None:
+    """`status NAME` (the presenter in full): the weapons a proficiency reaches, then a
+    type it carries no weapon of, which a file may name (soak.md 2.1) but reaches none."""
+    bow = {"name": "bow", "attack": "ranged", "dice": "1d8"}
+    ef = load_text(
+        json.dumps(
+            {
+                "ruleset": "soak",
+                "combatants": [
+                    {"id": "ana", "proficiencies": ["sword", "longsword"], "weapons": [SWORD, bow]},
+                    {"id": "bo", "weapons": [bow]},
+                ],
+            }
+        )
+    )
+    presenter = ef.ruleset.presenter()
+    shown = {s.label: s for s in presenter.full(ef.start, ef.start.get("ana"))}
+    assert shown["proficiencies"] == Shown(
+        "proficiencies",
+        "sword, longsword",
+        "exploding dice and Strength (SK-7, SK-8) with sword; "
+        "it carries no weapon of type 'longsword'",
+    )
+    bo = {s.label: s for s in presenter.full(ef.start, ef.start.get("bo"))}
+    assert bo["proficiencies"] == Shown(
+        "proficiencies", "none", "exploding dice and Strength (SK-7, SK-8) with none of its weapons"
+    )

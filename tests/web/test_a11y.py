@@ -5,10 +5,11 @@ state and in the states that add content (an action chosen with its odds and the
 range rings, a CRITICAL FAILURE in the log and a down combatant, a setup refused at a
 field, every sheet field open).
 
-axe-core comes from npm and is used by these tests only: ``.ci/run`` installs it with
-``npm install --prefix .cache/npm axe-core@4.10.3`` (``FRACAS_AXE`` names another
-``axe.min.js``). Without it the tests skip, saying so. Screenshots of every page
-checked are saved in ``build/screenshots/`` (gitignored)."""
+axe-core comes from npm and is used by these tests only: README's test command
+(``.ci/test``) installs it with :data:`AXE_INSTALL` (``FRACAS_AXE`` names another
+``axe.min.js``). Without it every test here fails, naming that command: nothing is
+skipped in silence. Screenshots of every page checked are saved in
+``build/screenshots/`` (gitignored)."""
 
 from __future__ import annotations
 
@@ -24,20 +25,31 @@ from tests.web.test_browser import NEEDS_CHROMIUM, launched
 from tests.web.test_setup_browser import SetupServer
 
 ROOT = Path(__file__).parents[2]
-AXE = Path(
-    os.environ.get(
-        "FRACAS_AXE", ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
-    )
-)
+AXE_DEFAULT = ROOT / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+"""Where :data:`AXE_INSTALL` puts axe-core."""
+AXE = Path(os.environ.get("FRACAS_AXE", AXE_DEFAULT))
+AXE_INSTALL = "npm install --prefix .cache/npm --no-save --no-audit --no-fund -q axe-core@4.10.3"
+"""The one command that brings axe-core (pinned) where :data:`AXE` looks; ``.ci/test``
+runs it."""
 SHOTS = ROOT / "build" / "screenshots"
-pytestmark = [
-    NEEDS_CHROMIUM,
-    pytest.mark.skipif(
-        not AXE.exists(),
-        reason=f"axe-core is not installed at {AXE} "
-        "(`npm install --prefix .cache/npm axe-core@4.10.3`; .ci/run does)",
-    ),
-]
+pytestmark = NEEDS_CHROMIUM
+
+
+def require_axe(path: Path) -> None:
+    """Fail (never skip) when axe-core is not at ``path``, naming the command that brings it."""
+    if not path.exists():
+        pytest.fail(
+            f"axe-core is not installed at {path}: run `{AXE_INSTALL}` (README's test "
+            "command, .ci/test, does), or name an axe.min.js in FRACAS_AXE",
+            pytrace=False,
+        )
+
+
+@pytest.fixture(autouse=True)
+def _axe_installed() -> None:
+    require_axe(AXE)
+
+
 DESKTOP = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 

@@ -1,5 +1,6 @@
 """What a face shows of a soak combatant (soak.md 2.6): AV, AP, wounds, the health track,
-and each weapon's reach (melee) or DV bands (ranged) as rings."""
+each weapon's reach (melee) or DV bands (ranged) as rings, and in full (``status NAME``)
+which weapons its proficiencies reach."""
 
 from __future__ import annotations
 
@@ -29,6 +30,17 @@ class SoakPresenter(Presenter):
             ),
         )  # fmt: skip
 
+    def full(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+        """Every sheet field; ``proficiencies`` says which weapons it carries they reach,
+        and names a type it carries no weapon of (a weapon picked up later, or a typo)."""
+        s = sheet_as(c, Sheet)
+        return tuple(
+            Shown(f.label, f.value or "none", proficiency_note(s))
+            if f.label == "proficiencies"
+            else f
+            for f in super().full(state, c)
+        )
+
     def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
         """Each weapon's rings (unarmed alone when the sheet has none): a melee or
         unarmed weapon's reach, the option ``melee_reach`` (2.3 out_of_reach); a ranged
@@ -43,3 +55,19 @@ class SoakPresenter(Presenter):
             table = w.dv if w.dv is not None else options.dv_table
             out += [Reach(f"{w.name} DV {table[t]}", t) for t in sorted(table)]
         return tuple(sorted(out, key=lambda r: r.tiles))
+
+
+def proficiency_note(s: Sheet) -> str:
+    """SK-7, SK-8: the weapons ``s`` carries whose type is one of its proficiencies (their
+    dice explode, Strength adds), then each proficiency no weapon it carries has as type
+    (kept: a weapon may be picked up later)."""
+    carried = [w for w in s.weapons if not w.unarmed]
+    reached = [w.name for w in carried if w.weapon_type in s.proficiencies]
+    text = "exploding dice and Strength (SK-7, SK-8) with " + (
+        ", ".join(reached) or "none of its weapons"
+    )
+    types = {w.weapon_type for w in carried}
+    idle = [p for p in s.proficiencies if p not in types]
+    if idle:
+        text += f"; it carries no weapon of type {', '.join(repr(p) for p in idle)}"
+    return text

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from fracas.rulesets.names import check_listed, unique_names
+from fracas.rulesets.names import unique_names
 from fracas.rulesets.soak.tables import (
     DEFAULT_ATTACK_AP,
     DEFAULT_DV_TABLE,
@@ -17,35 +17,12 @@ from fracas.rulesets.soak.tables import (
     DEFAULT_MAX_AP,
     DEFAULT_MAX_HP,
     DEFAULT_MELEE_REACH,
-    UNARMED,
 )
 from fracas.rulesets.soak.weapons import DVTable, Kind, WeaponField
 
 __all__ = ["Options", "Sheet"]
 
 NonNegative = Annotated[int, Field(ge=0)]
-
-
-WEAPON_TYPES: tuple[str, ...] = (
-    "axe",
-    "bow",
-    "claw",
-    "club",
-    "crossbow",
-    "dagger",
-    "flail",
-    "hammer",
-    "knife",
-    "mace",
-    "spear",
-    "staff",
-    "sling",
-    "sword",
-    "torch",
-    "whip",
-)
-"""2.1, PROPOSED: weapon types a sheet may be proficient with besides its own weapons'
-(soak.md names sword and axe; the rest are the usual families)."""
 
 
 _unique_weapons = unique_names(
@@ -78,7 +55,8 @@ class Sheet:
     (SK-2, SK-8, SK-11)."""
     proficiencies: tuple[str, ...] = ()
     """Weapon types the character is proficient with: their dice explode and Strength
-    adds to base damage (SK-7, SK-8)."""
+    adds to base damage (SK-7, SK-8). Matched exactly against each weapon's `type` (its
+    name by default); a type it carries no weapon of is kept (`status NAME` says so)."""
     ev: int | None = None
     """Evasion Value a melee or unarmed attack must meet (SK-3); default: the `ev` option."""
     av: NonNegative = 0
@@ -95,18 +73,6 @@ class Sheet:
     """AP left this turn; default: max_ap (SK-G1)."""
     weapons: Annotated[tuple[WeaponField, ...], AfterValidator(_unique_weapons)] = ()
     """The first is the default weapon; `unarmed` is always available (2.2)."""
-
-    @model_validator(mode="after")
-    def _check_proficiencies(self) -> Sheet:
-        """SK-7, SK-8: every proficiency names a weapon type: one of the sheet's weapons'
-        (its `type`, or its name), `unarmed`, or a usual type: a misspelt one would
-        never match without a word."""
-        own = [n for w in self.weapons for n in (w.weapon_type, w.name)]
-        valid = tuple(dict.fromkeys((*own, UNARMED, *WEAPON_TYPES)))
-        named = enumerate(self.proficiencies)
-        code = "unknown_proficiency"
-        check_listed("Sheet", "proficiencies", named, valid, code, "weapon type")
-        return self
 
 
 def _check_materials(table: Mapping[str, int]) -> Mapping[str, int]:

@@ -36,7 +36,7 @@ from fracas.rulesets.wasteland.tables import (
     Band,
     DamageType,
 )
-from fracas.validation import adapter
+from fracas.validation import build
 
 __all__ = [
     "SHORTHANDS",
@@ -245,5 +245,5 @@ WeaponField = Annotated[Weapon, BeforeValidator(expand_weapon), AfterValidator(c
 @cache
 def unarmed_weapon() -> Weapon:
     """2.3: the unarmed attack every character has."""
-    weapon: Weapon = adapter(WeaponField).validate_python(UNARMED)
+    weapon: Weapon = build(WeaponField, UNARMED)  # frozen, as a sheet's weapons are
     return weapon
