@@ -201,7 +201,7 @@ def evolve(obj: T, **changes: Any) -> T:
 
     >>> from fracas.model import Turn
     >>> evolve(Turn("ana"), actor="bo")
-    Turn(actor='bo', actions_used=0, over=False, flags=frozenset(), used=FrozenDict({}))
+    Turn(actor='bo', actions_used=0, over=False, flags=frozenset(), used=FrozenDict({}), walked=0)
     """
     cls = type(obj)
     made = _EVOLVERS.get(cls)

@@ -19,8 +19,9 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
+from fracas.catalogue import core_actions
 from fracas.choices import options_now, param_flags, param_numbers
-from fracas.engine import Engine, core_actions
+from fracas.engine import Engine
 from fracas.errors import FracasError
 from fracas.files import parse_text, read_action
 from fracas.model import Encounter

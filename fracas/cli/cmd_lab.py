@@ -10,7 +10,7 @@ from rich.table import Table
 
 from fracas.cli.common import _guard, _out, _pct
 from fracas.errors import FracasError
-from fracas.files import load, parse_text, read_text
+from fracas.table import check_file, read_text
 
 
 @click.group()
@@ -41,7 +41,7 @@ def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
     from fracas.lab.policy import Policy
 
     def go() -> None:
-        ef = load(file)
+        ef = check_file(read_text(file), file)
         result = win_odds(
             ef.ruleset,
             file_start(ef),
@@ -100,7 +100,7 @@ def lab_sim(
 
     def go() -> None:
         text = read_text(file)
-        parse_text(text, file)  # a bad file fails here, before any worker starts
+        check_file(text, file)  # a bad file fails here, before any worker starts
         if as_json or not _out.is_terminal:
             result = simulate(text, file, fights, seed=seed, workers=workers, executor=executor)
         else:
@@ -215,7 +215,7 @@ def lab_compare(
                 "--set revision=B)",
             )
         for v in variants:
-            parse_text(v.text, v.name)
+            check_file(v.text, v.name)
         result = compare(variants, n=fights, seed=seed)
         if plot is not None:
             from fracas.lab.plots import compare_plot, sweep_plot

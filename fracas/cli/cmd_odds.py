@@ -8,14 +8,18 @@ from collections.abc import Mapping
 import click
 from rich.markup import escape
 
-from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, choice_odds
 from fracas.cli.common import ActionError, _guard, _out, _pct
-from fracas.dice.budget import DEFAULT_SECONDS
-from fracas.engine import Engine
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, Played, load, play_file
-from fracas.odds import Odds, action_odds
 from fracas.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
+from fracas.store import open_store
+from fracas.table import (
+    DEFAULT_CHOICE_SECONDS,
+    DEFAULT_SECONDS,
+    Odds,
+    Table,
+    TableService,
+    read_text,
+)
 
 
 @click.command()
@@ -69,47 +73,48 @@ def odds(
         seconds = budget_ms / 1000
 
     def go() -> None:
-        ef = load(file)
         if choices:
-            _print_choices(ef, as_json, DEFAULT_CHOICE_SECONDS if budget_ms is None else seconds)
+            table = _played(file, None)
+            _print_choices(table, as_json, DEFAULT_CHOICE_SECONDS if budget_ms is None else seconds)
             return
+        table = _played(file, -1)  # every action but the last
+        ef = table.file
         if not ef.actions:
             raise FracasError(
                 "no_actions",
                 f"{file!r} has no actions: odds are computed for the file's last action",
             )
-        engine = _played(ef, len(ef.actions) - 1).engine
-        last = ef.actions[-1]
+        last, n = ef.actions[-1], len(ef.actions)
         try:
-            result = action_odds(
-                ef.ruleset, engine.state, last, seed=engine.seed, max_rolls=depth, seconds=seconds
-            )
+            result = table.odds(last, max_rolls=depth, seconds=seconds)
         except FracasError as exc:
-            n = len(ef.actions)
             raise ActionError(n, ef.action_where[n - 1], exc) from None
         if as_json:
             click.echo(json.dumps(result.to_json(), indent=2))
         else:
-            _print_odds(ef, engine, result, len(ef.actions))
+            _print_odds(table, result, n)
 
     _guard(go, as_json=as_json)
 
 
-def _played(ef: EncounterFile, actions: int | None = None) -> Played:
-    """``ef`` played up to ``actions`` actions (None: all); a refused one is an
-    :class:`ActionError`."""
-    played = play_file(ef, actions)
+def _played(file: str, actions: int | None) -> Table:
+    """The table of ``file`` played up to ``actions`` actions (None: all; -1: all but
+    the last), on a store of its own; a refused action is an :class:`ActionError`."""
+    store = open_store(":memory:")
+    try:
+        played = TableService(store).play(read_text(file), file, actions=actions)
+    finally:
+        store.close()
     if played.refused is not None:
-        number, exc = played.refused
-        raise ActionError(number, ef.action_where[number - 1], exc)
-    return played
+        r = played.refused
+        raise ActionError(r.number, r.where, r.error)
+    return played.table
 
 
-def _print_choices(ef: EncounterFile, as_json: bool, seconds: float) -> None:
+def _print_choices(table: Table, as_json: bool, seconds: float) -> None:
     """``fracas odds --choices``: the odds of every choice of the current actor."""
-    played = _played(ef)
-    state = played.engine.state
-    found = choice_odds(ef.ruleset, state, seed=played.engine.seed, seconds=seconds)
+    state = table.state
+    found = table.choice_odds(seconds)
     if as_json:
         click.echo(json.dumps(choices_json(state, found), indent=2))
         return
@@ -118,8 +123,8 @@ def _print_choices(ef: EncounterFile, as_json: bool, seconds: float) -> None:
         _out.print(escape(line))
 
 
-def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) -> None:
-    last = ef.actions[-1]
+def _print_odds(table: Table, result: Odds, number: int) -> None:
+    last = table.file.actions[-1]
     fixed = ", ".join(f"{k}={list(v) if len(v) > 1 else v[0]}" for k, v in last.dice.items())
     _out.print(
         f"[bold]Odds of {escape(action_title(number, last))}[/bold]"
@@ -130,7 +135,7 @@ def _print_odds(ef: EncounterFile, engine: Engine, result: Odds, number: int) ->
     for line in cut:
         _out.print(f"[yellow]{escape(line)}[/yellow]")
     for cid, o in result.combatants.items():
-        c = engine.state.get(cid)
+        c = table.state.get(cid)
         iv = result.estimate.intervals[cid] if result.estimate is not None else {}
 
         def ci(

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
-from typing import Any
 
 import click
 from rich.markup import escape
 
 from fracas.cli.common import _DEFAULT_DB, ActionError, _fail, _guard, _out, error_json
-from fracas.engine import Engine
-from fracas.files import EncounterFile, parse_text, play_file, read_text
-from fracas.play.view import status_table
+from fracas.console import status_table
+from fracas.model import Encounter
 from fracas.render import Line, events_json, log_entries, rolls_json, state_json
 from fracas.store import open_store
+from fracas.table import Table, TableService, read_text
 
 
-def _start(ef: EncounterFile, engine: Engine) -> Any:
-    import dataclasses
-
-    return dataclasses.replace(ef.start, order=engine.state.order)
+def _start(table: Table) -> Encounter:
+    """The encounter's start, in the turn order its initiative gave."""
+    return dataclasses.replace(table.before[0], order=table.state.order)
 
 
 @click.command()
@@ -55,27 +54,25 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
 
     def go() -> None:
         text = read_text(file)
-        ef = parse_text(text, file)
-        if seed is not None:
-            import dataclasses
-
-            ef2 = dataclasses.replace(ef, seed=seed)
-        else:
-            ef2 = ef
-        played = play_file(ef2)
-        engine, records = played.engine, played.records
+        store = open_store(":memory:")  # a run is played on a table no one else sees
+        try:
+            played = TableService(store).play(text, file, seed=seed)
+        finally:
+            store.close()
+        table = played.table
         error = None
         if played.refused is not None:
-            number, exc = played.refused
-            error = ActionError(number, ef2.action_where[number - 1], exc)
-        entries = log_entries(_start(ef2, engine), records)
+            r = played.refused
+            error = ActionError(r.number, r.where, r.error)
+        records = list(table.log)
+        entries = log_entries(_start(table), records)
         lines = [line.text for line in entries]
-        stored = _store_run(db, text, ef2, engine) if db is not None and error is None else None
+        stored = _store_run(db, text, table) if db is not None and error is None else None
         if as_json:
-            out = state_json(ef2.ruleset, engine.state)
+            out = state_json(table.ruleset, table.state)
             out.update(
                 {
-                    "seed": engine.seed,
+                    "seed": table.seed,
                     "log": lines,
                     "events": events_json(records),
                     "rolls": rolls_json(records),
@@ -87,7 +84,7 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
                 out["encounter"] = {"name": stored, "db": db}
             click.echo(json.dumps(out, indent=2))
         else:
-            _print_log(ef2, engine, entries)
+            _print_log(table, entries)
             if stored is not None:
                 _out.print(
                     f"stored as encounter [bold]{escape(stored)}[/bold] in {escape(str(db))}; "
@@ -99,15 +96,12 @@ def run(file: str, as_json: bool, seed: int | None, db: str | None) -> None:
     _guard(go, as_json=as_json)
 
 
-def _store_run(db: str, text: str, ef: EncounterFile, engine: Engine) -> str:
+def _store_run(db: str, text: str, table: Table) -> str:
     """Store a played file as a new encounter of the store at ``db`` (through the table
     service, with the seed it was played with: the same records); its name."""
-    from fracas.table import TableService
-
     store = open_store(db)
     try:
-        table = TableService(store).create(text, ef.path, seed=engine.seed, live=False)
-        return table.name
+        return TableService(store).create(text, table.file.path, seed=table.seed, live=False).name
     finally:
         store.close()
 
@@ -121,21 +115,20 @@ _TONES = {
 """How the terminal marks a log line of each tone (never by reading its words)."""
 
 
-def _print_log(ef: EncounterFile, engine: Engine, entries: list[Line]) -> None:
+def _print_log(table: Table, entries: list[Line]) -> None:
     lines = [line.text for line in entries]
+    ruleset = table.ruleset
     opts = ", ".join(
-        f"{k}={v}"
-        for k, v in engine.ruleset.option_values().items()
-        if v != engine.ruleset.option_defaults()[k]
+        f"{k}={v}" for k, v in ruleset.option_values().items() if v != ruleset.option_defaults()[k]
     )
     _out.print(
-        f"[bold]{escape(ef.path)}[/bold] · {ef.ruleset.name}"
-        f"{' (' + escape(opts) + ')' if opts else ''} · seed {engine.seed}"
+        f"[bold]{escape(table.file.path)}[/bold] · {ruleset.name}"
+        f"{' (' + escape(opts) + ')' if opts else ''} · seed {table.seed}"
     )
     if not _out.is_terminal:  # piped: plain text, printed at once
         click.echo("\n".join("\n" + line if line.startswith("#") else line for line in lines))
         _out.print()
-        _out.print(status_table(ef.ruleset, engine.state))
+        _out.print(status_table(ruleset, table.state))
         return
     for line in entries:
         text = escape(line.text)
@@ -144,4 +137,4 @@ def _print_log(ef: EncounterFile, engine: Engine, entries: list[Line]) -> None:
             text = f"[{style}]{text}[/{style}]"
         _out.print("\n" + text if line.tone == "title" else text)
     _out.print()
-    _out.print(status_table(ef.ruleset, engine.state))
+    _out.print(status_table(ruleset, table.state))

@@ -10,11 +10,11 @@ from rich.table import Table
 
 from fracas import table as tables
 from fracas.catalogue import spec_of
+from fracas.console import combatant_table, now_line, status_table
 from fracas.errors import FracasError
-from fracas.model import Action, Combatant, Encounter
+from fracas.model import Action, Encounter
 from fracas.play.commands import COMMANDS, GM_USAGE, action_names
 from fracas.render import action_title, damage_rows, odds_heading, record_entries
-from fracas.rulesets.base import Ruleset, Shown
 from fracas.store import EncounterInfo
 from fracas.table import Odds, Record
 
@@ -32,12 +32,6 @@ __all__ = [
 def record_lines(log: Sequence[Record], before: Encounter, record: Record) -> list[str]:
     """The log lines of one record, given the state before it."""
     return [line.text for line in record_entries(log, before, record)]
-
-
-def now_line(state: Encounter) -> str:
-    """Whose turn it is."""
-    over = " (turn over: end, move or set)" if state.turn.over else ""
-    return f"now: round {state.round}, {state.name(state.turn.actor)}'s turn{over}"
 
 
 def help_lines(table: tables.Table, about: str | None = None) -> list[str]:
@@ -120,72 +114,6 @@ def odds_lines(state: Encounter, action: Action, result: Odds) -> list[str]:
             else:
                 lines.append(f"    {row.damage:>3} dmg {'#' * row.bar:<30} {_pct(row.p)}  {row.p}")
     return lines
-
-
-WIDE = 110
-"""Terminal columns from which the status table shows the ruleset's state column."""
-
-
-def status_table(ruleset: Ruleset, state: Encounter, width: int | None = None) -> Table:
-    """Every combatant: HP bar, statuses, what it fights with, the ruleset's own state
-    (its presenter's fields: AP and MAP, Energy, wounds, ...; on a terminal narrower than
-    :data:`WIDE` columns, left to ``status NAME``), position."""
-    presenter = ruleset.presenter()
-    table = Table(title=now_line(state)[5:], title_justify="left")
-    fields = {cid: presenter.fields(state, c) for cid, c in state.combatants.items()}
-    if width is not None and width < WIDE and any(fields.values()):
-        fields = {cid: () for cid in fields}
-        table.caption = "`status NAME` shows one combatant in full"
-    columns = ("combatant", "side", "HP", "statuses", "gear", "state", "at")
-    for col in columns:
-        if col != "state" or any(fields.values()):
-            table.add_column(col, no_wrap=col in ("HP", "at"))
-    for c in state.combatants.values():
-        statuses = ", ".join(_shown(s) for s in presenter.statuses(state, c))
-        at = f"{c.at[0]},{c.at[1]}" if c.at is not None else "-"
-        name = ("> " if c.id == state.turn.actor else "  ") + c.name
-        row = [escape(name), escape(c.side), _hp(ruleset, c), escape(statuses)]
-        row.append(escape(presenter.gear(state, c)))
-        if any(fields.values()):
-            row.append(escape(" · ".join(_shown(s) for s in fields[c.id])))
-        table.add_row(*row, at)
-    values = presenter.encounter(state)
-    if values:
-        shown = escape(" · ".join(_shown(s) for s in values))
-        table.caption = f"{shown}; {table.caption}" if table.caption else shown
-    return table
-
-
-def combatant_table(ruleset: Ruleset, state: Encounter, cid: str) -> Table:
-    """One combatant in full (``status NAME``): HP, statuses, gear, then everything the
-    presenter shows of it, with the details."""
-    presenter = ruleset.presenter()
-    c = state.get(cid)
-    table = Table(title=f"{c.name} ({c.id}, {c.side})", title_justify="left", show_header=False)
-    table.add_column("what")
-    table.add_column("value")
-    table.add_row("HP", _hp(ruleset, c))
-    table.add_row("at", f"{c.at[0]},{c.at[1]}" if c.at is not None else "-")
-    for s in presenter.statuses(state, c):
-        table.add_row(escape(f"status {s.label}"), escape(s.value))
-    table.add_row("gear", escape(presenter.gear(state, c)))
-    for s in presenter.full(state, c):
-        value = s.value + (f" ({s.detail})" if s.detail else "")
-        table.add_row(escape(s.label), escape(value))
-    return table
-
-
-def _shown(s: Shown) -> str:
-    return f"{s.label} {s.value}" if s.value else s.label
-
-
-def _hp(ruleset: Ruleset, c: Combatant) -> str:
-    """An HP bar (blue filled, dots empty) with the number; DOWN in words, not colour alone."""
-    width = 12
-    filled = max(0, min(width, round(width * c.hp / c.max_hp))) if c.max_hp else 0
-    bar = f"[blue]{'█' * filled}[/blue][dim]{'·' * (width - filled)}[/dim]"
-    down = " [bold]DOWN[/bold]" if ruleset.is_down(c) else ""
-    return f"{bar} {c.hp}/{c.max_hp}{down}"
 
 
 def encounters_table(infos: Sequence[EncounterInfo], current: str | None, where: str) -> Table:

@@ -12,6 +12,7 @@ opener and the rulesets' registry; nothing else of fracas (a test walks the impo
 
 from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, Choice
 from fracas.choices import Option, options_now, param_choices, param_flags, param_numbers
+from fracas.dice.budget import DEFAULT_SECONDS
 from fracas.dice.source import Dice
 from fracas.engine import Record
 from fracas.files import MAX_DEPTH, EncounterFile, read_text
@@ -34,11 +35,12 @@ from fracas.table.identity import Forbidden, Identity, Role
 from fracas.table.physical import DieNeeded, Pending
 from fracas.table.projection import View, hp_label, mentions
 from fracas.table.questions import WIN_LIMITS, OddsQuestion, WinQuestion
-from fracas.table.service import TableService, check_file, fresh_seed
+from fracas.table.service import Played, Refused, TableService, check_file, fresh_seed
 from fracas.table.table import GAME_MASTER, Snapshot, StoreLost, Table, live_seed
 
 __all__ = [
     "DEFAULT_CHOICE_SECONDS",
+    "DEFAULT_SECONDS",
     "GAME_MASTER",
     "MAX_DEPTH",
     "WIN_LIMITS",
@@ -60,8 +62,10 @@ __all__ = [
     "Option",
     "Outcome",
     "Pending",
+    "Played",
     "Record",
     "Redo",
+    "Refused",
     "Request",
     "Role",
     "SetDice",

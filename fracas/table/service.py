@@ -15,6 +15,7 @@ import json
 import random
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,26 @@ from fracas.store import NAME_PATTERN, EncounterInfo, EncounterStore, NewEncount
 from fracas.store.records import record_json
 from fracas.table.table import Table, resume
 
-__all__ = ["TableService", "check_file", "fresh_seed"]
+__all__ = ["Played", "Refused", "TableService", "check_file", "fresh_seed"]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The action of a file the rules refused: its number (from 1), its ``FILE:LINE``,
+    the refusal."""
+
+    number: int
+    where: str
+    error: FracasError
+
+
+@dataclass(frozen=True)
+class Played:
+    """A file played (:meth:`TableService.play`): its table, and the action refused
+    where it stopped (None: every action played)."""
+
+    table: Table
+    refused: Refused | None
 
 
 def fresh_seed() -> int:
@@ -97,24 +117,56 @@ class TableService:
         """
         if self.policy:
             text = _with_policy(text, source, self.policy)
+        played = self.play(text, source, name=name, seed=seed, live=live, store=False)
+        if played.refused is not None:
+            r = played.refused
+            raise FileError(r.error.code, f"action {r.number}: {r.error.message}", r.where)
+        return self._store(played.table, name)
+
+    def play(
+        self,
+        text: str,
+        source: str,
+        *,
+        name: str | None = None,
+        seed: int | None = None,
+        actions: int | None = None,
+        live: bool = False,
+        store: bool = True,
+    ) -> Played:
+        """A new encounter from a file's text, its first ``actions`` actions played
+        (None: all; negative: all but that many last ones) up to the first the rules
+        refuse (``fracas run``, ``fracas odds``): the table holds what was played
+        before it, the refusal says which and why.
+        Stored as :meth:`create` stores (``store`` False: not yet).
+
+        Raises:
+            FileError: the file does not validate.
+        """
         ef = parse_text(text, source)
         if seed is not None:
             ef = dataclasses.replace(ef, seed=seed)
-        played = play_file(ef)
-        if played.refused is not None:
-            number, exc = played.refused
-            raise FileError(
-                exc.code, f"action {number}: {exc.message}", ef.action_where[number - 1]
-            )
+        played = play_file(ef, actions)
         engine = played.engine
         if live and seed is None:  # what is rolled from now on: not the file's dice again
             engine.reseed(fresh_seed())
-        new = NewEncounter(ef.path, text, ef.ruleset.name, engine.seed)
-        stored = self.store.create(new, [record_json(r) for r in engine.log], name)
-        table = Table(self.store, stored, text, ef, engine)
+        table = Table(self.store, name or "", text, ef, engine)
         table._before.extend(played.before)
+        refused = None
+        if played.refused is not None:
+            number, exc = played.refused
+            refused = Refused(number, ef.action_where[number - 1], exc)
+        if store:
+            self._store(table, name)
+        return Played(table, refused)
+
+    def _store(self, table: Table, name: str | None) -> Table:
+        """Store a table played from a file as a new encounter (named ``name`` or the
+        store's next name); the table, named."""
+        new = NewEncounter(table.file.path, table.text, table.ruleset.name, table.seed)
+        table.name = self.store.create(new, [record_json(r) for r in table.log], name)
         with self._lock:
-            self._tables[stored] = table
+            self._tables[table.name] = table
         return table
 
     def create_from(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.actions import check_now
+from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, Choice, choice_odds
 from fracas.choices import Option, options_now
 from fracas.dice.source import Dice
 from fracas.engine import Engine, Record
@@ -255,6 +256,14 @@ class Table:
         """The game master's odds of ``action`` now, worked out here (the question of
         :meth:`odds_question`, answered at once)."""
         return self.odds_question(action, GAME_MASTER, **limits).answer()
+
+    def choice_odds(self, seconds: float = DEFAULT_CHOICE_SECONDS) -> list[Choice]:
+        """The game master's odds of every choice of whoever's turn it is now (each
+        action on each target or tile), fastest first, within ``seconds`` in all."""
+        with self._lock:
+            self._fresh()
+            state, seed = self.state, self.seed
+        return list(choice_odds(self.ruleset, state, seed=seed, seconds=seconds))
 
     def win_question(self, by: Identity, limits: Mapping[str, Any]) -> WinQuestion | None:
         """The win bar of the table now for ``by``, as a frozen job; None when the

@@ -226,7 +226,7 @@ def names() -> list[str]:
         ("attack bo edge=adv", ["edge=advantage"]),
         ("ana attack at ", []),
         ("bo equip ", ["item="]),
-        ("ana move ", ["to"]),
+        ("ana move ", ["to", "walk="]),
         ("ana set h", ["hand=", "hp="]),
         ("dice ", ["auto", "manual"]),
         ("delete ga", ["gate", "gate-2"]),

@@ -74,10 +74,12 @@ def test_the_game_master_whelms_two_targets_with_their_odds(tmp_path: Path, brow
 
 def test_a_switch_gives_the_attack_advantage_and_its_odds(tmp_path: Path, browser: Any) -> None:
     with attacking(tmp_path, browser, "soak.yaml", "Finn") as (server, gm):  # after Mara
-        assert gm.get_by_label("Disadvantage").is_visible()
+        assert gm.get_by_label("Disadvantage", exact=True).is_visible()
         gm.get_by_label("Advantage", exact=True).check()
-        gm.get_by_label("Modifier").fill("-2")  # SK-3: a situational modifier to the roll
-        gm.get_by_label("Modifier").dispatch_event("change")
+        gm.get_by_label("Modifier", exact=True).fill(
+            "-2"
+        )  # SK-3: a situational modifier to the roll
+        gm.get_by_label("Modifier", exact=True).dispatch_event("change")
         target = gm.get_by_role("button", name="Attack The Brute")
         target.hover()
         gm.wait_for_selector("#odds .odds-line")

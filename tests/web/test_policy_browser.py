@@ -97,7 +97,11 @@ def test_the_rules_panel_changes_the_table_live(server: Server, browser: Any) ->
     pat.wait_for_function(f"document.getElementById('log').innerText.includes('#{seq} undo')")
     assert server.table.log[-1].kind == "undo" and server.table.log[-1].by == "Pat"
     gm.get_by_label("Enemy HP players see").select_option("exact")
-    pat.wait_for_function("document.getElementById('order').innerText.includes('12/12')")
+    pat.wait_for_function(
+        "document.getElementById('policy-words').innerText.includes('enemy HP exactly')"
+    )
+    bo = pat.locator("#order li", has_text="Bo").first
+    assert "12/12" in bo.inner_text()  # Bo's HP as a number now, on the player's page
     assert server.table.state.policy.enemy_hp == "exact"
     SHOTS.mkdir(exist_ok=True)
     gm.screenshot(path=str(SHOTS / "policy-panel-gm.png"), full_page=True)
