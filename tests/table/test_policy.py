@@ -11,7 +11,7 @@ import yaml
 
 from fracas.errors import FileError, FracasError
 from fracas.files import parse_text, play_file
-from fracas.model import Policy
+from fracas.model import Action, Policy
 from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService, View
 
@@ -78,3 +78,24 @@ def test_a_policy_change_is_a_logged_record_undone_exported_and_resumed(tmp_path
         table.submit(SetPolicy({"enemy_hp": "often"}))
     assert err.value.code == "bad_value" and table.state.policy.enemy_hp == "exact"
     store.close()
+
+
+def test_wl31_a_reaction_is_taken_off_turn_and_an_attack_is_not() -> None:
+    """What a ruleset declares off-turn (WL-31's Reactions) reaches the rules in another's
+    turn: Knox's player is refused by the rules (Knox has no Hit the Deck), not by the
+    turn; an attack in Vera's turn is ``not_your_turn``."""
+    example = (Path(__file__).parents[2] / "examples" / "wasteland.yaml").read_text()
+    table = TableService(open_store(":memory:")).create(
+        example.split("\nactions:")[0] + "\n", "w.yaml", seed=1
+    )
+    knox = Identity.player("Kit", "knox")
+    assert table.state.turn.actor == "vera"
+    seq = table.seq
+    with pytest.raises(FracasError) as err:
+        table.act(Action("knox", "reaction", params={"name": "hit_the_deck"}), knox)
+    assert err.value.code == "not_available"
+    assert err.value.message == "'knox' cannot hit the deck (needs hit_the_deck)"
+    with pytest.raises(FracasError) as err:
+        table.act(Action("knox", "attack", "vera"), knox)
+    assert err.value.code == "not_your_turn"
+    assert table.seq == seq
