@@ -495,7 +495,7 @@ function chosenPanel() {
     const sel = el("select", { "aria-label": `${p}${asks(o, p)}` });
     if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${p}: none`));
     for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${p}: ${v}`));
-    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; });
+    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; paramsChanged(); });
     if (!o.required.includes(p) || values.length) {
       if (o.required.includes(p) && !chosen.params[p]) chosen.params[p] = values[0];
       panel.append(sel);
@@ -505,7 +505,7 @@ function chosenPanel() {
     const input = el("input", { type: "checkbox", checked: chosen.params[f] === true });
     input.addEventListener("change", () => {
       if (input.checked) chosen.params[f] = true; else delete chosen.params[f];
-      hideOdds();
+      paramsChanged();
     });
     const label = el("label", { class: "flag" });
     label.append(input, document.createTextNode(` ${title(f)}${asks(o, f)}`));
@@ -517,7 +517,7 @@ function chosenPanel() {
     input.addEventListener("change", () => {
       const v = input.value.trim();
       if (/^-?\d+$/.test(v)) chosen.params[n] = Number(v); else { delete chosen.params[n]; input.value = ""; }
-      hideOdds();
+      paramsChanged();
     });
     const label = el("label", { class: "flag" });
     label.append(document.createTextNode(`${title(n)}${asks(o, n)} `), input);
@@ -531,10 +531,10 @@ function chosenPanel() {
   } else {
     for (const t of o.targets) {
       const b = el("button", { type: "button", "data-target": t }, `${title(o.do)} ${name(t)}`);
-      b.addEventListener("click", () => act(t));
+      b.addEventListener("click", () => pick({ target: t })); // preview.js: a tap previews
       b.addEventListener("mouseenter", () => askOdds(t));
       b.addEventListener("focus", () => askOdds(t));
-      b.addEventListener("mouseleave", hideOdds);
+      b.addEventListener("mouseleave", leaveOdds);
       row.append(b);
     }
     if (!o.targets.length) row.append(el("p", { class: "why" }, "no target now"));
@@ -565,16 +565,16 @@ function severalBox(o) {
       chosen.several = chosen.several.filter((x) => x !== t);  // in the order ticked
       if (input.checked) chosen.several.push(t);
       update();
-      hideOdds();
+      paramsChanged();
     });
     const label = el("label", {});
     label.append(input, document.createTextNode(` ${name(t)}`));
     box.append(label);
   }
-  go.addEventListener("click", () => { if (chosen.several.length > 1) send({ type: "act", action: severalAction() }); });
+  go.addEventListener("click", () => { if (chosen.several.length > 1) pick({ several: true }); });
   go.addEventListener("mouseenter", () => askSeveralOdds());
   go.addEventListener("focus", () => askSeveralOdds());
-  go.addEventListener("mouseleave", hideOdds);
+  go.addEventListener("mouseleave", leaveOdds);
   update();
   box.append(go);
   return box;
@@ -603,11 +603,11 @@ function actionFor(t, at = null) {
 
 function actAt(tile) {
   if (!aiming()) return;
-  send({ type: "act", action: actionFor(null, tile) });
+  pick({ at: tile });
 }
 
 function target(cid) {
-  if (chosen && chosen.option.targets && chosen.option.targets.includes(cid)) act(cid);
+  if (chosen && chosen.option.targets && chosen.option.targets.includes(cid)) pick({ target: cid });
 }
 
 function act(t) {
