@@ -182,6 +182,7 @@ def is_private(action: Action) -> bool:
         action.do == "roll" and action.params.get("secret") is True
     )
 
+
 NOTE_MAX = 2000
 """The longest note, in characters."""
 
