@@ -414,7 +414,7 @@ function tokenOf(c) {
   t.append(el("svg:text", { x, y: by + 13 }, `${c.name} ${hpText(c)}`));
   c.statuses.forEach((s, i) => {
     t.append(el("svg:text", { x: x + 16, y: y - 10 + i * 9, class: "badge", "text-anchor": "start" },
-      s.label.slice(0, 6) + (s.value.match(/turns=(\d+)/) ? ` ${s.value.match(/turns=(\d+)/)[1]}` : "")));
+      s.label + (s.value.match(/turns=(\d+)/) ? ` ${s.value.match(/turns=(\d+)/)[1]}` : "")));
   });
   t.addEventListener("click", () => target(c.id));
   t.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); target(c.id); } });
