@@ -175,6 +175,7 @@ class View:
             },
             "combatants": combatants,
             "status_list": _status_list(ruleset) if self.gm else [],
+            "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
             "you": {
                 "name": self.identity.name,
                 "role": self.identity.role.value,

@@ -361,6 +361,7 @@ function showTile() {
     text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
     askTileOdds(cursor);
   }
+  drawRuler(o, cursor);
   const info = $("tile-info");
   if (info.textContent !== text) info.textContent = text;
 }
@@ -704,7 +705,7 @@ function setup() {
   });
   $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
   mapView.attach({
-    canDrag: () => Boolean(state && state.you.role === "gm"),
+    canDrag: (cid) => Boolean(state && (state.you.role === "gm" || playerMove(cid))),
     hover: (e) => pointAt(tileAt(e)),
     drop: (cid, e) => {
       // the game master's move: `move` with only `to` takes no turn and costs nothing
@@ -712,6 +713,8 @@ function setup() {
       const c = placed(cid);
       if (!c || x < 0 || y < 0 || x >= mapSize[0] || y >= mapSize[1]) return;
       if (c.at[0] === x && c.at[1] === y) return;
+      const own = playerMove(cid);
+      if (own) { send({ type: "act", action: { actor: cid, do: "move", to: [x, y], ...own } }); return; }
       send({ type: "act", action: { actor: cid, do: "move", to: [x, y] } });
     },
   });
@@ -755,6 +758,27 @@ function setup() {
     else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
   });
   connect();
+}
+
+// --- a player's own move (issue 22 item 3): its token dragged where the table's policy
+// and the rules offer it a move; the rules' own movement (wasteland: MAP then AP) or a
+// walk (`walk: true`). The server checks the distance and the cost.
+function playerMove(cid) {
+  if (!state || state.you.role === "gm" || !state.policy.player_move) return null;
+  const c = placed(cid);
+  if (!c || !c.mine || !c.acting) return null; // in its turn (the server says what else)
+  return (state.move_params || []).includes("walk") ? { walk: true } : {};
+}
+
+// --- the ruler: a line from whom the counter measures to the tile pointed at
+function drawRuler(o, tile) {
+  const line = $("ruler");
+  if (!line) return;
+  if (!o || !tile || (o.at[0] === tile[0] && o.at[1] === tile[1])) { line.setAttribute("display", "none"); return; }
+  const c = (v) => v * TILE + TILE / 2;
+  line.setAttribute("x1", c(o.at[0])); line.setAttribute("y1", c(o.at[1]));
+  line.setAttribute("x2", c(tile[0])); line.setAttribute("y2", c(tile[1]));
+  line.setAttribute("display", "inline");
 }
 
 function endTurn() {
