@@ -175,6 +175,7 @@ class View:
             },
             "combatants": combatants,
             "status_list": _status_list(ruleset) if self.gm else [],
+            "ranges_button": ruleset.presenter().ranges_button,
             "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
             "you": {
                 "name": self.identity.name,
@@ -204,6 +205,7 @@ class View:
             "hp_shown": shown,
             "statuses": _shown(presenter.statuses(state, c)),
             "gear": presenter.gear(state, c),
+            "gear_note": presenter.gear_note(state, c),
         }
         if self.gm:
             entry["hidden"] = c.id in state.hidden
@@ -211,6 +213,9 @@ class View:
         if self.gm or c.id in self.identity.owns:
             entry["ranges"] = [
                 {"label": r.label, "tiles": r.tiles} for r in presenter.ranges(state, c)
+            ]
+            entry["rings"] = [
+                {"label": r.label, "tiles": r.tiles} for r in presenter.rings(state, c)
             ]
         if shown == "exact":
             entry["hp"], entry["max_hp"] = c.hp, c.max_hp

@@ -251,24 +251,38 @@ def test_range_rings_and_the_tile_counter(server: Server, browser: Any) -> None:
     assert pat.get_attribute("#ranges-toggle", "aria-pressed") == "true"
     rings = pat.locator("#rings .range-ring")
     labels = [(r.get_attribute("data-label"), r.get_attribute("data-tiles")) for r in rings.all()]
-    assert labels == [("pistol close", "5"), ("pistol medium", "12"), ("pistol long", "15")]
+    assert labels == [
+        ("pistol close", "5"),
+        ("pistol medium", "12"),
+        ("pistol long", "15"),
+        ("throw", "10"),  # DC-A5's rings (issue 22 item 6): DC-17's throw range, 15, 20
+        ("15 tiles", "15"),
+        ("20 tiles", "20"),
+    ]
     assert all(r.evaluate("e => e.tagName") == "rect" for r in rings.all())  # Chebyshev
     legend = pat.locator("#ranges-legend").inner_text()
     assert legend == (
         "Ranges of Ana (chebyshev): pistol close 5, pistol medium 12, pistol long 15 tiles"
+        "; rings: throw 10, 15 tiles 15, 20 tiles 20"
     )
-    assert pat.locator("#rings .range-label").all_text_contents() == ["pistol close 5"]
+    assert pat.locator("#rings .range-label").all_text_contents() == [
+        "pistol close 5",
+        "pistol medium 12",
+        "pistol long 15 · 15 tiles",
+        "throw 10",
+        "20 tiles",
+    ]  # the map grows to show every ring (issue 22 item 6)
     width = pat.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     pat.locator("#map-box").screenshot(path=str(SHOTS / "rings-390.png"))
 
     # hover: Ana is at (0, 0); tile (6, 4) is 6 tiles away by Chebyshev, in medium
-    pat.mouse.move(*tile_point(pat, 6, 4))
+    pat.mouse.move(*_centre_of(pat, 6, 4))
     info = pat.locator("#tile-info")
     assert info.get_attribute("aria-live") == "polite"
     pat.wait_for_function("document.getElementById('tile-info').innerText.startsWith('Tile 6, 4')")
     assert info.inner_text() == "Tile 6, 4: 6 tiles from Ana, within pistol medium (12)"
-    pat.mouse.move(*tile_point(pat, 3, 1))
+    pat.mouse.move(*_centre_of(pat, 3, 1))
     pat.wait_for_function("document.getElementById('tile-info').innerText.startsWith('Tile 3, 1')")
     assert info.inner_text() == "Tile 3, 1: 3 tiles from Ana, within pistol close (5)"
     # the keyboard: the cursor starts at the counter's combatant and follows the arrows
@@ -374,7 +388,7 @@ def test_manhattan_rings_are_diamonds_and_the_counter_counts_orthogonal_steps(
         ]
         # Ana's tile centre (100, 100); the reach-1 diamond's corners 1.5 tiles out
         assert rings[0].get_attribute("points") == "100,40 160,100 100,160 40,100"
-        pat.mouse.move(*tile_point(pat, 5, 4))
+        pat.mouse.move(*_centre_of(pat, 5, 4))
         pat.wait_for_function(
             "document.getElementById('tile-info').innerText.startsWith('Tile 5, 4')"
         )
@@ -382,7 +396,7 @@ def test_manhattan_rings_are_diamonds_and_the_counter_counts_orthogonal_steps(
         assert pat.locator("#tile-info").inner_text() == (
             "Tile 5, 4: 5 tiles from Ana, within bow DV 10 (5)"
         )
-        pat.mouse.move(*tile_point(pat, 6, 4))
+        pat.mouse.move(*_centre_of(pat, 6, 4))
         pat.wait_for_function(
             "document.getElementById('tile-info').innerText.startsWith('Tile 6, 4')"
         )

@@ -193,6 +193,7 @@ function draw() {
   const you = state.you.role === "gm" ? "game master" : state.you.name;
   const whose = state.turn === null ? "the game master's turn" : `${name(state.turn)}'s turn`;
   $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
+  if (state.ranges_button && $("ranges-toggle").textContent !== state.ranges_button) $("ranges-toggle").textContent = state.ranges_button;
   renderMap();
   renderOrder();
   renderActions();
@@ -265,6 +266,7 @@ function renderMap() {
   let w = 8, h = 6;
   if (state.bounds) [w, h] = state.bounds;
   for (const c of placed) { w = Math.max(w, c.at[0] + 2); h = Math.max(h, c.at[1] + 2); }
+  [w, h] = ringsFit(w, h);
   const svg = $("map");
   mapView.setFull([-24, -4, w * TILE + 48, h * TILE + 8]); // room for edge labels; zoomed and panned
   const grid = $("grid-rect");
@@ -300,6 +302,17 @@ function ringsOrigin() {
   return state.combatants.find((c) => c.mine && c.at && c.ranges) || null;
 }
 
+// --- the rings the rules name beside the hand's ranges (issue 22 item 6: DC-A5's throw
+// range, 15 and 20 tiles): drawn with the ranges, and the map grows to show them all
+function allRings(c) { return [...(c.ranges || []), ...(c.rings || []).map((r) => ({ ...r, mark: true }))]; }
+
+function ringsFit(w, h) {
+  const c = showRanges && state ? ringsOrigin() : null;
+  if (!c) return [w, h];
+  const far = Math.max(0, ...allRings(c).map((r) => r.tiles));
+  return [Math.max(w, c.at[0] + far + 1), Math.max(h, c.at[1] + far + 1)];
+}
+
 function renderRings() {
   const g = $("rings");
   const legend = $("ranges-legend");
@@ -308,16 +321,19 @@ function renderRings() {
   g.setAttribute("display", c ? "inline" : "none");
   legend.hidden = !showRanges;
   if (!showRanges) return;
-  if (!c || !c.ranges.length) {
+  const rings = c ? allRings(c) : [];
+  if (!c || !rings.length) {
     legend.textContent = "No ranges to show for " + (c ? c.name : "this page");
     return;
   }
-  legend.textContent = `Ranges of ${c.name} (${state.metric}): ` + c.ranges.map((r) => `${r.label} ${r.tiles}`).join(", ") + " tiles";
+  legend.textContent = `Ranges of ${c.name} (${state.metric}): ` + c.ranges.map((r) => `${r.label} ${r.tiles}`).join(", ") + " tiles" +
+    (c.rings && c.rings.length ? `; rings: ${c.rings.map((r) => `${r.label} ${r.tiles}`).join(", ")}` : "");
   const [X, Y] = [c.at[0] * TILE + TILE / 2, c.at[1] * TILE + TILE / 2];
   const [W, H] = [mapSize[0] * TILE, mapSize[1] * TILE];
-  for (const r of c.ranges) {
+  const labelled = new Map(); // tiles -> the label already drawn at that ring's edge
+  for (const r of rings) {
     const half = (r.tiles + 0.5) * TILE; // to the outer edge of the farthest tile
-    const attrs = { class: "range-ring", "data-label": r.label, "data-tiles": r.tiles };
+    const attrs = { class: r.mark ? "range-ring mark" : "range-ring", "data-label": r.label, "data-tiles": r.tiles };
     const ring = state.metric === "manhattan"
       ? el("svg:polygon", { ...attrs, points: `${X},${Y - half} ${X + half},${Y} ${X},${Y + half} ${X - half},${Y}` })
       : el("svg:rect", { ...attrs, x: X - half, y: Y - half, width: 2 * half, height: 2 * half });
@@ -329,9 +345,13 @@ function renderRings() {
     const spots = [[edge, Y - half + 11, edge === X ? "middle" : "start"], [edge, Y + half - 4, edge === X ? "middle" : "start"],
       [X + half - 4, Y + 3, "end"], [X - half + 4, Y + 3, "start"]];
     const spot = spots.find(([x, y]) => x >= 0 && x <= W && y >= 8 && y <= H);
-    if (spot) {
-      g.append(el("svg:text", { class: "range-label", x: spot[0], y: spot[1], "text-anchor": spot[2] },
-        `${r.label} ${r.tiles}`));
+    if (spot && labelled.has(r.tiles)) {
+      labelled.get(r.tiles).textContent += ` · ${r.mark && /\d/.test(r.label) ? r.label : `${r.label} ${r.tiles}`}`; // one edge, one label
+    } else if (spot) {
+      const text = el("svg:text", { class: "range-label", x: spot[0], y: spot[1], "text-anchor": spot[2] },
+        r.mark && /\d/.test(r.label) ? r.label : `${r.label} ${r.tiles}`);
+      labelled.set(r.tiles, text);
+      g.append(text);
     }
   }
 }
@@ -438,7 +458,7 @@ function renderOrder() {
     }
     card.append(el("span", {}, `HP ${hpText(c)}`));
     if (c.down) card.append(el("span", {}, "down"));
-    if (c.gear) card.append(el("span", { class: "small" }, c.gear));
+    if (c.gear) card.append(gearOf(c));
     if (c.hidden) card.append(el("span", { class: "tag" }, "hidden from players"));
     if (c.note) card.append(el("span", { class: "note", title: "your note (players never see it)" }, `Note: ${c.note}`));
     for (const s of c.statuses) card.append(el("span", { class: "small" }, `${s.label}${s.value ? " " + s.value : ""}`));
@@ -449,6 +469,22 @@ function renderOrder() {
   const dl = $("values");
   dl.replaceChildren();
   for (const v of state.values) { dl.append(el("dt", {}, v.label)); dl.append(el("dd", { title: v.detail || null }, v.value)); }
+}
+
+// The weapon on a card; where a rule changes what it does (dice-combat's scrap), a
+// button on it opens that line on a tap, a click or a key (no hover-only tooltip).
+function gearOf(c) {
+  if (!c.gear_note) return el("span", { class: "small" }, c.gear);
+  const wrap = el("span", { class: "gear" });
+  const b = el("button", { type: "button", class: "gear-tip", "aria-expanded": "false", "data-id": c.id }, `${c.gear} ⓘ`);
+  const note = el("span", { class: "gear-note", role: "note", hidden: true }, c.gear_note);
+  b.addEventListener("click", () => {
+    const open = b.getAttribute("aria-expanded") !== "true";
+    b.setAttribute("aria-expanded", String(open));
+    note.hidden = !open;
+  });
+  wrap.append(b, note);
+  return wrap;
 }
 
 function findOption(actor, what) {
@@ -701,7 +737,7 @@ function setup() {
   $("ranges-toggle").addEventListener("click", () => {
     showRanges = !showRanges;
     $("ranges-toggle").setAttribute("aria-pressed", String(showRanges));
-    if (state) renderRings();
+    if (state) { renderMap(); mapView.reset(); } // the map grows to show the rings
   });
   $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
   mapView.attach({
