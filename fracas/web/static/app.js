@@ -268,7 +268,7 @@ function renderMap() {
   for (const c of placed) { w = Math.max(w, c.at[0] + 2); h = Math.max(h, c.at[1] + 2); }
   [w, h] = ringsFit(w, h);
   const svg = $("map");
-  mapView.setFull([-24, -4, w * TILE + 48, h * TILE + 8]); // room for edge labels; zoomed and panned
+  mapView.setFull([-4, -4, w * TILE + 8, h * TILE + 8]); // labels stay on the grid (layout.js)
   const grid = $("grid-rect");
   grid.setAttribute("width", w * TILE);
   grid.setAttribute("height", h * TILE);
@@ -278,6 +278,8 @@ function renderMap() {
   const g = $("tokens");
   g.replaceChildren();
   for (const c of placed) g.append(tokenOf(c));
+  mapLayout.place(w * TILE, h * TILE); // layout.js: no label over another
+  phoneZoom();
   renderRings();
   showTile();
 }
@@ -420,9 +422,10 @@ function tokenOf(c) {
     (statuses ? `, ${statuses}` : "") + ` at ${c.at[0]}, ${c.at[1]}`;
   const t = el("svg:g", {
     class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}${c.hidden ? " hidden" : ""}`,
-    tabindex: "0", role: "button", "aria-label": label, "data-id": c.id,
+    tabindex: "0", role: "button", "aria-label": label, "data-id": c.id, "data-cx": x, "data-cy": y,
   });
   t.append(el("svg:title", {}, label));
+  t.append(el("svg:circle", { class: "hit", cx: x, cy: y, r: TILE / 2 })); // the whole tile takes a tap
   if (c.acting) t.append(el("svg:circle", { class: "ring", cx: x, cy: y, r: 18 }));
   t.append(el("svg:circle", { class: "disc", cx: x, cy: y, r: 14, fill: sideColour(c.side) }));
   t.append(el("svg:text", { x, y: y + 4, fill: sideInk(c.side), class: "name" }, c.name.slice(0, 2)));
@@ -432,7 +435,7 @@ function tokenOf(c) {
   if (c.hp_shown === "exact" && c.max_hp) {
     t.append(el("svg:rect", { x: bx, y: by, width: Math.max(0, bw * c.hp / c.max_hp), height: 5, fill: hpColour(c) }));
   }
-  t.append(el("svg:text", { x, y: by + 13 }, `${c.name} ${hpText(c)}`));
+  t.append(el("svg:text", { x, y: by + 13, class: "label" }, `${c.name} ${hpText(c)}`));
   c.statuses.forEach((s, i) => {
     t.append(el("svg:text", { x: x + 16, y: y - 10 + i * 9, class: "badge", "text-anchor": "start" },
       s.label + (s.value.match(/turns=(\d+)/) ? ` ${s.value.match(/turns=(\d+)/)[1]}` : "")));
@@ -794,6 +797,22 @@ function setup() {
     else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
   });
   connect();
+}
+
+// --- a phone opens the map zoomed so a tile takes a 44 px tap (layout.js); once, and
+// "Fit" shows the whole map again
+let phoneZoomed = false;
+function phoneZoom() {
+  if (phoneZoomed) return;
+  phoneZoomed = true;
+  const z = mapLayout.touchZoom(TILE);
+  if (z <= 1) return;
+  const o = placed(state.turn) || state.combatants.find((c) => c.mine && c.at) || null;
+  mapView.zoomBy(z);
+  if (o) {
+    const b = mapView.box();
+    mapView.panBy(o.at[0] * TILE + TILE / 2 - (b[0] + b[2] / 2), o.at[1] * TILE + TILE / 2 - (b[1] + b[3] / 2));
+  }
 }
 
 // --- a player's own move (issue 22 item 3): its token dragged where the table's policy
