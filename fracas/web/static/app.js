@@ -113,6 +113,7 @@ function send(message, tries = 0) {
 function handle(m) {
   if (m.type === "sync") {
     const first = state === null;
+    if (!first && m.seq !== seq && !changes.size) notice(""); // a refusal is not pinned through later turns
     state = m.state;
     seq = m.seq;
     options = m.options;
@@ -191,7 +192,7 @@ function draw() {
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
-  const whose = state.turn === null ? "the game master's turn" : `${name(state.turn)}'s turn`;
+  const whose = state.turn === null ? "a turn this page does not see" : `${name(state.turn)}'s turn`;
   $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
   if (state.ranges_button && $("ranges-toggle").textContent !== state.ranges_button) $("ranges-toggle").textContent = state.ranges_button;
   renderMap();
@@ -496,6 +497,14 @@ function findOption(actor, what) {
 
 function title(text) { return text.replace(/_/g, " ").replace(/^./, (x) => x.toUpperCase()); }
 
+// --- words a game master reads (issue 22 item 8): a parameter's name as words, and a
+// value that names a combatant as its name
+function words(text) { return String(text).replace(/_/g, " "); }
+function valueWords(p, v) {
+  const c = state && state.combatants.find((x) => x.id === v);
+  return c ? c.name : words(v);
+}
+
 function renderActions() {
   const box = $("actions");
   box.replaceChildren();
@@ -532,9 +541,9 @@ function chosenPanel() {
   const o = chosen.option;
   const panel = el("div", { role: "group", "aria-label": `${title(o.do)}: choose` });
   for (const [p, values] of Object.entries(o.choices)) {
-    const sel = el("select", { "aria-label": `${p}${asks(o, p)}` });
-    if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${p}: none`));
-    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${p}: ${v}`));
+    const sel = el("select", { "aria-label": `${words(p)}${asks(o, p)}` });
+    if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${words(p)}: not given`));
+    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${words(p)}: ${valueWords(p, v)}`));
     sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; paramsChanged(); });
     if (!o.required.includes(p) || values.length) {
       if (o.required.includes(p) && !chosen.params[p]) chosen.params[p] = values[0];
@@ -553,7 +562,7 @@ function chosenPanel() {
   }
   for (const n of o.numbers || []) {  // a whole number: a modifier, a distance
     const input = el("input", { type: "number", step: "1", inputmode: "numeric", class: "number",
-      value: chosen.params[n] === undefined ? "" : String(chosen.params[n]), placeholder: "none" });
+      value: chosen.params[n] === undefined ? "" : String(chosen.params[n]), placeholder: "not given" });
     input.addEventListener("change", () => {
       const v = input.value.trim();
       if (/^-?\d+$/.test(v)) chosen.params[n] = Number(v); else { delete chosen.params[n]; input.value = ""; }
@@ -565,7 +574,7 @@ function chosenPanel() {
   }
   const row = el("div", { class: "row targets" });
   if (o.targets === null) {
-    const b = el("button", { type: "button" }, `${title(o.do)}: roll`);
+    const b = el("button", { type: "button", class: "go" }, `${title(o.do)} now`);
     b.addEventListener("click", () => act(null));
     row.append(b);
   } else {
