@@ -195,3 +195,25 @@ def test_tapping_a_tile_previews_every_creature_in_the_blast(tmp_path: Path, bro
         assert _last(server).at == (2, 3)
     finally:
         server.stop()
+
+
+def test_changing_a_parameter_updates_the_open_preview(server: Server, browser: Any) -> None:
+    gm = _phone(server, browser, server.gm)
+    gm.get_by_role("button", name="Attack", exact=True).first.tap()
+    gm.get_by_role("button", name="Attack Bo").tap()
+    gm.wait_for_selector("#odds .odds-line")
+    plain = server.table.odds(Action("ana", "attack", "bo")).to_json()["combatants"]["bo"]
+    edged = server.table.odds(Action("ana", "attack", "bo", params={"edge": "advantage"})).to_json()
+    bo = edged["combatants"]["bo"]
+    assert bo["hit"] != plain["hit"]  # the switch changes the odds
+    gm.locator("#actions select[aria-label=edge]").select_option("advantage")
+    # the game master sees Bo's HP: the chance of going down too
+    want = f"hit {_pct(bo['hit'])} · mean damage {bo['mean']:.2f} · down {_pct(bo['down'])}"
+    gm.wait_for_function(
+        f"(document.querySelector('#odds .odds-line') || {{}}).innerText === '{want}'"
+    )
+    _same(gm.locator("#odds ul.dist").first.locator("li").all_inner_texts(), edged, "bo")
+    assert gm.locator("#confirm-go").is_visible() and server.table.seq == 1
+    gm.locator("#confirm-go").tap()
+    gm.wait_for_function("document.getElementById('log').innerText.includes('#1 ana')")
+    assert _last(server).params.get("edge") == "advantage"
