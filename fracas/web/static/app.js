@@ -588,7 +588,7 @@ function chosenPanel() {
     }
     if (!o.targets.length) row.append(el("p", { class: "why" }, "no target now"));
   }
-  panel.append(el("p", { class: "small" }, o.targets === null ? "" : "Pick a target (or its token on the map); hover or focus it for the exact odds."));
+  panel.append(el("p", { class: "small" }, o.targets === null ? "" : "Pick a target (or its token on the map); hover or focus it for the exact odds, or tap it to read them and then confirm."));
   if (aiming()) panel.append(el("p", { class: "small" }, "Or aim at a tile: click it on the map (or focus the map, move with the arrow keys, press Enter)."));
   panel.append(row);
   if (o.target_kind === "combatants" && o.targets.length > 1) panel.append(severalBox(o));
