@@ -40,6 +40,7 @@ __all__ = [
     "core_actions",
     "dice_specs",
     "die_spec",
+    "is_private",
     "spec_of",
     "walks",
     "who_takes",
@@ -86,12 +87,13 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "add",
         "a game master's new combatant: `combatant: {id, name, side, at, hp, ...sheet "
-        "fields}` (checked as a file's), placed in the order `after: ID` (default: last); "
-        "`hidden: true` hides it from the players as it comes",
-        ("combatant", "after", "hidden"),
+        "fields}` (checked as a file's), or `copy: ID` with `combatant: {id, name, at}` "
+        "(the copy's sheet and side, full HP, no statuses), placed in the order `after: "
+        "ID` (default: last); `hidden: true` hides it from the players as it comes",
+        ("combatant", "after", "hidden", "copy"),
         "none",
         required=("combatant",),
-        types={"combatant": dict[str, Any], "after": str, "hidden": bool},
+        types={"combatant": dict[str, Any], "after": str, "hidden": bool, "copy": str},
     ),
     ActionSpec(
         "remove",
@@ -121,11 +123,12 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "roll",
         "a free roll for the table: `notation: 2d6+1` (NdS, NdS! explodes, khN/klN keep, "
-        "+/- terms), logged; its dice are labelled `roll`",
-        ("notation",),
+        "+/- terms), logged; its dice are labelled `roll`; `secret: true`: only the game "
+        "master reads it",
+        ("notation", "secret"),
         "none",
         required=("notation",),
-        types={"notation": str},
+        types={"notation": str, "secret": bool},
     ),
     ActionSpec(
         "hide",
@@ -170,6 +173,15 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
 PRIVATE_ACTIONS = frozenset({"note"})
 """Table actions whose records only the game master reads (a player's log has no line of
 them, nor of their undo and redo)."""
+
+
+def is_private(action: Action) -> bool:
+    """Whether only the game master reads ``action``'s record: a private action (a
+    note), or a secret roll (``roll`` with ``secret: true``)."""
+    return action.do in PRIVATE_ACTIONS or (
+        action.do == "roll" and action.params.get("secret") is True
+    )
+
 
 NOTE_MAX = 2000
 """The longest note, in characters."""

@@ -17,13 +17,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fracas.catalogue import _STATUSES, NOTE_MAX, ROLL_LABEL, SET_ONLY_FIELDS, core_actions
-from fracas.combatants import CORE_FIELDS, read_combatant
+from fracas.combatants import CORE_FIELDS, ID, check_tile, read_combatant
 from fracas.dice import notation
 from fracas.dice.source import Dice
 from fracas.errors import FileError, FracasError, Refusal
-from fracas.frozen import freeze, thaw
+from fracas.frozen import EMPTY, freeze, thaw
 from fracas.model import (
     Action,
+    Combatant,
     CombatantAdded,
     CombatantRemoved,
     Concealed,
@@ -57,7 +58,13 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
     if action.do == "status":
         return _status(ruleset, state, actor, params.get("add"), params.get("remove"))
     if action.do == "add":
-        added = _add(ruleset, state, params["combatant"], params.get("after"))
+        raw, after = params["combatant"], params.get("after")
+        copy = params.get("copy")
+        added = (
+            _add(ruleset, state, raw, after)
+            if copy is None
+            else _copy(ruleset, state, copy, raw, after)
+        )
         return [added, Concealed(added.combatant.id, True)] if params.get("hidden") else [added]
     if action.do == "remove":
         if len(state.combatants) == 1:
@@ -302,6 +309,54 @@ def _add(
         )
     except FileError as exc:
         raise Refusal(exc.code, f"add {exc.where}: {exc.message}") from None
+    if after is None:
+        return CombatantAdded(c, (*state.order, c.id))
+    _known(state, after, "add after")
+    return CombatantAdded(c, _placed(state.order, c.id, after))
+
+
+_COPY_FIELDS = ("id", "name", "side", "at")
+
+
+def _copy(
+    ruleset: Ruleset, state: Encounter, source: str, raw: Mapping[str, Any], after: str | None
+) -> CombatantAdded:
+    """A copy of ``source`` (its sheet and side, full HP, no statuses) as ``raw`` names it
+    (``id``, ``name``, ``side``, ``at``)."""
+    _known(state, source, "add copy")
+    extra = sorted(set(raw) - set(_COPY_FIELDS))
+    if extra:
+        raise Refusal(
+            "unknown_field",
+            f"add copy: {', '.join(extra)} cannot be given with a copy; give only "
+            f"{', '.join(_COPY_FIELDS)}",
+        )
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not ID.match(cid):
+        raise Refusal("bad_id", f"add combatant.id {cid!r}: give an id matching [a-z0-9_-]+")
+    if cid in state.combatants:
+        raise Refusal("duplicate_id", f"add combatant.id {cid!r}: a combatant has that id")
+    src = state.get(source)
+    name, side = raw.get("name") or cid, raw.get("side") or src.side
+    if not isinstance(name, str) or not isinstance(side, str):
+        raise Refusal("bad_value", f"add: name {name!r} and side {side!r} are texts")
+    at = raw.get("at")
+    tile: tuple[int, int] | None = None
+    if at is not None:
+        if not (isinstance(at, (list, tuple)) and len(at) == 2 and all(type(v) is int for v in at)):
+            raise Refusal("bad_value", f"add combatant.at {at!r}: give a tile [x, y]")
+        tile = (at[0], at[1])
+        try:
+            check_tile(tile, state.table.map_size, _where, ("combatant", "at"))
+        except FileError as exc:
+            raise Refusal(exc.code, f"add {exc.where}: {exc.message}") from None
+    fresh = dataclasses.replace(
+        src, id=cid, name=name, side=side, at=tile, hp=src.max_hp, statuses=EMPTY, marks=frozenset()
+    )
+    try:  # the fields the ruleset derives from HP follow the full HP (a file's way)
+        c: Combatant = freeze(ruleset.prepare(ruleset.settle(fresh, frozenset({"hp"}))))
+    except FracasError as exc:
+        raise Refusal(exc.code, f"add copy {source!r}: {exc.message}") from None
     if after is None:
         return CombatantAdded(c, (*state.order, c.id))
     _known(state, after, "add after")

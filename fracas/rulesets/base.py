@@ -515,6 +515,20 @@ class Presenter:
         (band edges, maximum ranges, reaches). Default: none."""
         return ()
 
+    ranges_button: ClassVar[str] = "Ranges"
+    """The words of the map's button that draws the rings (a ruleset's own name for it)."""
+
+    def rings(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+        """Rings the rule texts ask for beside the hand's ranges (dice-combat's throw
+        range, 15 and 20 tiles, DC-A5), nearest first; a face's tile counter does not
+        read them as bands. Default: none."""
+        return ()
+
+    def gear_note(self, state: Encounter, c: Combatant) -> str:
+        """A line a face shows on ``c``'s weapon where a rule changes what it does now
+        (dice-combat's scrap, DC-11 and DC-26, only where they apply). Default: none."""
+        return ""
+
 
 Ruleset.presenter_type = Presenter
 

@@ -29,7 +29,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from fracas.catalogue import PRIVATE_ACTIONS, Who, calls_in, spec_of, who_takes
+from fracas.catalogue import Who, calls_in, is_private, spec_of, who_takes
 from fracas.choices import Option, param_flags, param_numbers
 from fracas.engine import Record
 from fracas.errors import FracasError
@@ -174,6 +174,9 @@ class View:
                 "advisor": policy.advisor,
             },
             "combatants": combatants,
+            "status_list": _status_list(ruleset) if self.gm else [],
+            "ranges_button": ruleset.presenter().ranges_button,
+            "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
             "you": {
                 "name": self.identity.name,
                 "role": self.identity.role.value,
@@ -202,6 +205,7 @@ class View:
             "hp_shown": shown,
             "statuses": _shown(presenter.statuses(state, c)),
             "gear": presenter.gear(state, c),
+            "gear_note": presenter.gear_note(state, c),
         }
         if self.gm:
             entry["hidden"] = c.id in state.hidden
@@ -209,6 +213,9 @@ class View:
         if self.gm or c.id in self.identity.owns:
             entry["ranges"] = [
                 {"label": r.label, "tiles": r.tiles} for r in presenter.ranges(state, c)
+            ]
+            entry["rings"] = [
+                {"label": r.label, "tiles": r.tiles} for r in presenter.rings(state, c)
             ]
         if shown == "exact":
             entry["hp"], entry["max_hp"] = c.hp, c.max_hp
@@ -308,7 +315,7 @@ class View:
         for i in range(max(0, since), len(log)):
             record = log[i]
             done = log[record.target] if record.target is not None else record
-            if not self.gm and done.action is not None and done.action.do in PRIVATE_ACTIONS:
+            if not self.gm and done.action is not None and is_private(done.action):
                 continue
             after = before[i + 1] if i + 1 < len(before) else now
             unseen = self.unseen(after, now.hidden)
@@ -429,3 +436,19 @@ def _next(order: tuple[str, ...], acting: str, unseen: frozenset[str]) -> str | 
 def _covered(record: Record) -> str:
     """The title of a record the identity may not read."""
     return f"#{record.seq}: the game master acts"
+
+
+def _status_list(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """The statuses the ruleset's rules read, with their details (the game master's
+    conditions list: a name, a line of help, each detail's type and default)."""
+    return [
+        {
+            "name": spec.name,
+            "summary": spec.summary,
+            "details": [
+                {"name": k, "type": d.type.__name__, "default": d.default, "summary": d.summary}
+                for k, d in spec.details.items()
+            ],
+        }
+        for spec in ruleset.statuses
+    ]

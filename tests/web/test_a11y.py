@@ -130,7 +130,7 @@ def test_no_violation_with_an_action_chosen_its_odds_and_the_rings(
 ) -> None:
     for viewport in (DESKTOP, PHONE):
         page = opened(browser, f"{server.base}/t/{server.ana}", viewport, "#order li")
-        page.get_by_role("button", name="Ranges").click()
+        page.get_by_role("button", name="Gun range").click()  # DC-A5's words
         page.get_by_role("button", name="Attack", exact=True).click()
         page.get_by_role("button", name="Attack Bo").hover()
         page.wait_for_selector("#odds .odds-line")
@@ -138,6 +138,25 @@ def test_no_violation_with_an_action_chosen_its_odds_and_the_rings(
         no_sideways_scroll(page)
         shot(page, f"player-odds-{viewport['width']}")
         page.context.close()
+
+
+def test_no_violation_on_a_phone_with_a_tap_preview_the_roster_and_the_scrap_note(
+    server: SetupServer, browser: Any
+) -> None:
+    # issue 22: the new controls (a tap's preview and its Confirm, the roster, the
+    # roller, the weapon's note) on a touch phone
+    touch = {"has_touch": True, "is_mobile": True}
+    gm = browser.new_context(viewport=PHONE, **touch).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    gm.wait_for_selector("#roster li")
+    gm.get_by_role("button", name="Attack", exact=True).first.tap()
+    gm.locator("#actions .targets button").first.tap()
+    gm.wait_for_selector("#odds .odds-line")
+    assert gm.locator("#confirm-go").is_visible()
+    assert axe(gm) == []
+    no_sideways_scroll(gm)
+    shot(gm, "gm-phone-preview-roster")
+    gm.context.close()
 
 
 def test_no_violation_with_a_critical_failure_in_the_log_and_a_down_combatant(

@@ -35,14 +35,41 @@ class DiceCombatPresenter(Presenter):
             shown.append(
                 Shown("Ammo", f"{hand.loaded}/{hand.capacity}", "rounds loaded (DC-8, DC-9)")
             )
-        if hand is not None and hand.scrap:
-            shown.append(Shown("Scrap", "-1", _scrap(hand)))
+        note = self.gear_note(state, c)
+        if note:
+            shown.append(Shown("Scrap", "-1", note))
         if sheet.cover:
             shown.append(Shown("Cover", f"+{COVER_BONUS}", "on Defend (ranged) (DC-32)"))
         if sheet.luck != "none":
             turns = "1 turn less" if sheet.luck == "lucky" else "1 turn more"
             shown.append(Shown("Luck", sheet.luck, f"burning lasts {turns} (DC-25)"))
         return tuple(shown)
+
+    ranges_button = "Gun range"  # DC-A5: "press Gun range"
+
+    def rings(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+        """DC-A5: "your throw range, 15 tiles and 20 tiles as rings": the throw range of
+        DC-17 (10 tiles; 15 with Strong Arm [A: 13]), then 15 and 20."""
+        sheet = sheet_as(c, Sheet)
+        options: Options = self.ruleset.options
+        strong = "strong_arm" in sheet.traits
+        throw = THROW.strong_arm_range[options.revision] if strong else THROW.max_range
+        return (Reach("throw", throw), Reach("15 tiles", 15), Reach("20 tiles", 20))
+
+    def gear_note(self, state: Encounter, c: Combatant) -> str:
+        """The scrap line where DC-11/DC-26 take 1 off: a scrap gun or explosive, or a
+        scrap short weapon its Strong Arm may throw (DC-15, DC-16: when thrown); never a
+        scrap weapon only swung (DC-11: melee is unaffected)."""
+        sheet = sheet_as(c, Sheet)
+        hand = sheet.hand
+        if hand is None or not hand.scrap:
+            return ""
+        kind = weapon_class(hand, self.ruleset.options.machine_pistol).kind
+        if kind in ("gun", "explosive"):
+            return _scrap(hand)
+        if hand.short and "strong_arm" in sheet.traits:
+            return _scrap(hand, " when thrown")
+        return ""
 
     def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
         """DC-A5's Gun range rings for the hand item: a melee weapon's reach (DC-6) and,
@@ -64,5 +91,5 @@ class DiceCombatPresenter(Presenter):
         return (reach,)
 
 
-def _scrap(item: Item) -> str:
-    return f"scrap {item.name}: 1 less damage, never below the floor (DC-11, DC-26)"
+def _scrap(item: Item, when: str = "") -> str:
+    return f"scrap {item.name}: 1 less damage{when}, never below the floor (DC-11, DC-26)"

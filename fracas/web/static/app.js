@@ -113,6 +113,7 @@ function send(message, tries = 0) {
 function handle(m) {
   if (m.type === "sync") {
     const first = state === null;
+    if (!first && m.seq !== seq && !changes.size) notice(""); // a refusal is not pinned through later turns
     state = m.state;
     seq = m.seq;
     options = m.options;
@@ -191,8 +192,9 @@ function draw() {
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
-  const whose = state.turn === null ? "the game master's turn" : `${name(state.turn)}'s turn`;
+  const whose = state.turn === null ? "a turn this page does not see" : `${name(state.turn)}'s turn`;
   $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
+  if (state.ranges_button && $("ranges-toggle").textContent !== state.ranges_button) $("ranges-toggle").textContent = state.ranges_button;
   renderMap();
   renderOrder();
   renderActions();
@@ -265,8 +267,9 @@ function renderMap() {
   let w = 8, h = 6;
   if (state.bounds) [w, h] = state.bounds;
   for (const c of placed) { w = Math.max(w, c.at[0] + 2); h = Math.max(h, c.at[1] + 2); }
+  [w, h] = ringsFit(w, h);
   const svg = $("map");
-  mapView.setFull([-24, -4, w * TILE + 48, h * TILE + 8]); // room for edge labels; zoomed and panned
+  mapView.setFull([-4, -4, w * TILE + 8, h * TILE + 8]); // labels stay on the grid (layout.js)
   const grid = $("grid-rect");
   grid.setAttribute("width", w * TILE);
   grid.setAttribute("height", h * TILE);
@@ -276,6 +279,8 @@ function renderMap() {
   const g = $("tokens");
   g.replaceChildren();
   for (const c of placed) g.append(tokenOf(c));
+  mapLayout.place(w * TILE, h * TILE); // layout.js: no label over another
+  phoneZoom();
   renderRings();
   showTile();
 }
@@ -300,6 +305,17 @@ function ringsOrigin() {
   return state.combatants.find((c) => c.mine && c.at && c.ranges) || null;
 }
 
+// --- the rings the rules name beside the hand's ranges (issue 22 item 6: DC-A5's throw
+// range, 15 and 20 tiles): drawn with the ranges, and the map grows to show them all
+function allRings(c) { return [...(c.ranges || []), ...(c.rings || []).map((r) => ({ ...r, mark: true }))]; }
+
+function ringsFit(w, h) {
+  const c = showRanges && state ? ringsOrigin() : null;
+  if (!c) return [w, h];
+  const far = Math.max(0, ...allRings(c).map((r) => r.tiles));
+  return [Math.max(w, c.at[0] + far + 1), Math.max(h, c.at[1] + far + 1)];
+}
+
 function renderRings() {
   const g = $("rings");
   const legend = $("ranges-legend");
@@ -308,16 +324,19 @@ function renderRings() {
   g.setAttribute("display", c ? "inline" : "none");
   legend.hidden = !showRanges;
   if (!showRanges) return;
-  if (!c || !c.ranges.length) {
+  const rings = c ? allRings(c) : [];
+  if (!c || !rings.length) {
     legend.textContent = "No ranges to show for " + (c ? c.name : "this page");
     return;
   }
-  legend.textContent = `Ranges of ${c.name} (${state.metric}): ` + c.ranges.map((r) => `${r.label} ${r.tiles}`).join(", ") + " tiles";
+  legend.textContent = `Ranges of ${c.name} (${state.metric}): ` + c.ranges.map((r) => `${r.label} ${r.tiles}`).join(", ") + " tiles" +
+    (c.rings && c.rings.length ? `; rings: ${c.rings.map((r) => `${r.label} ${r.tiles}`).join(", ")}` : "");
   const [X, Y] = [c.at[0] * TILE + TILE / 2, c.at[1] * TILE + TILE / 2];
   const [W, H] = [mapSize[0] * TILE, mapSize[1] * TILE];
-  for (const r of c.ranges) {
+  const labelled = new Map(); // tiles -> the label already drawn at that ring's edge
+  for (const r of rings) {
     const half = (r.tiles + 0.5) * TILE; // to the outer edge of the farthest tile
-    const attrs = { class: "range-ring", "data-label": r.label, "data-tiles": r.tiles };
+    const attrs = { class: r.mark ? "range-ring mark" : "range-ring", "data-label": r.label, "data-tiles": r.tiles };
     const ring = state.metric === "manhattan"
       ? el("svg:polygon", { ...attrs, points: `${X},${Y - half} ${X + half},${Y} ${X},${Y + half} ${X - half},${Y}` })
       : el("svg:rect", { ...attrs, x: X - half, y: Y - half, width: 2 * half, height: 2 * half });
@@ -329,9 +348,13 @@ function renderRings() {
     const spots = [[edge, Y - half + 11, edge === X ? "middle" : "start"], [edge, Y + half - 4, edge === X ? "middle" : "start"],
       [X + half - 4, Y + 3, "end"], [X - half + 4, Y + 3, "start"]];
     const spot = spots.find(([x, y]) => x >= 0 && x <= W && y >= 8 && y <= H);
-    if (spot) {
-      g.append(el("svg:text", { class: "range-label", x: spot[0], y: spot[1], "text-anchor": spot[2] },
-        `${r.label} ${r.tiles}`));
+    if (spot && labelled.has(r.tiles)) {
+      labelled.get(r.tiles).textContent += ` · ${r.mark && /\d/.test(r.label) ? r.label : `${r.label} ${r.tiles}`}`; // one edge, one label
+    } else if (spot) {
+      const text = el("svg:text", { class: "range-label", x: spot[0], y: spot[1], "text-anchor": spot[2] },
+        r.mark && /\d/.test(r.label) ? r.label : `${r.label} ${r.tiles}`);
+      labelled.set(r.tiles, text);
+      g.append(text);
     }
   }
 }
@@ -361,6 +384,7 @@ function showTile() {
     text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
     askTileOdds(cursor);
   }
+  drawRuler(o, cursor);
   const info = $("tile-info");
   if (info.textContent !== text) info.textContent = text;
 }
@@ -399,9 +423,10 @@ function tokenOf(c) {
     (statuses ? `, ${statuses}` : "") + ` at ${c.at[0]}, ${c.at[1]}`;
   const t = el("svg:g", {
     class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}${c.hidden ? " hidden" : ""}`,
-    tabindex: "0", role: "button", "aria-label": label, "data-id": c.id,
+    tabindex: "0", role: "button", "aria-label": label, "data-id": c.id, "data-cx": x, "data-cy": y,
   });
   t.append(el("svg:title", {}, label));
+  t.append(el("svg:circle", { class: "hit", cx: x, cy: y, r: TILE / 2 })); // the whole tile takes a tap
   if (c.acting) t.append(el("svg:circle", { class: "ring", cx: x, cy: y, r: 18 }));
   t.append(el("svg:circle", { class: "disc", cx: x, cy: y, r: 14, fill: sideColour(c.side) }));
   t.append(el("svg:text", { x, y: y + 4, fill: sideInk(c.side), class: "name" }, c.name.slice(0, 2)));
@@ -411,10 +436,10 @@ function tokenOf(c) {
   if (c.hp_shown === "exact" && c.max_hp) {
     t.append(el("svg:rect", { x: bx, y: by, width: Math.max(0, bw * c.hp / c.max_hp), height: 5, fill: hpColour(c) }));
   }
-  t.append(el("svg:text", { x, y: by + 13 }, `${c.name} ${hpText(c)}`));
+  t.append(el("svg:text", { x, y: by + 13, class: "label" }, `${c.name} ${hpText(c)}`));
   c.statuses.forEach((s, i) => {
     t.append(el("svg:text", { x: x + 16, y: y - 10 + i * 9, class: "badge", "text-anchor": "start" },
-      s.label.slice(0, 6) + (s.value.match(/turns=(\d+)/) ? ` ${s.value.match(/turns=(\d+)/)[1]}` : "")));
+      s.label + (s.value.match(/turns=(\d+)/) ? ` ${s.value.match(/turns=(\d+)/)[1]}` : "")));
   });
   t.addEventListener("click", () => target(c.id));
   t.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); target(c.id); } });
@@ -437,7 +462,7 @@ function renderOrder() {
     }
     card.append(el("span", {}, `HP ${hpText(c)}`));
     if (c.down) card.append(el("span", {}, "down"));
-    if (c.gear) card.append(el("span", { class: "small" }, c.gear));
+    if (c.gear) card.append(gearOf(c));
     if (c.hidden) card.append(el("span", { class: "tag" }, "hidden from players"));
     if (c.note) card.append(el("span", { class: "note", title: "your note (players never see it)" }, `Note: ${c.note}`));
     for (const s of c.statuses) card.append(el("span", { class: "small" }, `${s.label}${s.value ? " " + s.value : ""}`));
@@ -450,11 +475,35 @@ function renderOrder() {
   for (const v of state.values) { dl.append(el("dt", {}, v.label)); dl.append(el("dd", { title: v.detail || null }, v.value)); }
 }
 
+// The weapon on a card; where a rule changes what it does (dice-combat's scrap), a
+// button on it opens that line on a tap, a click or a key (no hover-only tooltip).
+function gearOf(c) {
+  if (!c.gear_note) return el("span", { class: "small" }, c.gear);
+  const wrap = el("span", { class: "gear" });
+  const b = el("button", { type: "button", class: "gear-tip", "aria-expanded": "false", "data-id": c.id }, `${c.gear} ⓘ`);
+  const note = el("span", { class: "gear-note", role: "note", hidden: true }, c.gear_note);
+  b.addEventListener("click", () => {
+    const open = b.getAttribute("aria-expanded") !== "true";
+    b.setAttribute("aria-expanded", String(open));
+    note.hidden = !open;
+  });
+  wrap.append(b, note);
+  return wrap;
+}
+
 function findOption(actor, what) {
   return (options[actor] || []).find((o) => o.do === what && o.allowed);
 }
 
 function title(text) { return text.replace(/_/g, " ").replace(/^./, (x) => x.toUpperCase()); }
+
+// --- words a game master reads (issue 22 item 8): a parameter's name as words, and a
+// value that names a combatant as its name
+function words(text) { return String(text).replace(/_/g, " "); }
+function valueWords(p, v) {
+  const c = state && state.combatants.find((x) => x.id === v);
+  return c ? c.name : words(v);
+}
 
 function renderActions() {
   const box = $("actions");
@@ -492,10 +541,10 @@ function chosenPanel() {
   const o = chosen.option;
   const panel = el("div", { role: "group", "aria-label": `${title(o.do)}: choose` });
   for (const [p, values] of Object.entries(o.choices)) {
-    const sel = el("select", { "aria-label": `${p}${asks(o, p)}` });
-    if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${p}: none`));
-    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${p}: ${v}`));
-    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; });
+    const sel = el("select", { "aria-label": `${words(p)}${asks(o, p)}` });
+    if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${words(p)}: not given`));
+    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${words(p)}: ${valueWords(p, v)}`));
+    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; paramsChanged(); });
     if (!o.required.includes(p) || values.length) {
       if (o.required.includes(p) && !chosen.params[p]) chosen.params[p] = values[0];
       panel.append(sel);
@@ -505,7 +554,7 @@ function chosenPanel() {
     const input = el("input", { type: "checkbox", checked: chosen.params[f] === true });
     input.addEventListener("change", () => {
       if (input.checked) chosen.params[f] = true; else delete chosen.params[f];
-      hideOdds();
+      paramsChanged();
     });
     const label = el("label", { class: "flag" });
     label.append(input, document.createTextNode(` ${title(f)}${asks(o, f)}`));
@@ -513,11 +562,11 @@ function chosenPanel() {
   }
   for (const n of o.numbers || []) {  // a whole number: a modifier, a distance
     const input = el("input", { type: "number", step: "1", inputmode: "numeric", class: "number",
-      value: chosen.params[n] === undefined ? "" : String(chosen.params[n]), placeholder: "none" });
+      value: chosen.params[n] === undefined ? "" : String(chosen.params[n]), placeholder: "not given" });
     input.addEventListener("change", () => {
       const v = input.value.trim();
       if (/^-?\d+$/.test(v)) chosen.params[n] = Number(v); else { delete chosen.params[n]; input.value = ""; }
-      hideOdds();
+      paramsChanged();
     });
     const label = el("label", { class: "flag" });
     label.append(document.createTextNode(`${title(n)}${asks(o, n)} `), input);
@@ -525,21 +574,21 @@ function chosenPanel() {
   }
   const row = el("div", { class: "row targets" });
   if (o.targets === null) {
-    const b = el("button", { type: "button" }, `${title(o.do)}: roll`);
+    const b = el("button", { type: "button", class: "go" }, `${title(o.do)} now`);
     b.addEventListener("click", () => act(null));
     row.append(b);
   } else {
     for (const t of o.targets) {
       const b = el("button", { type: "button", "data-target": t }, `${title(o.do)} ${name(t)}`);
-      b.addEventListener("click", () => act(t));
+      b.addEventListener("click", () => pick({ target: t })); // preview.js: a tap previews
       b.addEventListener("mouseenter", () => askOdds(t));
       b.addEventListener("focus", () => askOdds(t));
-      b.addEventListener("mouseleave", hideOdds);
+      b.addEventListener("mouseleave", leaveOdds);
       row.append(b);
     }
     if (!o.targets.length) row.append(el("p", { class: "why" }, "no target now"));
   }
-  panel.append(el("p", { class: "small" }, o.targets === null ? "" : "Pick a target (or its token on the map); hover or focus it for the exact odds."));
+  panel.append(el("p", { class: "small" }, o.targets === null ? "" : "Pick a target (or its token on the map); hover or focus it for the exact odds, or tap it to read them and then confirm."));
   if (aiming()) panel.append(el("p", { class: "small" }, "Or aim at a tile: click it on the map (or focus the map, move with the arrow keys, press Enter)."));
   panel.append(row);
   if (o.target_kind === "combatants" && o.targets.length > 1) panel.append(severalBox(o));
@@ -565,16 +614,16 @@ function severalBox(o) {
       chosen.several = chosen.several.filter((x) => x !== t);  // in the order ticked
       if (input.checked) chosen.several.push(t);
       update();
-      hideOdds();
+      paramsChanged();
     });
     const label = el("label", {});
     label.append(input, document.createTextNode(` ${name(t)}`));
     box.append(label);
   }
-  go.addEventListener("click", () => { if (chosen.several.length > 1) send({ type: "act", action: severalAction() }); });
+  go.addEventListener("click", () => { if (chosen.several.length > 1) pick({ several: true }); });
   go.addEventListener("mouseenter", () => askSeveralOdds());
   go.addEventListener("focus", () => askSeveralOdds());
-  go.addEventListener("mouseleave", hideOdds);
+  go.addEventListener("mouseleave", leaveOdds);
   update();
   box.append(go);
   return box;
@@ -603,11 +652,11 @@ function actionFor(t, at = null) {
 
 function actAt(tile) {
   if (!aiming()) return;
-  send({ type: "act", action: actionFor(null, tile) });
+  pick({ at: tile });
 }
 
 function target(cid) {
-  if (chosen && chosen.option.targets && chosen.option.targets.includes(cid)) act(cid);
+  if (chosen && chosen.option.targets && chosen.option.targets.includes(cid)) pick({ target: cid });
 }
 
 function act(t) {
@@ -700,11 +749,11 @@ function setup() {
   $("ranges-toggle").addEventListener("click", () => {
     showRanges = !showRanges;
     $("ranges-toggle").setAttribute("aria-pressed", String(showRanges));
-    if (state) renderRings();
+    if (state) { renderMap(); mapView.reset(); } // the map grows to show the rings
   });
   $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
   mapView.attach({
-    canDrag: () => Boolean(state && state.you.role === "gm"),
+    canDrag: (cid) => Boolean(state && (state.you.role === "gm" || playerMove(cid))),
     hover: (e) => pointAt(tileAt(e)),
     drop: (cid, e) => {
       // the game master's move: `move` with only `to` takes no turn and costs nothing
@@ -712,6 +761,8 @@ function setup() {
       const c = placed(cid);
       if (!c || x < 0 || y < 0 || x >= mapSize[0] || y >= mapSize[1]) return;
       if (c.at[0] === x && c.at[1] === y) return;
+      const own = playerMove(cid);
+      if (own) { send({ type: "act", action: { actor: cid, do: "move", to: [x, y], ...own } }); return; }
       send({ type: "act", action: { actor: cid, do: "move", to: [x, y] } });
     },
   });
@@ -755,6 +806,43 @@ function setup() {
     else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
   });
   connect();
+}
+
+// --- a phone opens the map zoomed so a tile takes a 44 px tap (layout.js); once, and
+// "Fit" shows the whole map again
+let phoneZoomed = false;
+function phoneZoom() {
+  if (phoneZoomed) return;
+  phoneZoomed = true;
+  const z = mapLayout.touchZoom(TILE);
+  if (z <= 1) return;
+  const o = placed(state.turn) || state.combatants.find((c) => c.mine && c.at) || null;
+  mapView.zoomBy(z);
+  if (o) {
+    const b = mapView.box();
+    mapView.panBy(o.at[0] * TILE + TILE / 2 - (b[0] + b[2] / 2), o.at[1] * TILE + TILE / 2 - (b[1] + b[3] / 2));
+  }
+}
+
+// --- a player's own move (issue 22 item 3): its token dragged where the table's policy
+// and the rules offer it a move; the rules' own movement (wasteland: MAP then AP) or a
+// walk (`walk: true`). The server checks the distance and the cost.
+function playerMove(cid) {
+  if (!state || state.you.role === "gm" || !state.policy.player_move) return null;
+  const c = placed(cid);
+  if (!c || !c.mine || !c.acting) return null; // in its turn (the server says what else)
+  return (state.move_params || []).includes("walk") ? { walk: true } : {};
+}
+
+// --- the ruler: a line from whom the counter measures to the tile pointed at
+function drawRuler(o, tile) {
+  const line = $("ruler");
+  if (!line) return;
+  if (!o || !tile || (o.at[0] === tile[0] && o.at[1] === tile[1])) { line.setAttribute("display", "none"); return; }
+  const c = (v) => v * TILE + TILE / 2;
+  line.setAttribute("x1", c(o.at[0])); line.setAttribute("y1", c(o.at[1]));
+  line.setAttribute("x2", c(tile[0])); line.setAttribute("y2", c(tile[1]));
+  line.setAttribute("display", "inline");
 }
 
 function endTurn() {

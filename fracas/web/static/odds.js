@@ -75,7 +75,7 @@ function showEachOdds(odds, heading, order = []) {
   for (const cid of ids) {
     const block = el("div", { class: "blast-odds", "data-id": cid });
     block.append(el("strong", {}, name(cid)));
-    oddsBody(block, odds.combatants[cid]);
+    oddsBody(block, odds.combatants[cid], exactOf(odds, cid));
     box.append(block);
   }
   box.append(el("p", { class: "small" }, oddsFoot(odds)));
@@ -98,30 +98,74 @@ function showOdds(odds, t) {
   const o = odds.combatants[t];
   box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: ${oddsKind(odds)}`));
   if (!o) { box.append(el("p", {}, "it cannot affect them")); return; }
-  oddsBody(box, o);
+  oddsBody(box, o, exactOf(odds, t));
+  // the other side of a contest (tier-duel: whoever wins it deals the damage): every
+  // other creature the action may hurt, the actor's own risk first
+  const actor = chosen ? chosen.actor : null;
+  const others = Object.keys(odds.combatants).filter((cid) => cid !== t && risky(odds.combatants[cid]));
+  others.sort((a, b) => (b === actor) - (a === actor));
+  for (const cid of others) {
+    const block = el("div", { class: "blast-odds", "data-id": cid });
+    block.append(el("strong", {}, cid === actor ? `${name(cid)}'s own risk` : name(cid)));
+    oddsBody(block, odds.combatants[cid], exactOf(odds, cid));
+    box.append(block);
+  }
   box.append(el("p", { class: "small" }, oddsFoot(odds)));
 }
 
-// One creature's odds: hit, mean, down (where this page sees its HP), damage bars.
-function oddsBody(box, o) {
+function exactOf(odds, cid) { return (odds.exact && odds.exact.combatants && odds.exact.combatants[cid]) || null; }
+function risky(o) { return Boolean(o && (o.hit || o.mean > 0)); }
+
+// One creature's odds: hit, mean, down (where this page sees its HP), then the damage
+// as bars and as text, every probability written out (exact fractions where the odds
+// have them); past BUCKETS values the rest is one tail bucket "≥ N" with its mass.
+const BUCKETS = 16;
+function oddsBody(box, o, exact = null) {
   const parts = [];
   if (o.hit !== null) parts.push(`hit ${pct(o.hit)}`);
   parts.push(`mean damage ${o.mean.toFixed(2)}`);
   if (o.down !== undefined) parts.push(`down ${pct(o.down)}`);
   box.append(el("p", { class: "odds-line" }, parts.join(" · ")));
-  const dmg = Object.entries(o.damage).map(([d, p]) => [Number(d), p]).sort((a, b) => a[0] - b[0]).slice(0, 16);
-  const top = Math.max(...dmg.map(([, p]) => p));
-  const bars = el("div", { class: "bars", role: "img", "aria-label": "damage: " + dmg.map(([d, p]) => `${d} ${pct(p)}`).join(", ") });
+  const buckets = damageBuckets(o.damage, exact && exact.damage);
+  const top = Math.max(...buckets.map((b) => b.p));
+  const words = buckets.map((b) => `${b.label}: ${pct(b.p)}${b.exact ? ` (${b.exact})` : ""}`);
+  const bars = el("div", { class: "bars", "aria-hidden": "true" });
   const labels = el("div", { class: "bars-labels", "aria-hidden": "true" });
-  for (const [d, p] of dmg) {
-    bars.append(el("span", { style: `height:${Math.max(1, Math.round(40 * p / top))}px`, title: `${d} damage: ${pct(p)}` }));
-    labels.append(el("span", {}, String(d)));
+  for (const b of buckets) {
+    bars.append(el("span", { style: `height:${Math.max(1, Math.round(40 * b.p / top))}px` }));
+    labels.append(el("span", {}, b.label));
   }
-  box.append(bars, labels);
+  const list = el("ul", { class: "dist", "aria-label": "damage, each value's chance" });
+  for (const w of words) list.append(el("li", {}, w));
+  box.append(bars, labels, list);
+}
+
+// The damage values in order, the first BUCKETS - 1 each, the rest one "≥ N" bucket.
+function damageBuckets(damage, exact) {
+  const all = Object.entries(damage).map(([d, p]) => [Number(d), p]).sort((a, b) => a[0] - b[0]);
+  const keep = all.length > BUCKETS ? all.slice(0, BUCKETS - 1) : all;
+  const out = keep.map(([d, p]) => ({ label: String(d), p, exact: exact ? exact[String(d)] : null }));
+  if (all.length > keep.length) {
+    const rest = all.slice(keep.length);
+    const mass = exact ? rest.map(([d]) => exact[String(d)]).reduce(addFractions, "0/1") : null;
+    out.push({ label: `≥ ${rest[0][0]}`, p: rest.reduce((s, [, p]) => s + p, 0), exact: mass, tail: true });
+  }
+  return out;
+}
+
+// "a/b" + "c/d", reduced, in BigInt (the tail bucket's exact mass).
+function addFractions(x, y) {
+  const [a, b] = x.split("/").map(BigInt), [c, d] = (y || "0/1").split("/").map(BigInt);
+  let [n, m] = [a * d + c * b, b * d];
+  const gcd = (u, v) => (v === 0n ? (u < 0n ? -u : u) : gcd(v, u % v));
+  const g = gcd(n, m) || 1n;
+  [n, m] = [n / g, m / g];
+  return `${n}/${m}`;
 }
 
 function hideOdds() {
   clearTimeout(tileTimer);
+  if (typeof closePreview === "function") closePreview(); // preview.js
   asked = null;
   $("odds").hidden = true;
 }

@@ -1,0 +1,126 @@
+"""Benchmark: the page on a phone (issue 22), in Debian's Chromium, by hand from the
+repository root (it is not a test)::
+
+    .venv/bin/python -m bench.bench_page [--rounds 5] [--before COMMIT]
+
+For each example's start, on a touch phone (390x844, ``has_touch``, ``is_mobile``):
+
+(a) first page load: ``goto`` until the turn order is drawn, and the page's weight
+    (the document, scripts and style, in bytes as sent);
+(b) tap -> odds visible: the game master taps the acting combatant's first action
+    with targets, then each target in turn, timed from the tap until that target's
+    odds line is on the page. Before (``--before``, default main's 7443e43, whose
+    static files are taken with ``git archive``) a tap acts at once, so its figure is
+    hover -> odds visible, the only preview it had.
+
+Before and after are interleaved round by round on the same server code (only the
+static files differ); p50/p95 over every round and target. The machine is shared:
+say so beside the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import fracas.web.app as web_app
+from tests.web.test_browser import Server, launched
+
+ROOT = Path(__file__).parents[1]
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+}
+
+
+def _static_of(commit: str, into: Path) -> Path:
+    archive = subprocess.run(
+        ["git", "archive", commit, "fracas/web/static"], cwd=ROOT, check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "fracas" / "web" / "static"
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _one(browser: Any, static: Path, example: Path, after: bool) -> tuple[float, int, list[float]]:
+    web_app.STATIC = static
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp), example.read_text().split("\nactions:")[0])
+        try:
+            context = browser.new_context(**PHONE)
+            page = context.new_page()
+            sizes: list[int] = []
+            page.on("response", lambda r: sizes.append(len(r.body())) if r.ok else None)
+            started = time.perf_counter()
+            page.goto(f"{server.base}/t/{server.gm}")
+            page.wait_for_selector("#order li")
+            load = time.perf_counter() - started
+            weight = sum(sizes)
+            taps: list[float] = []
+            buttons = page.locator("#actions h3 + .row").first.locator("button:not([disabled])")
+            for i in range(buttons.count()):
+                buttons.nth(i).tap()
+                targets = page.locator("#actions .targets button")
+                if targets.count():
+                    break
+                buttons.nth(i).tap()  # unchosen again: an action without targets
+            targets = page.locator("#actions .targets button")
+            for j in range(targets.count()):
+                target = targets.nth(j)
+                page.evaluate("hideOdds()")
+                started = time.perf_counter()
+                if after:
+                    target.tap()
+                else:
+                    target.hover()
+                page.wait_for_selector("#odds .odds-line")
+                taps.append(time.perf_counter() - started)
+            context.close()
+            return load, weight, taps
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--before", default="7443e43")
+    args = parser.parse_args()
+    now = web_app.STATIC
+    with tempfile.TemporaryDirectory() as tmp, launched() as browser:
+        before = _static_of(args.before, Path(tmp))
+        figures: dict[str, dict[str, list[float]]] = {
+            k: {"load": [], "weight": [], "odds": []} for k in ("before", "after")
+        }
+        for _ in range(args.rounds):
+            for example in EXAMPLES:
+                for which, static in (("before", before), ("after", now)):
+                    load, weight, taps = _one(browser, static, example, which == "after")
+                    figures[which]["load"].append(load)
+                    figures[which]["weight"].append(weight)
+                    figures[which]["odds"].extend(taps)
+    print("issue 22's page on a phone, the five examples' starts, before | after")
+    for which in ("before", "after"):
+        f = figures[which]
+        how = "tap" if which == "after" else "hover"
+        print(
+            f"{which:6}: first load p50 {1000 * statistics.median(f['load']):.0f} ms; "
+            f"weight {max(f['weight']) / 1024:.1f} KB; {how} -> odds p50 "
+            f"{1000 * _pct(f['odds'], 0.5):.0f} ms, p95 {1000 * _pct(f['odds'], 0.95):.0f} ms "
+            f"(n={len(f['odds'])})"
+        )
+
+
+if __name__ == "__main__":
+    main()

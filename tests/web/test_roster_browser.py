@@ -1,0 +1,116 @@
+"""The game master's roster on the page (issue 22, item 2), in Debian's Chromium: reorder
+the turn order by keys and by drag, delay, quick HP on a picked token (-5, Enter), a
+condition from the ruleset's statuses with its turns shown as a badge, a copy of a
+combatant added mid-fight, and a secret roll the player's page never shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
+
+pytestmark = NEEDS_CHROMIUM
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path)
+    yield s
+    s.stop()
+
+
+def _gm(server: Server, browser: Any) -> Any:
+    gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    gm.wait_for_selector("#roster li")
+    return gm
+
+
+def _wait_seq(page: Any, server: Server, n: int) -> None:
+    """Wait for the page's log to show ``n`` actions; the table holds them (and its start)."""
+    page.wait_for_function(
+        f"document.querySelectorAll('#log li.title').length >= {n}", timeout=10000
+    )
+    assert server.table.seq == n + 1
+
+
+def test_the_order_moves_by_keys_and_by_drag_and_a_delay(server: Server, browser: Any) -> None:
+    gm = _gm(server, browser)
+    start = list(server.table.state.order)
+    assert gm.locator("#roster li").evaluate_all("rows => rows.map(r => r.dataset.id)") == start
+    gm.locator(f'#roster li[data-id="{start[1]}"]').focus()
+    gm.keyboard.press("Alt+ArrowUp")
+    _wait_seq(gm, server, 1)
+    assert list(server.table.state.order) == [start[1], start[0], *start[2:]]
+    gm.wait_for_selector(f'#roster li:first-child[data-id="{start[1]}"]')
+    now = list(server.table.state.order)
+    row = '#roster li[data-id="{}"] .roster-name'
+    gm.locator(row.format(now[0])).drag_to(gm.locator(row.format(now[-1])))
+    _wait_seq(gm, server, 2)
+    assert list(server.table.state.order) == [*now[1:], now[0]]
+    gm.wait_for_selector(f'#roster li:last-child[data-id="{now[0]}"]')
+    now = list(server.table.state.order)
+    gm.get_by_role("button", name=f"Delay {server.table.state.get(now[0]).name} to after").click()
+    _wait_seq(gm, server, 3)
+    assert list(server.table.state.order) == [now[1], now[0], *now[2:]]
+    gm.locator("#roster-box").screenshot(path=str(SHOTS / "roster-order.png"))
+
+
+def test_quick_hp_a_condition_a_copy_and_a_secret_roll(server: Server, browser: Any) -> None:
+    gm = _gm(server, browser)
+    pat = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    pat.goto(f"{server.base}/t/{server.ana}")
+    pat.wait_for_selector("#order li")
+    gm.locator('.token[data-id="bo"]').click()  # no action chosen: picks Bo
+    gm.wait_for_function("document.getElementById('quick-who').innerText.startsWith('Bo:')")
+    assert gm.evaluate("document.activeElement.id") == "quick-hp"
+    gm.keyboard.type("-5")
+    gm.keyboard.press("Enter")
+    _wait_seq(gm, server, 1)
+    assert server.table.state.get("bo").hp == 7
+    gm.fill("#quick-hp", "+3")
+    gm.press("#quick-hp", "Enter")
+    _wait_seq(gm, server, 2)
+    assert server.table.state.get("bo").hp == 10
+    gm.fill("#quick-hp", "abc")
+    gm.press("#quick-hp", "Enter")
+    gm.wait_for_selector("#notice:not([hidden])")
+    assert gm.locator("#notice").inner_text() == "abc: type -5 to take 5 HP off, +3 to give 3 back"
+    assert server.table.seq == 3
+
+    # DC-29: burning, from the ruleset's list, for 3 turns: a badge that says so
+    assert gm.locator("#cond-name option").all_inner_texts() == ["burning", "another (a free mark)"]
+    gm.select_option("#cond-name", "burning")
+    gm.fill("#cond-turns", "3")
+    gm.get_by_role("button", name="Set condition").click()
+    _wait_seq(gm, server, 3)
+    assert dict(server.table.state.get("bo").statuses["burning"])["turns"] == 3
+    badge = gm.locator('.token[data-id="bo"] .badge')
+    badge.first.wait_for()
+    assert badge.first.text_content() == "burning 3"
+
+    # a copy of Bo joins at 6, 5 with full HP
+    gm.select_option("#add-copy", "bo")
+    gm.fill("#add-name", "Bo Two")
+    gm.fill("#add-at", "6, 5")
+    gm.get_by_role("button", name="Add to the fight").click()
+    _wait_seq(gm, server, 4)
+    twin = server.table.state.get("bo-two")
+    assert (twin.name, twin.at, twin.hp) == ("Bo Two", (6, 5), 12)
+    gm.wait_for_selector('.token[data-id="bo-two"]')
+
+    # a secret roll: the game master's log has it, the player's page never
+    gm.fill("#roll-notation", "3d6+2")
+    gm.check("#roll-secret")
+    gm.get_by_role("button", name="Roll", exact=True).click()
+    _wait_seq(gm, server, 5)
+    gm.wait_for_function("document.getElementById('log').innerText.includes('3d6+2')")
+    pat.wait_for_selector('.token[data-id="bo-two"]')
+    assert "3d6+2" not in pat.locator("#log").inner_text()
+    assert pat.locator("#roster-box").is_hidden() and pat.locator("#roll-secret").is_hidden()
+    gm.locator("#roster-box").screenshot(path=str(SHOTS / "roster-gm.png"))
+    gm.locator("#roll-box").screenshot(path=str(SHOTS / "roller-gm.png"))

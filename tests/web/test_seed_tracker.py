@@ -1,0 +1,96 @@
+"""The seed's tracker as written (issue 22, item 6), in Debian's Chromium. DC-A5: "press
+Gun range to see your throw range, 15 tiles and 20 tiles as rings": the button so
+named draws the throw range (DC-17: 10 tiles, 15 with Strong Arm) and the 15 and 20
+tile rings, labelled, every label on screen (the map grows to show them). DC-11: the
+scrap line sits on the weapon and only where it applies: a scrap pistol has it (it
+opens on a tap), a scrap knife swung in melee has none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
+
+pytestmark = NEEDS_CHROMIUM
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+SCRAP = """\
+ruleset: dice-combat
+seed: 3
+order: [ana, bo]
+combatants:
+  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, scrap: true}}
+  - {id: bo, name: Bo, side: raiders, at: [3, 2], hand: {is: knife, scrap: true}}
+"""
+
+
+def test_gun_range_draws_the_throw_15_and_20_rings_labelled_on_screen(
+    tmp_path: Path, browser: Any
+) -> None:
+    server = Server(tmp_path, SCRAP)
+    try:
+        pat = browser.new_context(**PHONE).new_page()
+        pat.goto(f"{server.base}/t/{server.ana}")
+        pat.wait_for_selector("#order li")
+        button = pat.get_by_role("button", name="Gun range")
+        button.tap()
+        rings = pat.locator("#rings .range-ring")
+        labels = [
+            (r.get_attribute("data-label"), r.get_attribute("data-tiles")) for r in rings.all()
+        ]
+        assert labels == [
+            ("pistol close", "5"),
+            ("pistol medium", "12"),
+            ("pistol long", "15"),
+            ("throw", "10"),  # DC-17: no Strong Arm
+            ("15 tiles", "15"),
+            ("20 tiles", "20"),
+        ]
+        texts = pat.locator("#rings .range-label").all_text_contents()
+        assert texts == [
+            "pistol close 5",
+            "pistol medium 12",
+            "pistol long 15 · 15 tiles",
+            "throw 10",
+            "20 tiles",
+        ]
+        svg = pat.locator("#map").bounding_box()
+        for label in pat.locator("#rings .range-label").all():
+            box = label.bounding_box()
+            assert box is not None and box["width"] > 0
+            assert svg["x"] <= box["x"] and box["x"] + box["width"] <= svg["x"] + svg["width"] + 0.5
+            assert (
+                svg["y"] <= box["y"] and box["y"] + box["height"] <= svg["y"] + svg["height"] + 0.5
+            )
+        legend = pat.locator("#ranges-legend").inner_text()
+        assert legend.endswith("; rings: throw 10, 15 tiles 15, 20 tiles 20")
+        width = pat.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+        pat.locator("#map-box").screenshot(path=str(SHOTS / "gun-range-390.png"))
+    finally:
+        server.stop()
+
+
+def test_the_scrap_line_sits_on_a_scrap_pistol_and_not_on_a_scrap_knife_in_melee(
+    tmp_path: Path, browser: Any
+) -> None:
+    server = Server(tmp_path, SCRAP)
+    try:
+        gm = browser.new_context(**PHONE).new_page()
+        gm.goto(f"{server.base}/t/{server.gm}")
+        gm.wait_for_selector("#order li")
+        tips = gm.locator("#order .gear-tip")
+        assert tips.all_inner_texts() == ["scrap pistol 8/8 ⓘ"]  # Bo's knife: none (DC-11)
+        bo = gm.locator("#order li", has_text="Bo").first
+        assert "scrap knife" in bo.inner_text() and bo.locator(".gear-tip").count() == 0
+        assert "Scrap" not in bo.inner_text()
+        note = gm.locator("#order .gear-note")
+        assert note.is_hidden()
+        tips.first.tap()
+        assert note.is_visible() and note.inner_text() == (
+            "scrap pistol: 1 less damage, never below the floor (DC-11, DC-26)"
+        )
+        assert tips.first.get_attribute("aria-expanded") == "true"
+        gm.locator("#order-box").screenshot(path=str(SHOTS / "scrap-tip-390.png"))
+    finally:
+        server.stop()
