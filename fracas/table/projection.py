@@ -48,6 +48,8 @@ from fracas.model import (
 from fracas.render import action_title, record_entries
 from fracas.rulesets.base import Ruleset, Shown
 from fracas.table.identity import Identity, Role
+from fracas.table.outcome import Outcome as FightOutcome
+from fracas.table.outcome import outcome
 from fracas.table.physical import Pending
 
 if TYPE_CHECKING:
@@ -174,6 +176,7 @@ class View:
                 "advisor": policy.advisor,
             },
             "combatants": combatants,
+            "outcome": _outcome(ruleset, state, unseen),
             "you": {
                 "name": self.identity.name,
                 "role": self.identity.role.value,
@@ -429,3 +432,19 @@ def _next(order: tuple[str, ...], acting: str, unseen: frozenset[str]) -> str | 
 def _covered(record: Record) -> str:
     """The title of a record the identity may not read."""
     return f"#{record.seq}: the game master acts"
+
+
+def _outcome(ruleset: Any, state: Encounter, unseen: frozenset[str]) -> dict[str, Any] | None:
+    """Who won, as this identity may read it (an unseen combatant standing is not named;
+    while one stands on another side, the fight is not over for anyone)."""
+    done = outcome(ruleset, state)
+    if done is None:
+        return None
+    names = [state.combatants[c].name for c in state.combatants if c in unseen]
+    shown = tuple(n for n in done.standing if n not in names)
+    words = (
+        FightOutcome(done.side, shown).words()
+        if shown or done.side is None
+        else (f"The fight is over: {done.side} win.")
+    )
+    return {"side": done.side, "standing": list(shown), "words": words}

@@ -54,6 +54,8 @@ from fracas.table.commands import (
 )
 from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity
+from fracas.table.outcome import Outcome as FightOutcome
+from fracas.table.outcome import outcome
 from fracas.table.physical import Pending, StopDice, needed
 from fracas.table.projection import mentions
 from fracas.table.questions import OddsQuestion, WinQuestion, win_question
@@ -175,6 +177,10 @@ class Table:
     def requests(self) -> tuple[Request, ...]:
         """Players' requests waiting for the game master's answer, oldest first."""
         return tuple(self._requests.values())
+
+    def outcome(self) -> FightOutcome | None:
+        """Who won, once one side alone stands (None: the fight goes on)."""
+        return outcome(self.ruleset, self.state)
 
     def snapshot(self) -> Snapshot:
         """The table now, frozen (one lock, then no more: a face projects it at leisure)."""

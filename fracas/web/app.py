@@ -3,12 +3,14 @@ the socket. Thin: who a request is comes from its token (:class:`Links`); what i
 do is decided by :class:`fracas.table.Identity`; what it sees, by
 :class:`fracas.table.View`.
 
+``GET /``                            a landing page: how to open a table
 ``GET /t/TOKEN``                    the page (``index.html``)
 ``GET /static/...``                  its script and style
 ``GET /api/state``                   the state as this token sees it
 ``GET /api/links`` ``POST /api/links`` ``POST /api/links/ID`` ``DELETE /api/links/ID``
-                                     the game master's player links (list, create,
-                                     assign combatants, revoke)
+                                     the game master's player links (list, each with
+                                     its address and a QR code; create, assign
+                                     combatants, revoke)
 ``GET /api/export``                  the game master's download: an encounter file
 ``WS  /ws?token=TOKEN``              the live protocol (:mod:`fracas.web.live`)
 ``/setup/TOKEN``, ``/api/setup/...``   the setup page (:mod:`fracas.web.setup`), where a
@@ -39,6 +41,7 @@ from fracas.frozen import thaw
 from fracas.table import Forbidden, Identity, TableService, View
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub
+from fracas.web.qr import qr_svg
 from fracas.web.setup import SetupKey, setup_routes
 
 __all__ = ["STATIC", "create_app"]
@@ -57,6 +60,16 @@ def _refusal(exc: FracasError) -> JSONResponse:
     if exc.code in ("unknown_link", "unknown_encounter"):
         status = 404
     return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+
+def listed(link: Link, base: str) -> dict[str, Any]:
+    """A link as the game master's list shows it: its address and QR code too (a revoked
+    one: neither)."""
+    out = link.public()
+    if not link.revoked:
+        url = f"{base}/t/{link.token}"
+        out |= {"path": f"/t/{link.token}", "url": url, "qr": qr_svg(url, f"{link.name}'s link")}
+    return out
 
 
 def create_app(
@@ -112,6 +125,9 @@ def create_app(
                 )
         return list(ids)
 
+    async def landing(request: Request) -> Response:
+        return static_page("landing.html")
+
     async def page(request: Request) -> Response:
         try:
             links.identify(request.path_params["token"])
@@ -131,7 +147,8 @@ def create_app(
 
     async def list_links(request: Request) -> list[dict[str, Any]]:
         encounter, _ = gm(request, "see the player links")
-        return [link.public() for link in links.of(encounter)]
+        base = str(request.base_url).rstrip("/")
+        return [listed(link, base) for link in links.of(encounter)]
 
     async def add_link(request: Request) -> dict[str, Any]:
         encounter, _ = gm(request, "make player links")
@@ -140,7 +157,7 @@ def create_app(
         if not isinstance(name, str):
             raise LinkError("bad_name", "a new link needs a 'name'")
         link, token = links.add(encounter, name, owns(data, encounter))
-        return {**link.public(), "token": token, "path": f"/t/{token}"}
+        return {**listed(link, str(request.base_url).rstrip("/")), "token": token}
 
     async def assign(request: Request) -> dict[str, Any]:
         encounter, _ = gm(request, "assign combatants")
@@ -179,6 +196,7 @@ def create_app(
 
     app = Starlette(
         routes=[
+            Route("/", landing),
             Route("/t/{token}", page),
             Route("/api/state", guarded(state)),
             Route("/api/links", guarded(list_links), methods=["GET"]),

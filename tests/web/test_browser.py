@@ -57,7 +57,7 @@ class Server:
         self.table: Table = self.tables.create(
             text, "dice-combat.yaml", name="fight", seed=5
         )  # Ana hits Bo: 12 -> 8
-        self.links = Links(tmp / "links.json")
+        self.links = Links(self.store)
         self.gm = self.links.gm("fight")
         _, self.ana = self.links.add("fight", "Pat", ["ana"])
         self.pool = ThreadPoolExecutor(1)

@@ -662,7 +662,7 @@ async function loadLinks() {
       revoke.addEventListener("click", async () => {
         try { await api(`/api/links/${link.id}`, "DELETE"); loadLinks(); } catch (e) { notice(e.message); }
       });
-      li.append(" ", box, " ", revoke);
+      li.append(" ", box, " ", revoke, ...window.fracasLinks.row(link));
     }
     ul.append(li);
   }
@@ -730,11 +730,8 @@ function setup() {
   $("new-link").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const made = await api("/api/links", "POST", { name: $("link-name").value, owns: checked($("link-owns")) });
-      await loadLinks();
-      const li = el("li", {}, `${made.name}'s link: `);
-      li.append(el("input", { readonly: true, value: `${location.origin}${made.path}`, "aria-label": `${made.name}'s link` }));
-      $("links").append(li);
+      await api("/api/links", "POST", { name: $("link-name").value, owns: checked($("link-owns")) });
+      await loadLinks(); // every link listed with its address, the new one too
       $("link-name").value = "";
     } catch (err) { notice(err.message); }
   });
