@@ -319,6 +319,10 @@ def test_a_setup_and_its_file_read_alike(s: Setup) -> None:
         (["ruleset"], "chess", ("ruleset: dice-combat", "ruleset: chess"), "ruleset"),
         # the map's size
         (["map", "width"], "0", ("width: 10", "width: 0"), "map.width"),
+        # issue 22, item 7: at most 200 by 200, and no tile off it
+        (["map", "width"], "100000", ("width: 10", "width: 100000"), "map.width"),
+        (["map", "height"], "201", ("height: 6", "height: 201"), "map.height"),
+        (["combatants", 1, "at"], ["-1", "0"], ("at: [1, 0]", "at: [-1, 0]"), "combatants[1].at"),
     ],
 )
 def test_a_bad_value_is_refused_as_in_a_file_at_its_field(
