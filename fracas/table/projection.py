@@ -434,17 +434,21 @@ def _covered(record: Record) -> str:
     return f"#{record.seq}: the game master acts"
 
 
-def _outcome(ruleset: Any, state: Encounter, unseen: frozenset[str]) -> dict[str, Any] | None:
+def _outcome(ruleset: Ruleset, state: Encounter, unseen: frozenset[str]) -> dict[str, Any] | None:
     """Who won, as this identity may read it (an unseen combatant standing is not named;
-    while one stands on another side, the fight is not over for anyone)."""
+    while one stands on another side, the fight is not over for anyone), or that the
+    game master ended the fight (``ended``)."""
     done = outcome(ruleset, state)
     if done is None:
-        return None
-    names = [state.combatants[c].name for c in state.combatants if c in unseen]
-    shown = tuple(n for n in done.standing if n not in names)
-    words = (
-        FightOutcome(done.side, shown).words()
-        if shown or done.side is None
-        else (f"The fight is over: {done.side} win.")
-    )
-    return {"side": done.side, "standing": list(shown), "words": words}
+        if not state.ended:
+            return None
+        return {"side": None, "standing": [], "ended": True, "words": ENDED_WORDS}
+    hidden = {state.combatants[c].name for c in state.combatants if c in unseen}
+    shown = tuple(n for n in done.standing if n not in hidden)
+    words = FightOutcome(done.side, shown).words()
+    if done.side is not None and not shown:
+        words = f"The fight is over: {done.side} win."
+    return {"side": done.side, "standing": list(shown), "ended": state.ended, "words": words}
+
+
+ENDED_WORDS = "The game master ended the fight."

@@ -206,11 +206,12 @@ def _opening(
 
 def _unfinished(service: TableService, target: str) -> str | None:
     """The latest stored encounter started from file ``target`` with more than one side
-    standing, if any (a stored encounter's name is no file: None)."""
+    standing and not ended by the game master, if any (a stored encounter's name is no
+    file: None)."""
     for info in service.list():  # the most recently changed first
         if info.source == target:
             table = service.open(info.name)
-            if table.outcome() is None:
+            if table.outcome() is None and not table.state.ended:
                 return info.name
     return None
 

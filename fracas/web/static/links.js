@@ -32,12 +32,32 @@ window.fracasLinks = (() => {
     return [box];
   }
 
+  // The game master's "Finish the fight" / "Reopen the fight" (logged table actions,
+  // `finish` and `reopen`; the table refuses them to a player).
+  function finishButton(state) {
+    let b = $("gm-finish");
+    if (state.you.role !== "gm") { if (b) b.remove(); return; }
+    if (!b) {
+      b = node("button", { type: "button", id: "gm-finish" });
+      b.addEventListener("click", () => {
+        const ended = b.dataset.ended === "true";
+        send({ type: "act", action: { actor: b.dataset.actor, do: ended ? "reopen" : "finish" } });
+      });
+      $("table-buttons").append(b);
+    }
+    const ended = Boolean(state.outcome && state.outcome.ended);
+    b.dataset.ended = String(ended);
+    b.dataset.actor = state.turn || state.order[0] || "";
+    b.textContent = ended ? "Reopen the fight" : "Finish the fight";
+  }
+
   function banner(state) {
     const b = $("outcome");
     if (!b) return;
     const done = state.outcome;
     b.hidden = !done;
     b.textContent = done ? done.words : "";
+    finishButton(state);
   }
 
   window.addEventListener("fracas:state", (e) => banner(e.detail));
