@@ -94,9 +94,14 @@ def mentions(value: Any, ids: frozenset[str]) -> bool:
 class View:
     """One identity's view of one table at one moment (a :class:`Snapshot`)."""
 
-    def __init__(self, snapshot: Snapshot, identity: Identity) -> None:
+    def __init__(
+        self, snapshot: Snapshot, identity: Identity, played: frozenset[str] | None = None
+    ) -> None:
         self.snap = snapshot
         self.identity = identity
+        self.played = played
+        """The combatants some player plays (a face's links), where known: a die of one
+        nobody plays waits for the game master alone."""
 
     # --- who sees what --------------------------------------------------------------
 
@@ -157,6 +162,11 @@ class View:
             "seq": snap.seq,
             "round": state.round,
             "turn": acting if acting not in unseen else None,
+            "turn_words": (
+                f"{state.name(acting)}'s turn"
+                if acting not in unseen
+                else "a turn the game master plays out of sight"
+            ),
             "next": _next(state.order, acting, unseen),
             "order": order,
             "bounds": list(bounds) if bounds is not None else None,
@@ -244,12 +254,20 @@ class View:
             "label": need.label,
             "sides": need.sides,
             "owner": need.owner,
+            "waiting": self._waiting(need.owner),
             "action": action_title(pending.seq, shown),
             "by": "the game master" if pending.by.role is Role.GM else pending.by.name,
             "given": {k: list(v) for k, v in pending.action.dice.items()},
             "yours": pending.may_give(self.identity),
             "cancel": pending.may_cancel(self.identity),
         }
+
+    def _waiting(self, owner: str | None) -> str:
+        """Who a die waits for, in words: its owner's player or the game master; the
+        game master alone where nobody plays its owner."""
+        if owner is None or (self.played is not None and owner not in self.played):
+            return "the game master"
+        return f"{self.snap.state.name(owner)}'s player or the game master"
 
     def _sees_request(self, request: Request) -> bool:
         return self.gm or request.by == self.identity.name

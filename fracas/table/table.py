@@ -442,9 +442,10 @@ class Table:
         if pending is None:
             raise FracasError("no_die_asked", "no action waits for dice now")
         if not pending.may_cancel(by):
+            started = "" if pending.by.is_gm else f" or {pending.by.name}, who took it,"
             raise Forbidden(
                 "forbidden",
-                f"only the game master or {pending.by.name!r} may cancel this action",
+                f"only the game master{started} may cancel this action; {by.name!r} may not",
             )
         self._pending = None
 

@@ -460,7 +460,7 @@ def test_physical_dice_are_typed_in_each_by_its_owner(server: Server, browser: A
         )
     # Bo's die: not Pat's to give; the game master gives it
     assert question.inner_text().endswith(
-        "waiting for Bo's player or the game master: Bo's defend d20?"
+        "waiting for the game master: Bo's defend d20?"  # nobody plays Bo
     )
     assert pat.locator("#die-face").is_hidden()
     gm.wait_for_function(

@@ -191,7 +191,7 @@ function draw() {
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
-  const whose = state.turn === null ? "the game master's turn" : `${name(state.turn)}'s turn`;
+  const whose = state.turn_words || `${name(state.turn)}'s turn`; // the server's words
   $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
   renderMap();
   renderOrder();
@@ -208,7 +208,7 @@ function renderDice() {
   const box = $("dice-box");
   box.hidden = !p;
   if (!p) { dieAsked = null; return; }
-  const who = p.owner ? `${name(p.owner)}'s player or the game master` : "the game master";
+  const who = p.waiting || "the game master"; // the server's words
   $("die-question").textContent = p.label
     ? (p.yours ? `${p.action}: ${p.question}` : `${p.action}: waiting for ${who}: ${p.question}`)
     : p.question;
@@ -673,7 +673,12 @@ async function loadLinks() {
 
 function setup() {
   $("end-turn").addEventListener("click", endTurn);
-  const amount = () => ({ amount: Number($("gm-amount").value) });
+  // the amount as typed: a whole number, else the text itself, which the table refuses
+  // quoting it (never a silent 0)
+  const amount = () => {
+    const typed = $("gm-amount").value.trim();
+    return { amount: /^\d+$/.test(typed) ? Number(typed) : typed };
+  };
   $("gm-heal").addEventListener("click", () => gmAct("heal", amount()));
   $("gm-damage").addEventListener("click", () => gmAct("damage", amount()));
   $("gm-status-add").addEventListener("click", () => gmAct("status", { add: $("gm-status").value }));
