@@ -107,9 +107,11 @@ MAX_MAP = 200
 def check_tile(
     tile: Tile, map_size: tuple[int, int] | None, locate: Locator, at: tuple[str | int, ...]
 ) -> None:
-    """Refuse a tile off the map (``off_map``); without a map, off the largest map a
-    file may give (:data:`MAX_MAP` square): a table draws every tile it holds."""
-    width, height = map_size or (MAX_MAP, MAX_MAP)
+    """Refuse a tile off the map (``off_map``), where there is a map (at most
+    :data:`MAX_MAP` square; without one, the grid has no edge)."""
+    if map_size is None:
+        return
+    width, height = map_size
     if not (0 <= tile[0] < width and 0 <= tile[1] < height):
         raise FileError(
             "off_map",

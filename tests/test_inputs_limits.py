@@ -145,9 +145,9 @@ seed: 1
             "equal to 200",
         ),
         (
-            "",
+            "map: {width: 200, height: 200}\n",
             "[-1, 0]",
-            "error: {path}:4: combatants[0].at: off_map: tile [-1, 0] is off the map: "
+            "error: {path}:5: combatants[0].at: off_map: tile [-1, 0] is off the map: "
             "x in 0..199, y in 0..199",
         ),
         (
@@ -157,7 +157,7 @@ seed: 1
             "x in 0..7, y in 0..5",
         ),
     ],
-    ids=["map-100000", "map-201", "no-map-tile-minus-1", "tile-past-the-edge"],
+    ids=["map-100000", "map-201", "tile-minus-1", "tile-past-the-edge"],
 )
 def test_the_map_is_at_most_200_by_200_and_no_tile_is_off_it(
     tmp_path: Path, map_line: str, at: str, expected: str
