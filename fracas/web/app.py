@@ -12,6 +12,8 @@ do is decided by :class:`fracas.table.Identity`; what it sees, by
                                      its address and a QR code; create, assign
                                      combatants, revoke)
 ``GET /api/export``                  the game master's download: an encounter file
+``PUT /api/map`` ``DELETE /api/map``  the game master's map image (PNG, JPEG, WebP)
+``GET /map/TOKEN``                   the map image, for every page of the table
 ``WS  /ws?token=TOKEN``              the live protocol (:mod:`fracas.web.live`)
 ``/setup/TOKEN``, ``/api/setup/...``   the setup page (:mod:`fracas.web.setup`), where a
                                      setup key is given
@@ -41,6 +43,9 @@ from fracas.frozen import thaw
 from fracas.table import Forbidden, Identity, TableService, View
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub
+from fracas.web.mapimage import KEY as MAP_KEY
+from fracas.web.mapimage import MAX_BYTES as MAX_IMAGE
+from fracas.web.mapimage import MapImageError, image_type
 from fracas.web.qr import qr_svg
 from fracas.web.setup import SetupKey, setup_routes
 
@@ -59,6 +64,8 @@ def _refusal(exc: FracasError) -> JSONResponse:
     )
     if exc.code in ("unknown_link", "unknown_encounter"):
         status = 404
+    if isinstance(exc, MapImageError) and exc.code == "too_big":
+        status = 413
     return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
 
 
@@ -182,6 +189,40 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{encounter}.yaml"'},
         )
 
+    async def put_map(request: Request) -> dict[str, Any]:
+        encounter, _ = gm(request, "upload the map image")
+        raw = b""
+        async for chunk in request.stream():  # bounded while read, not after
+            raw += chunk
+            if len(raw) > MAX_IMAGE:
+                raise MapImageError(
+                    "too_big",
+                    f"a map image of more than {MAX_IMAGE:,} bytes; at most 4 MiB: upload a "
+                    "smaller one",
+                )
+        kind = image_type(raw)
+        tables.store.put_extra(encounter, MAP_KEY, raw)
+        return {"type": kind, "bytes": len(raw), "path": "/map/"}
+
+    async def drop_map(request: Request) -> dict[str, Any]:
+        encounter, _ = gm(request, "remove the map image")
+        tables.store.put_extra(encounter, MAP_KEY, None)
+        return {"removed": True}
+
+    async def map_image(request: Request) -> Response:
+        try:
+            encounter, _ = links.identify(request.path_params["token"])
+        except LinkError as exc:
+            return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
+        data = tables.store.extra(encounter, MAP_KEY)
+        if data is None:
+            return Response("no map image\n", status_code=404, media_type="text/plain")
+        return Response(
+            data,
+            media_type=image_type(data),
+            headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
+        )
+
     async def socket(ws: WebSocket) -> None:
         await hub.serve(ws)
 
@@ -204,6 +245,9 @@ def create_app(
             Route("/api/links/{id}", guarded(assign), methods=["POST"]),
             Route("/api/links/{id}", guarded(revoke), methods=["DELETE"]),
             Route("/api/export", guarded(download)),
+            Route("/api/map", guarded(put_map), methods=["PUT"]),
+            Route("/api/map", guarded(drop_map), methods=["DELETE"]),
+            Route("/map/{token}", map_image),
             WebSocketRoute("/ws", socket),
             *extra,
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -60,6 +60,56 @@ window.fracasLinks = (() => {
     finishButton(state);
   }
 
-  window.addEventListener("fracas:state", (e) => banner(e.detail));
+  // The map image, under the grid (served at /map/TOKEN; none: nothing drawn), and the
+  // game master's upload (the server checks the bytes are a PNG, JPEG or WebP image).
+  const SVGNS = "http://www.w3.org/2000/svg";
+  let imageShown = null;
+  function mapImage(state, reload = false) {
+    const svg = $("map");
+    if (!svg) return;
+    const size = state.bounds || mapSize; // no map: the grid the page draws
+    let img = $("map-image");
+    if (!img) {
+      img = document.createElementNS(SVGNS, "image");
+      img.id = "map-image";
+      img.setAttribute("x", "0");
+      img.setAttribute("y", "0");
+      img.setAttribute("preserveAspectRatio", "none");
+      img.setAttribute("aria-hidden", "true");
+      img.addEventListener("error", () => img.setAttribute("display", "none"));
+      img.addEventListener("load", () => img.removeAttribute("display"));
+      svg.insertBefore(img, $("grid-rect"));
+    }
+    img.setAttribute("width", String(size[0] * 40));
+    img.setAttribute("height", String(size[1] * 40));
+    if (imageShown === null || reload) {
+      imageShown = Date.now();
+      img.setAttribute("href", `/map/${token}?v=${imageShown}`);
+    }
+    if (state.you.role === "gm" && !$("map-upload")) {
+      const row = node("div", { class: "row" });
+      const label = node("label", {}, "Map image (PNG, JPEG or WebP, at most 4 MiB) ");
+      const input = node("input", { type: "file", id: "map-upload", accept: "image/png,image/jpeg,image/webp" });
+      label.append(input);
+      const drop = node("button", { type: "button", id: "map-remove" }, "Remove the map image");
+      row.append(label, drop);
+      $("gm-box").append(row);
+      input.addEventListener("change", async () => {
+        const file = input.files[0];
+        if (!file) return;
+        const r = await fetch("/api/map", { method: "PUT", headers: { Authorization: `Bearer ${token}` }, body: file });
+        const data = await r.json();
+        if (!r.ok) { notice(`${data.code}: ${data.message}`); return; }
+        notice("");
+        mapImage(state, true);
+      });
+      drop.addEventListener("click", async () => {
+        await fetch("/api/map", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+        mapImage(state, true);
+      });
+    }
+  }
+
+  window.addEventListener("fracas:state", (e) => { banner(e.detail); mapImage(e.detail); });
   return { row };
 })();
