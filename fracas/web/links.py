@@ -74,6 +74,8 @@ class Links:
         self.store = store
         self._lock = threading.Lock()
         self._memory: dict[str, dict[str, Link]] = {}
+        self._index: dict[str, str] = {}
+        """A token's hash -> its encounter, as last read (only a hint: checked again)."""
 
     # --- the store ----------------------------------------------------------------------
 
@@ -186,16 +188,29 @@ class Links:
     # --- reading ------------------------------------------------------------------------
 
     def identify(self, token: str) -> tuple[str, Link]:
-        """The encounter and link ``token`` opens.
+        """The encounter and link ``token`` opens (read again from the store: a revoke
+        or a new token there holds here at once; a token seen before reads its own
+        encounter's links alone, any other every encounter's).
 
         Raises:
             LinkError: ``bad_token``: unknown or revoked.
         """
+        digest = _hash(token)
         with self._lock:
+            known = self._index.get(digest)
+            if known is not None:
+                for link in self._load(known).values():
+                    if secrets.compare_digest(_hash(link.token), digest):
+                        if link.revoked:
+                            break
+                        return known, link
             every = self._all()
+            self._index = {
+                _hash(link.token): enc for enc, links in every.items() for link in links.values()
+            }
         for encounter, links in every.items():
             for link in links.values():
-                if secrets.compare_digest(_hash(link.token), _hash(token)):
+                if secrets.compare_digest(_hash(link.token), digest):
                     if link.revoked:
                         break
                     return encounter, link
