@@ -212,7 +212,6 @@ def _proc_cpu(pid: int) -> float:
 
 def fleet(backend: str, tables: int, args: Any) -> None:
     """(d) on ``backend``: start the servers, make the tables and their links, play."""
-    from fracas.web.links import links_path
     from tests.store.pgcluster import Cluster, find_bindir
     from tests.web.multiprocess import Server
 
@@ -233,7 +232,7 @@ def fleet(backend: str, tables: int, args: Any) -> None:
             store = open_store(db)
             service = TableService(store)
             service.create(text, "lobby.yaml", name="lobby", seed=1)
-            links = Links(links_path(db))
+            links = Links(store)
             tokens = []
             for i in range(tables):
                 name = service.create(text, "x.yaml", name=f"t{i}", seed=i).name

@@ -144,6 +144,19 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
         "none",
     ),
     ActionSpec(
+        "finish",
+        "a game master's ending of the fight: every page says it is over and no rules "
+        "action is taken until `reopen` (logged, undone like any change)",
+        (),
+        "none",
+    ),
+    ActionSpec(
+        "reopen",
+        "a game master's reopening of a fight it finished: play goes on where it stopped",
+        (),
+        "none",
+    ),
+    ActionSpec(
         "note",
         "a game master's note on the actor: `text: ...` (empty: cleared); never sent to a player",
         ("text",),
@@ -323,6 +336,8 @@ CORE_WHO: dict[str, Who] = {
     "show": Who.GM,
     "note": Who.GM,
     "policy": Who.GM,
+    "finish": Who.GM,
+    "reopen": Who.GM,
 }
 """Who takes each core action (a test checks it names every one)."""
 

@@ -147,8 +147,9 @@ def options_now(
         for params in _required_values(spec, choices):
             for action in _tries(spec, who, state, params, unseen):
                 refusal = _refusal(ruleset, state, action)
-                if refusal is not None:
-                    first = first or refusal
+                if refusal is not None:  # the first met, but a self-target one gives way
+                    if first is None or first.code == "self_target":
+                        first = refusal
                     continue
                 allowed = True
                 for p, v in params.items():
@@ -163,6 +164,10 @@ def options_now(
             p: tuple(v for v in values if v in good[p]) if p in good else values
             for p, values in choices.items()
         }
+        # the other sides first, allies after (a list of several targets begins with
+        # the enemies: a pick from its top never hits a friend)
+        side = state.combatants[who].side
+        targets.sort(key=lambda cid: state.combatants[cid].side == side)
         out.append(Option(spec, who, tuple(targets), tile, narrowed))
     return out
 

@@ -22,7 +22,7 @@ from fracas.model import Combatant, TableRules
 from fracas.rulesets.base import Ruleset
 from fracas.validation import Locator, TileInput, validate
 
-__all__ = ["CORE_FIELDS", "ID", "check_tile", "read_combatant", "read_table"]
+__all__ = ["CORE_FIELDS", "ID", "MAX_MAP", "check_tile", "read_combatant", "read_table"]
 
 ID = re.compile(r"^[a-z0-9_-]+$")
 """What a combatant id may be."""
@@ -100,10 +100,15 @@ def read_combatant(
     return frozen
 
 
+MAX_MAP = 200
+"""The largest map's width and height, in tiles (a page draws every tile of it)."""
+
+
 def check_tile(
     tile: Tile, map_size: tuple[int, int] | None, locate: Locator, at: tuple[str | int, ...]
 ) -> None:
-    """Refuse a tile off the map (``off_map``), where there is a map."""
+    """Refuse a tile off the map (``off_map``), where there is a map (at most
+    :data:`MAX_MAP` square; without one, the grid has no edge)."""
     if map_size is None:
         return
     width, height = map_size

@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field
 
 from fracas.actions import Bounds, check_action, check_dice, dotted
 from fracas.catalogue import POLICY_FIELDS
-from fracas.combatants import read_combatant, read_table
+from fracas.combatants import MAX_MAP, read_combatant, read_table
 from fracas.engine import Engine, Record, dice_from_rolls
 from fracas.errors import FileError, FracasError, Where, brief
 from fracas.gm import added_ids, policy_of
@@ -54,8 +54,8 @@ class MapSize:
 
     __pydantic_config__ = ConfigDict(extra="forbid")
 
-    width: Annotated[int, Field(ge=1)]
-    height: Annotated[int, Field(ge=1)]
+    width: Annotated[int, Field(ge=1, le=MAX_MAP)]
+    height: Annotated[int, Field(ge=1, le=MAX_MAP)]
 
 
 @dataclass(frozen=True, slots=True)

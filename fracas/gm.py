@@ -29,6 +29,7 @@ from fracas.model import (
     CombatantRemoved,
     Concealed,
     Encounter,
+    Ended,
     Event,
     FieldsSet,
     HpChanged,
@@ -91,6 +92,15 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
                 "bad_value", f"note: {len(text)} characters; a note has at most {NOTE_MAX}"
             )
         return [NoteWritten(actor, text)]
+    if action.do in ("finish", "reopen"):
+        ending = action.do == "finish"
+        if state.ended == ending:
+            now = "ended" if ending else "open"
+            raise Refusal(
+                "already_ended" if ending else "not_ended",
+                f"{action.do}: the fight is {now} already",
+            )
+        return [Ended(ending)]
     if action.do == "policy":
         return [PolicySet(policy_of(ruleset, state.policy, params, "policy"))]
     assert action.do == "roll", action.do

@@ -17,6 +17,7 @@ __all__ = [
     "CombatantAdded",
     "CombatantRemoved",
     "Concealed",
+    "Ended",
     "HpChanged",
     "NoteWritten",
     "OrderSet",
@@ -139,6 +140,19 @@ class Concealed(Event):
     def describe(self, state: Encounter) -> str | None:
         what = "hides" if self.hidden else "shows"
         return f"GM {what} {state.name(self.actor)}" + (" from the players" if self.hidden else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Ended(Event):
+    """The game master ends the fight (``finish``), or reopens it (``reopen``)."""
+
+    ended: bool
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state, ended=self.ended)
+
+    def describe(self, state: Encounter) -> str | None:
+        return "GM ends the fight" if self.ended else "GM reopens the fight"
 
 
 @dataclass(frozen=True, slots=True)

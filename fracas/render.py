@@ -48,8 +48,19 @@ def action_title(number: int, action: Action) -> str:
         what += f" {action.target}"
     if action.at is not None:
         what += f" at [{action.at[0]}, {action.at[1]}]"
-    extras = [f"{k}={_shown(v)}" for k, v in action.params.items()]
+    extras = [f"{k}={_shown(_short(v))}" for k, v in action.params.items()]
     return f"#{number} {action.actor}: {what}" + (f" ({', '.join(extras)})" if extras else "")
+
+
+TITLE_TEXT = 40
+"""The longest text parameter a log heading shows whole (a note's text is on the line
+below it: shown once, not twice)."""
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > TITLE_TEXT:
+        return f"{value[: TITLE_TEXT - 8]}... ({len(value)} characters)"
+    return value
 
 
 def die_question(

@@ -206,6 +206,9 @@ class Encounter(HashKept):
     """The game master's note on a combatant (``note``): never sent to a player."""
     policy: Policy = Policy()
     """Who may do what at the table (table state, never read by the rules)."""
+    ended: bool = False
+    """The game master ended the fight (``finish``; ``reopen`` opens it again): table
+    state, never read by the rules; no rules action is taken while it holds."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.combatants, FrozenDict):

@@ -94,6 +94,8 @@ GM_ACTIONS = (
     "roll",
     "hide",
     "show",
+    "finish",
+    "reopen",
     "note",
     "policy",
 )

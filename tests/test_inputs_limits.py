@@ -118,3 +118,56 @@ def test_a_file_above_the_size_limit_is_not_read(tmp_path: Path) -> None:
     with pytest.raises(FileError) as exc:
         parse_text(path.read_text(encoding="utf-8"), "big.yaml")
     assert exc.value.code == "too_large"
+
+
+MAP_FIGHT = """\
+ruleset: dice-combat
+seed: 1
+{map}combatants:
+  - {{id: ana, name: Ana, side: players, at: {at}, hand: knife}}
+  - {{id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("map_line", "at", "expected"),
+    [
+        (
+            "map: {width: 100000, height: 100000}\n",
+            "[0, 0]",
+            "error: {path}:3: map.width: bad_value: 100000: input should be less than or "
+            "equal to 200",
+        ),
+        (
+            "map: {width: 200, height: 201}\n",
+            "[0, 0]",
+            "error: {path}:3: map.height: bad_value: 201: input should be less than or "
+            "equal to 200",
+        ),
+        (
+            "map: {width: 200, height: 200}\n",
+            "[-1, 0]",
+            "error: {path}:5: combatants[0].at: off_map: tile [-1, 0] is off the map: "
+            "x in 0..199, y in 0..199",
+        ),
+        (
+            "map: {width: 8, height: 6}\n",
+            "[8, 0]",
+            "error: {path}:5: combatants[0].at: off_map: tile [8, 0] is off the map: "
+            "x in 0..7, y in 0..5",
+        ),
+    ],
+    ids=["map-100000", "map-201", "tile-minus-1", "tile-past-the-edge"],
+)
+def test_the_map_is_at_most_200_by_200_and_no_tile_is_off_it(
+    tmp_path: Path, map_line: str, at: str, expected: str
+) -> None:
+    """Issue 22, item 7: a map of 100000 x 100000 or a tile at x = -1 made a table
+    unusable; both are refused where the file gives them."""
+    line = _fails(tmp_path, MAP_FIGHT.format(map=map_line, at=at))
+    assert line == expected.format(path=tmp_path / "enc.yaml")
+
+
+def test_a_map_of_200_by_200_is_read() -> None:
+    text = MAP_FIGHT.format(map="map: {width: 200, height: 200}\n", at="[199, 199]")
+    assert parse_text(text, "enc.yaml").bounds == (200, 200)

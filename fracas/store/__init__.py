@@ -164,6 +164,24 @@ class EncounterStore(Protocol):
         """Remove an encounter and its log (``unknown_encounter`` if none)."""
         ...
 
+    def put_extra(self, name: str, key: str, body: bytes | None) -> None:
+        """Keep ``body`` under ``key`` with encounter ``name``, outside its log, replacing
+        what was there (None: remove it); deleted with the encounter. For what belongs
+        to an encounter but is no record of its play: its links, its map image.
+
+        Raises:
+            StoreError: ``unknown_encounter``.
+        """
+        ...
+
+    def extra(self, name: str, key: str) -> bytes | None:
+        """What :meth:`put_extra` kept under ``key`` with ``name`` (None: nothing)."""
+        ...
+
+    def extras(self, key: str) -> dict[str, bytes]:
+        """Every encounter's ``key`` extra: encounter name -> body."""
+        ...
+
     def watch(self, listener: Watcher) -> Callable[[], None]:
         """Hear of the records other processes commit, as they commit (see
         :data:`Watcher`); returns the function that stops it. A backend that cannot

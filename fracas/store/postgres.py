@@ -76,6 +76,15 @@ MIGRATIONS: tuple[str, ...] = (
     );
     INSERT INTO fracas_schema VALUES (0);
     """,
+    # version 2: what an encounter keeps outside its log (its links, its map image)
+    """
+    CREATE TABLE fracas_extras (
+        encounter bigint NOT NULL REFERENCES fracas_encounters (id) ON DELETE CASCADE,
+        key text NOT NULL,
+        body bytea NOT NULL,
+        PRIMARY KEY (encounter, key)
+    );
+    """,
 )
 """Migration ``i`` brings the schema from version ``i`` to ``i + 1``."""
 
@@ -88,6 +97,7 @@ _POOL = 8
 POSTGRES = Dialect(
     encounters="fracas_encounters",
     records="fracas_records",
+    extras="fracas_extras",
     param="%s",
     next_stamp="nextval('fracas_stamp')",
     lock_row=" FOR UPDATE",  # the appending transaction holds its encounter's row

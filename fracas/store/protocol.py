@@ -1,8 +1,10 @@
 """The append/load protocol of the SQL stores, written once over a dialect's hooks.
 
-Every SQL store keeps two tables: a row per encounter (what started it, ``seq``: the
+Every SQL store keeps three tables: a row per encounter (what started it, ``seq``: the
 number of records in its log, and ``stamp``: the store's write counter at its last
-change, the list's order) and the records, keyed by ``(encounter, seq)``.
+change, the list's order), the records, keyed by ``(encounter, seq)``, and the extras,
+a few named blobs per encounter outside its log (its links, its map image), keyed by
+``(encounter, key)``.
 :class:`SQLStore` is the protocol over them:
 
 * An append runs in a write transaction that holds its encounter (SQLite's
@@ -86,6 +88,9 @@ class Dialect:
     """The encounters' table."""
     records: str
     """The records' table."""
+    extras: str
+    """The extras' table: a few named blobs kept with an encounter (its links, its map
+    image), deleted with it."""
     param: str
     """The driver's placeholder (the protocol's statements are written with ``?``)."""
     next_stamp: str
@@ -105,6 +110,7 @@ def _render(dialect: Dialect, template: str) -> str:
     return template.replace("?", dialect.param).format(
         encounters=dialect.encounters,
         records=dialect.records,
+        extras=dialect.extras,
         next_stamp=dialect.next_stamp,
         lock_row=dialect.lock_row,
     )
@@ -126,6 +132,16 @@ _DELETE = "DELETE FROM {encounters} WHERE name = ?"
 _NAMES = "SELECT name FROM {encounters} ORDER BY name LIMIT 21"
 _LIKE = "SELECT name FROM {encounters} WHERE name = ? OR name LIKE ?"
 _SINCE = "SELECT body FROM {records} WHERE encounter = ? AND seq >= ? ORDER BY seq"
+_PUT = (
+    "INSERT INTO {extras} (encounter, key, body) VALUES (?, ?, ?) "
+    "ON CONFLICT (encounter, key) DO UPDATE SET body = excluded.body"
+)
+_DROP = "DELETE FROM {extras} WHERE encounter = ? AND key = ?"
+_GET = "SELECT body FROM {extras} WHERE encounter = ? AND key = ?"
+_ALL = (
+    "SELECT e.name, x.body FROM {extras} x JOIN {encounters} e ON e.id = x.encounter "
+    "WHERE x.key = ?"
+)
 _RECORD = "INSERT INTO {records} (encounter, seq, kind, body, written) VALUES (?, ?, ?, ?, ?)"
 
 
@@ -243,6 +259,25 @@ class SQLStore(ABC, Generic[DB]):
         with self._guard("delete"), self._transaction(write=True) as db:
             if self._run(db, _DELETE, (name,)).rowcount == 0:
                 raise self._unknown(db, name)
+
+    def put_extra(self, name: str, key: str, body: bytes | None) -> None:
+        with self._guard("write"), self._transaction(write=True) as db:
+            eid, _ = self._row(db, name)
+            if body is None:
+                self._run(db, _DROP, (eid, key))
+            else:
+                self._run(db, _PUT, (eid, key, bytes(body)))
+
+    def extra(self, name: str, key: str) -> bytes | None:
+        with self._guard("read"), self._transaction(write=False) as db:
+            eid, _ = self._row(db, name)
+            row = self._run(db, _GET, (eid, key)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def extras(self, key: str) -> dict[str, bytes]:
+        with self._guard("read"), self._transaction(write=False) as db:
+            rows = self._run(db, _ALL, (key,)).fetchall()
+        return {str(r[0]): bytes(r[1]) for r in rows}
 
     # --- helpers --------------------------------------------------------------
 

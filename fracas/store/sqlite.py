@@ -35,7 +35,7 @@ from fracas.store.protocol import Dialect, SQLStore
 __all__ = ["SQLITE", "MemoryStore", "SQLiteStore"]
 
 APPLICATION_ID = 0x66726163  # "frac": marks a SQLite file as a fracas store
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE encounters (
@@ -60,9 +60,20 @@ CREATE TABLE records (
 ) WITHOUT ROWID;
 """
 
+_EXTRAS = """
+CREATE TABLE extras (
+    encounter INTEGER NOT NULL REFERENCES encounters (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (encounter, key)
+) WITHOUT ROWID
+"""
+"""Version 2: what an encounter keeps outside its log (its links, its map image)."""
+
 SQLITE = Dialect(
     encounters="encounters",
     records="records",
+    extras="extras",
     param="?",
     next_stamp="(SELECT coalesce(max(stamp), 0) + 1 FROM encounters)",
     lock_row="",  # BEGIN IMMEDIATE holds the whole store already
@@ -90,6 +101,7 @@ class _SQLite(SQLStore[sqlite3.Connection]):
         for statement in _SCHEMA.split(";"):  # not executescript: it would COMMIT
             if statement.strip():
                 self._db.execute(statement)
+        self._db.execute(_EXTRAS)
 
     @contextmanager
     def _transaction(
@@ -208,6 +220,9 @@ class SQLiteStore(_SQLite):
                 raise StoreError(
                     "bad_store", f"{self.location!r} is a SQLite file but not a fracas store"
                 )
+            elif version == 1:  # a store of an earlier fracas: add the extras
+                db.execute(_EXTRAS)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             elif version > SCHEMA_VERSION:
                 raise StoreError(
                     "bad_store",

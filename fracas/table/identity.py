@@ -83,8 +83,15 @@ class Identity:
 
         Raises:
             Forbidden: ``forbidden``, saying what this identity may do.
-            Refusal: ``not_your_turn``: a player's action outside its combatant's turn.
+            Refusal: ``not_your_turn``: a player's action outside its combatant's turn;
+                ``fight_ended``: a rules action while the game master has ended the fight.
         """
+        if state.ended and not asking and who_takes(ruleset, action) is not Who.GM:
+            raise Refusal(
+                "fight_ended",
+                f"the game master ended the fight; {action.do!r} waits until the game master "
+                "reopens it",
+            )
         if self.is_gm:
             return
         if self.role is Role.VIEWER:

@@ -48,6 +48,8 @@ from fracas.model import (
 from fracas.render import action_title, record_entries
 from fracas.rulesets.base import Ruleset, Shown
 from fracas.table.identity import Identity, Role
+from fracas.table.outcome import Outcome as FightOutcome
+from fracas.table.outcome import outcome
 from fracas.table.physical import Pending
 
 if TYPE_CHECKING:
@@ -92,9 +94,14 @@ def mentions(value: Any, ids: frozenset[str]) -> bool:
 class View:
     """One identity's view of one table at one moment (a :class:`Snapshot`)."""
 
-    def __init__(self, snapshot: Snapshot, identity: Identity) -> None:
+    def __init__(
+        self, snapshot: Snapshot, identity: Identity, played: frozenset[str] | None = None
+    ) -> None:
         self.snap = snapshot
         self.identity = identity
+        self.played = played
+        """The combatants some player plays (a face's links), where known: a die of one
+        nobody plays waits for the game master alone."""
 
     # --- who sees what --------------------------------------------------------------
 
@@ -155,6 +162,11 @@ class View:
             "seq": snap.seq,
             "round": state.round,
             "turn": acting if acting not in unseen else None,
+            "turn_words": (
+                f"{state.name(acting)}'s turn"
+                if acting not in unseen
+                else "a turn the game master plays out of sight"
+            ),
             "next": _next(state.order, acting, unseen),
             "order": order,
             "bounds": list(bounds) if bounds is not None else None,
@@ -177,6 +189,7 @@ class View:
             "status_list": _status_list(ruleset) if self.gm else [],
             "ranges_button": ruleset.presenter().ranges_button,
             "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
+            "outcome": _outcome(ruleset, state, unseen),
             "you": {
                 "name": self.identity.name,
                 "role": self.identity.role.value,
@@ -248,12 +261,20 @@ class View:
             "label": need.label,
             "sides": need.sides,
             "owner": need.owner,
+            "waiting": self._waiting(need.owner),
             "action": action_title(pending.seq, shown),
             "by": "the game master" if pending.by.role is Role.GM else pending.by.name,
             "given": {k: list(v) for k, v in pending.action.dice.items()},
             "yours": pending.may_give(self.identity),
             "cancel": pending.may_cancel(self.identity),
         }
+
+    def _waiting(self, owner: str | None) -> str:
+        """Who a die waits for, in words: its owner's player or the game master; the
+        game master alone where nobody plays its owner."""
+        if owner is None or (self.played is not None and owner not in self.played):
+            return "the game master"
+        return f"{self.snap.state.name(owner)}'s player or the game master"
 
     def _sees_request(self, request: Request) -> bool:
         return self.gm or request.by == self.identity.name
@@ -452,3 +473,23 @@ def _status_list(ruleset: Ruleset) -> list[dict[str, Any]]:
         }
         for spec in ruleset.statuses
     ]
+
+
+def _outcome(ruleset: Ruleset, state: Encounter, unseen: frozenset[str]) -> dict[str, Any] | None:
+    """Who won, as this identity may read it (an unseen combatant standing is not named;
+    while one stands on another side, the fight is not over for anyone), or that the
+    game master ended the fight (``ended``)."""
+    done = outcome(ruleset, state)
+    if done is None:
+        if not state.ended:
+            return None
+        return {"side": None, "standing": [], "ended": True, "words": ENDED_WORDS}
+    hidden = {state.combatants[c].name for c in state.combatants if c in unseen}
+    shown = tuple(n for n in done.standing if n not in hidden)
+    words = FightOutcome(done.side, shown).words()
+    if done.side is not None and not shown:
+        words = f"The fight is over: {done.side} win."
+    return {"side": done.side, "standing": list(shown), "ended": state.ended, "words": words}
+
+
+ENDED_WORDS = "The game master ended the fight."

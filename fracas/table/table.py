@@ -54,6 +54,8 @@ from fracas.table.commands import (
 )
 from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity
+from fracas.table.outcome import Outcome as FightOutcome
+from fracas.table.outcome import outcome
 from fracas.table.physical import Pending, StopDice, needed
 from fracas.table.projection import mentions
 from fracas.table.questions import OddsQuestion, WinQuestion, win_question
@@ -175,6 +177,10 @@ class Table:
     def requests(self) -> tuple[Request, ...]:
         """Players' requests waiting for the game master's answer, oldest first."""
         return tuple(self._requests.values())
+
+    def outcome(self) -> FightOutcome | None:
+        """Who won, once one side alone stands (None: the fight goes on)."""
+        return outcome(self.ruleset, self.state)
 
     def snapshot(self) -> Snapshot:
         """The table now, frozen (one lock, then no more: a face projects it at leisure)."""
@@ -436,9 +442,10 @@ class Table:
         if pending is None:
             raise FracasError("no_die_asked", "no action waits for dice now")
         if not pending.may_cancel(by):
+            started = "" if pending.by.is_gm else f" or {pending.by.name}, who took it,"
             raise Forbidden(
                 "forbidden",
-                f"only the game master or {pending.by.name!r} may cancel this action",
+                f"only the game master{started} may cancel this action; {by.name!r} may not",
             )
         self._pending = None
 

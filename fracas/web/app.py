@@ -3,13 +3,17 @@ the socket. Thin: who a request is comes from its token (:class:`Links`); what i
 do is decided by :class:`fracas.table.Identity`; what it sees, by
 :class:`fracas.table.View`.
 
+``GET /``                            a landing page: how to open a table
 ``GET /t/TOKEN``                    the page (``index.html``)
 ``GET /static/...``                  its script and style
 ``GET /api/state``                   the state as this token sees it
 ``GET /api/links`` ``POST /api/links`` ``POST /api/links/ID`` ``DELETE /api/links/ID``
-                                     the game master's player links (list, create,
-                                     assign combatants, revoke)
+                                     the game master's player links (list, each with
+                                     its address and a QR code; create, assign
+                                     combatants, revoke)
 ``GET /api/export``                  the game master's download: an encounter file
+``PUT /api/map`` ``DELETE /api/map``  the game master's map image (PNG, JPEG, WebP)
+``GET /map/TOKEN``                   the map image, for every page of the table
 ``WS  /ws?token=TOKEN``              the live protocol (:mod:`fracas.web.live`)
 ``/setup/TOKEN``, ``/api/setup/...``   the setup page (:mod:`fracas.web.setup`), where a
                                      setup key is given
@@ -39,6 +43,10 @@ from fracas.frozen import thaw
 from fracas.table import Forbidden, Identity, TableService, View
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub
+from fracas.web.mapimage import KEY as MAP_KEY
+from fracas.web.mapimage import MAX_BYTES as MAX_IMAGE
+from fracas.web.mapimage import MapImageError, image_type
+from fracas.web.qr import qr_svg
 from fracas.web.setup import SetupKey, setup_routes
 
 __all__ = ["STATIC", "create_app"]
@@ -56,7 +64,19 @@ def _refusal(exc: FracasError) -> JSONResponse:
     )
     if exc.code in ("unknown_link", "unknown_encounter"):
         status = 404
+    if isinstance(exc, MapImageError) and exc.code == "too_big":
+        status = 413
     return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+
+def listed(link: Link, base: str) -> dict[str, Any]:
+    """A link as the game master's list shows it: its address and QR code too (a revoked
+    one: neither)."""
+    out = link.public()
+    if not link.revoked:
+        url = f"{base}/t/{link.token}"
+        out |= {"path": f"/t/{link.token}", "url": url, "qr": qr_svg(url, f"{link.name}'s link")}
+    return out
 
 
 def create_app(
@@ -112,6 +132,9 @@ def create_app(
                 )
         return list(ids)
 
+    async def landing(request: Request) -> Response:
+        return static_page("landing.html")
+
     async def page(request: Request) -> Response:
         try:
             links.identify(request.path_params["token"])
@@ -131,7 +154,8 @@ def create_app(
 
     async def list_links(request: Request) -> list[dict[str, Any]]:
         encounter, _ = gm(request, "see the player links")
-        return [link.public() for link in links.of(encounter)]
+        base = str(request.base_url).rstrip("/")
+        return [listed(link, base) for link in links.of(encounter)]
 
     async def add_link(request: Request) -> dict[str, Any]:
         encounter, _ = gm(request, "make player links")
@@ -140,7 +164,7 @@ def create_app(
         if not isinstance(name, str):
             raise LinkError("bad_name", "a new link needs a 'name'")
         link, token = links.add(encounter, name, owns(data, encounter))
-        return {**link.public(), "token": token, "path": f"/t/{token}"}
+        return {**listed(link, str(request.base_url).rstrip("/")), "token": token}
 
     async def assign(request: Request) -> dict[str, Any]:
         encounter, _ = gm(request, "assign combatants")
@@ -165,6 +189,40 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{encounter}.yaml"'},
         )
 
+    async def put_map(request: Request) -> dict[str, Any]:
+        encounter, _ = gm(request, "upload the map image")
+        raw = b""
+        async for chunk in request.stream():  # bounded while read, not after
+            raw += chunk
+            if len(raw) > MAX_IMAGE:
+                raise MapImageError(
+                    "too_big",
+                    f"a map image of more than {MAX_IMAGE:,} bytes; at most 4 MiB: upload a "
+                    "smaller one",
+                )
+        kind = image_type(raw)
+        tables.store.put_extra(encounter, MAP_KEY, raw)
+        return {"type": kind, "bytes": len(raw), "path": "/map/"}
+
+    async def drop_map(request: Request) -> dict[str, Any]:
+        encounter, _ = gm(request, "remove the map image")
+        tables.store.put_extra(encounter, MAP_KEY, None)
+        return {"removed": True}
+
+    async def map_image(request: Request) -> Response:
+        try:
+            encounter, _ = links.identify(request.path_params["token"])
+        except LinkError as exc:
+            return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
+        data = tables.store.extra(encounter, MAP_KEY)
+        if data is None:
+            return Response("no map image\n", status_code=404, media_type="text/plain")
+        return Response(
+            data,
+            media_type=image_type(data),
+            headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
+        )
+
     async def socket(ws: WebSocket) -> None:
         await hub.serve(ws)
 
@@ -179,6 +237,7 @@ def create_app(
 
     app = Starlette(
         routes=[
+            Route("/", landing),
             Route("/t/{token}", page),
             Route("/api/state", guarded(state)),
             Route("/api/links", guarded(list_links), methods=["GET"]),
@@ -186,6 +245,9 @@ def create_app(
             Route("/api/links/{id}", guarded(assign), methods=["POST"]),
             Route("/api/links/{id}", guarded(revoke), methods=["DELETE"]),
             Route("/api/export", guarded(download)),
+            Route("/api/map", guarded(put_map), methods=["PUT"]),
+            Route("/api/map", guarded(drop_map), methods=["DELETE"]),
+            Route("/map/{token}", map_image),
             WebSocketRoute("/ws", socket),
             *extra,
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

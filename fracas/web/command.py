@@ -31,11 +31,19 @@ __all__ = ["serve"]
     "encounter, a logged change of its policy).",
 )
 @click.option(
-    "--keep-links",
+    "--new",
+    "new",
     is_flag=True,
-    help="Resuming ENCOUNTER (after a crash or a restart): keep the links printed before "
-    "working, so open pages reconnect by themselves; none are printed again.",
+    help="FILE: start another encounter from it, even where its last one is unfinished "
+    "(without it, the unfinished one goes on, with its links).",
 )
+@click.option(
+    "--new-links",
+    is_flag=True,
+    help="New tokens for every link of the encounter (the old ones stop working); without "
+    "it, the links kept with the encounter work again.",
+)
+@click.option("--keep-links", is_flag=True, hidden=True, help="The default now; kept for scripts.")
 def serve(
     target: str | None,
     db: str,
@@ -44,8 +52,11 @@ def serve(
     open_browser: bool,
     enemy_hp: str | None,
     keep_links: bool,
+    new: bool,
+    new_links: bool,
 ) -> None:
-    """Serve an encounter in the browser: FILE starts a new stored encounter, ENCOUNTER
+    """Serve an encounter in the browser: FILE starts a new stored encounter (or goes on
+    with its unfinished one, with the same links; --new starts another), ENCOUNTER
     resumes one; no argument: the setup page only, which lists the stored encounters
     and starts new ones from a form. Prints the game master's link and one link per
     player, and the setup page's (yours only); every page shows every change live.
@@ -59,7 +70,7 @@ def serve(
 
         run_server(
             db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp,
-            keep_links=keep_links, stopping=stopping,
+            keep_links=keep_links, new=new, new_links=new_links, stopping=stopping,
         )  # fmt: skip
 
     _guard(go)

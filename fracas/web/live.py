@@ -171,7 +171,10 @@ class Page:
 
     async def sync(self) -> None:
         """Send the state, the log lines since the page's seq, and its options."""
-        view = View(self.table.snapshot(), self.identity)
+        played = frozenset(
+            c for link in self.hub.links.of(self.encounter) if not link.revoked for c in link.owns
+        )
+        view = View(self.table.snapshot(), self.identity, played)
         message = await anyio.to_thread.run_sync(self._sync_message, view)
         await self.send(message)
 

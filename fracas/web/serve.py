@@ -18,7 +18,7 @@ from fracas.errors import FracasError
 from fracas.store import EncounterStore, open_store
 from fracas.table import SetPolicy, Table, TableService
 from fracas.web.app import create_app
-from fracas.web.links import GM_ID, Links, links_path
+from fracas.web.links import GM_ID, Links, add_player_links
 from fracas.web.setup import SetupKey
 from fracas.web.stopping import Stopping
 from fracas.web.workers import pool, stop
@@ -56,25 +56,23 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def start_links(links: Links, table: Table) -> tuple[str, list[tuple[str, str, str]]]:
-    """A new game master's token, and every player link with a new token: (name, the
-    combatants it plays, token). An encounter with no player link yet gets one per
-    combatant of the side of its file's first combatant (the players' side, as files
-    are written), named after the combatant."""
-    gm = links.gm(table.name)
-    renewed = links.renew(table.name)
-    players = [
-        (link.name, ", ".join(link.owns), renewed[link.id])
-        for link in links.of(table.name)
-        if link.id in renewed
-    ]
+def start_links(
+    links: Links, table: Table, *, renew: bool = False
+) -> tuple[str, list[tuple[str, str, str]]]:
+    """The game master's token and every player link not revoked: (name, the combatants
+    it plays, token), the ones kept in the store (``renew``: new tokens, the old ones
+    stop working). An encounter with no player link yet gets one per player-side
+    combatant (:func:`fracas.web.links.player_side`), named after the combatant."""
+    gm = links.gm(table.name, renew=renew)
+    if renew:
+        links.renew(table.name)
     if not links.of(table.name):
-        state = table.state
-        first = next(iter(state.combatants.values()))
-        for c in state.combatants.values():
-            if c.side == first.side:
-                link, token = links.add(table.name, c.name, [c.id])
-                players.append((link.name, c.id, token))
+        add_player_links(links, table)
+    players = [
+        (link.name, ", ".join(link.owns), link.token)
+        for link in links.of(table.name)
+        if not link.revoked
+    ]
     return gm, players
 
 
@@ -98,10 +96,15 @@ def serve(
     *,
     enemy_hp: str | None = None,
     keep_links: bool = False,
+    new: bool = False,
+    new_links: bool = False,
     stopping: Stopping | None = None,
 ) -> None:
     """Serve ``target`` (a file: a new encounter; a stored name: resumed; None: the setup
-    page only, which lists the stored encounters and starts new ones). The setup page's
+    page only, which lists the stored encounters and starts new ones). A file whose
+    latest encounter in the store is unfinished goes on with it, with its links, unless
+    ``new``. ``keep_links``: the links kept (always so now; the flag stays for old
+    scripts); ``new_links``: new tokens, the old ones refused. The setup page's
     link is printed in every case; it is the only way in to the setup page.
     ``stopping``: the command's signals (:func:`fracas.web.stopping.stop_signals`);
     without it, the server runs until uvicorn is stopped (a test's, in a thread)."""
@@ -110,10 +113,8 @@ def serve(
     try:
         if stopping.heard is None:
             service = TableService(store, {"enemy_hp": enemy_hp} if enemy_hp else None)
-            opening = _opening(store, service, target, say)
-            _run(
-                opening, Links(links_path(db)), host, port, open_browser, say, keep_links, stopping
-            )
+            opening = _opening(store, service, target, say, new)
+            _run(opening, Links(store), host, port, open_browser, say, new_links, stopping)
         if stopping.heard is not None:
             say(f"stopped ({stopping.heard}); every action is kept in {store.location}")
     finally:
@@ -127,14 +128,14 @@ def _run(
     port: int,
     open_browser: bool,
     say: Callable[[str], None],
-    keep_links: bool,
+    new_links: bool,
     stopping: Stopping,
 ) -> None:
     """Listen, print the links, serve until a signal (none printed or served where
     one came first); the workers stopped in every case."""
     import uvicorn
 
-    service, table, new = opening
+    service, table, _ = opening
     key = SetupKey()
     gm_tokens: dict[str, str] = {}
     workers = pool()
@@ -147,11 +148,11 @@ def _run(
             return
         with listen(host, port) as sock:
             base = f"http://{host}:{sock.getsockname()[1]}"
-            first = _print_links(say, base, links, key, table, (keep_links, new), gm_tokens)
+            first = _print_links(say, base, links, key, table, new_links, gm_tokens)
             say(
-                f"links are stored hashed in {links.path}; each start of `fracas serve` makes "
-                "new ones unless resumed with --keep-links (the game master's page makes more, "
-                "assigns and revokes them). "
+                f"links are kept with the encounter in {service.store.location}: the same ones "
+                "at the next start (--new-links makes new ones; the game master's page lists "
+                "them with QR codes, makes more, assigns and revokes them). "
                 f"{_hp_line(service, table)} Ctrl-C stops."
             )
             if open_browser:
@@ -165,10 +166,15 @@ def _run(
 
 
 def _opening(
-    store: EncounterStore, service: TableService, target: str | None, say: Callable[[str], None]
+    store: EncounterStore,
+    service: TableService,
+    target: str | None,
+    say: Callable[[str], None],
+    new: bool = False,
 ) -> tuple[TableService, Table | None, bool]:
     """The encounter served (None: the setup page only), said in a line, and whether
-    it is new."""
+    it is new. A file already started in this store goes on with its latest encounter
+    while no side has won it (``new``: another one)."""
     if target is None:
         say(
             f"no encounter given: the setup page lists the {len(store.list())} stored in "
@@ -176,17 +182,38 @@ def _opening(
             "a file)"
         )
         return service, None, False
-    table, new = service.open_or_create(target)
-    what = "new encounter" if new else "resumed"
-    say(
-        f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
-        f"{store.location}; `fracas play {table.name}` goes on with it too"
-    )
+    going = None if new else _unfinished(service, target)
+    if going is not None:
+        table, fresh = service.open(going), False
+        say(
+            f"going on with {table.name!r}, the unfinished fight of {target} ({table.seq} "
+            f"records) in {store.location}, with its links; `fracas serve {target} --new` "
+            "starts another"
+        )
+    else:
+        table, fresh = service.open_or_create(target)
+        what = "new encounter" if fresh else "resumed"
+        say(
+            f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
+            f"{store.location}; `fracas play {table.name}` goes on with it too"
+        )
     hp = service.policy.get("enemy_hp")
-    if not new and hp is not None and table.state.policy.enemy_hp != hp:
+    if not fresh and hp is not None and table.state.policy.enemy_hp != hp:
         table.submit(SetPolicy({"enemy_hp": hp}))  # logged, undone like any change
         say(f"  --enemy-hp {hp}: the encounter's policy now shows players enemy HP as {hp}")
-    return service, table, new
+    return service, table, fresh
+
+
+def _unfinished(service: TableService, target: str) -> str | None:
+    """The latest stored encounter started from file ``target`` with more than one side
+    standing and not ended by the game master, if any (a stored encounter's name is no
+    file: None)."""
+    for info in service.list():  # the most recently changed first
+        if info.source == target:
+            table = service.open(info.name)
+            if table.outcome() is None and not table.state.ended:
+                return info.name
+    return None
 
 
 def _hp_line(service: TableService, table: Table | None) -> str:
@@ -206,28 +233,21 @@ def _print_links(
     links: Links,
     key: SetupKey,
     table: Table | None,
-    kept: tuple[bool, bool],
+    new_links: bool,
     gm_tokens: dict[str, str],
 ) -> str:
-    """Mint and print the links (the server listens): the game master's and the
-    players' (none where ``kept``, (``--keep-links``, the encounter is new), keeps a
-    resumed encounter's old ones working), then the setup page's. Returns the page to
-    open: the game master's, else the setup page."""
-    keep_links, new = kept
+    """Print the links (the server listens): the game master's and the players', kept
+    with the encounter (``new_links``: new tokens), then the setup page's. Returns the
+    page to open: the game master's, else the setup page."""
     setup = f"{base}/setup/{key.mint()}"
     first = setup
     if table is not None:
-        if keep_links and not new and links.link(table.name, GM_ID) is not None:
-            say(
-                "  the links printed before still work (--keep-links); they are stored "
-                "hashed and cannot be printed again: open pages reconnect by themselves"
-            )
-        else:
-            if keep_links:
-                say("  --keep-links: no links kept for a new encounter; new ones:")
-            gm, players = start_links(links, table)
-            gm_tokens[table.name] = gm
-            first = f"{base}/t/{gm}"
-            print_links(say, base, gm, players)
+        kept = links.link(table.name, GM_ID) is not None and not new_links
+        gm, players = start_links(links, table, renew=new_links)
+        if kept:
+            say("  the same links as before (kept with the encounter; open pages reconnect):")
+        gm_tokens[table.name] = gm
+        first = f"{base}/t/{gm}"
+        print_links(say, base, gm, players)
     say(f"  setup (yours only): {setup}")
     return first

@@ -44,7 +44,7 @@ from fracas.rulesets import RULESETS, Ruleset, json_schema
 from fracas.rulesets.base import plain
 from fracas.store import NAME_PATTERN, StoreError
 from fracas.table import MAX_DEPTH, TableService, check_file
-from fracas.web.links import Links
+from fracas.web.links import Links, add_player_links
 
 __all__ = [
     "MAX_SETUP",
@@ -434,7 +434,7 @@ def setup_routes(
         with lock:
             token = gm_tokens.get(name)
             if token is None:
-                token = gm_tokens[name] = links.gm(name)
+                token = gm_tokens[name] = links.gm(name, renew=False)
         return f"/t/{token}"
 
     async def setup_page(request: Request) -> Response:
@@ -463,6 +463,7 @@ def setup_routes(
             table = tables.create(text, _source(name), name=name or None)
         except StoreError as exc:
             raise SetupError(exc.code, exc.message, "name") from None
+        add_player_links(links, table)  # one per player-side combatant; the GM's page edits them
         return {"name": table.name, "gm": gm_link(table.name)}
 
     async def open_one(request: Request) -> dict[str, Any]:

@@ -232,7 +232,8 @@ def test_rules_soak_json() -> None:
     assert [a["do"] for a in out["actions"]] == [
         "attack",
         *("end_turn", "move", "set", "heal", "damage", "status"),
-        *("add", "remove", "initiative", "delay", "roll", "hide", "show", "note", "policy"),
+        *("add", "remove", "initiative", "delay", "roll", "hide", "show"),
+        *("finish", "reopen", "note", "policy"),
     ]
     attack = out["actions"][0]
     assert attack["params"] == ["weapon", "advantage", "disadvantage", "modifier", "distance"]

@@ -71,6 +71,8 @@ GM_ACTIONS = (
     "roll",
     "hide",
     "show",
+    "finish",
+    "reopen",
     "note",
     "policy",
 )

@@ -35,6 +35,7 @@ __all__ = [
     "test_append_in_order_then_stale_writer_moved_on",
     "test_badly_numbered_records_are_refused_whole",
     "test_create_load_round_trip",
+    "test_extras_kept_with_an_encounter_replaced_and_deleted_with_it",
     "test_given_name_taken_or_bad_is_refused",
     "test_list_newest_first_and_delete",
     "test_names_from_stems_are_made_unique",
@@ -64,6 +65,35 @@ def test_create_load_round_trip(location: str, tmp_path: Path) -> None:
     assert stored.records == [rec(0, "setup"), rec(1, "setup"), rec(2, "setup")]
     assert stored.info.records == 3 and stored.info.ruleset == "x"
     assert stored.info.source == NEW.source
+
+
+def test_extras_kept_with_an_encounter_replaced_and_deleted_with_it(
+    location: str, tmp_path: Path
+) -> None:
+    """Issue 22: an encounter's links and map image live in the store beside its log
+    (every backend alike): read by another store object on the same location, replaced
+    whole, removed, and gone with the encounter; its log untouched."""
+    store, name = make(location, 2)
+    _, other = make(location, 1)
+    image = bytes(range(256)) * 40  # binary, with NULs
+    store.put_extra(name, "links", b'{"a": 1}')
+    store.put_extra(name, "map", image)
+    store.put_extra(other, "links", b'{"b": 2}')
+    second = open_store(location, durable=False)
+    assert second.extra(name, "map") == image and second.extra(name, "nope") is None
+    assert second.extras("links") == {name: b'{"a": 1}', other: b'{"b": 2}'}
+    second.put_extra(name, "links", b"{}")
+    assert store.extra(name, "links") == b"{}"
+    store.put_extra(name, "map", None)
+    assert store.extra(name, "map") is None
+    assert [r["seq"] for r in store.load(name).records] == [0, 1]
+    with pytest.raises(StoreError) as err:
+        store.put_extra("nobody", "links", b"{}")
+    assert err.value.code == "unknown_encounter"
+    store.delete(name)
+    assert second.extras("links") == {other: b'{"b": 2}'}
+    second.close()
+    store.close()
 
 
 def test_names_from_stems_are_made_unique(location: str, tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 SEVERAL_OBJECTS = {
+    "test_extras_kept_with_an_encounter_replaced_and_deleted_with_it",
     "test_processes_contending_lose_and_duplicate_nothing",
     "test_threads_same_expected_seq_exactly_one_wins",
 }
@@ -56,6 +57,21 @@ def location() -> str:
 
 def test_every_other_contract_test_runs_here() -> None:
     assert set(contract.__all__) - set(__all__) == SEVERAL_OBJECTS
+
+
+def test_extras_in_memory_kept_replaced_and_deleted_with_the_encounter() -> None:
+    """The extras of the contract, on one in-memory store object."""
+    store = open_store(MEMORY)
+    name = store.create(NEW, [{"seq": 0, "kind": "start"}])
+    store.put_extra(name, "map-image", b"\x89PNG\x00\x01")
+    assert store.extra(name, "map-image") == b"\x89PNG\x00\x01"
+    assert store.extras("map-image") == {name: b"\x89PNG\x00\x01"}
+    store.put_extra(name, "map-image", None)
+    assert store.extra(name, "map-image") is None
+    store.put_extra(name, "links", b"{}")
+    store.delete(name)
+    assert store.extras("links") == {}
+    store.close()
 
 
 def test_each_open_is_a_new_empty_store_and_writes_no_file(

@@ -150,3 +150,26 @@ def test_a_read_only_database_refuses_writes_with_a_clear_code(
     store.append(name, 1, [rec(1)])
     assert len(store.load(name).records) == 2
     store.close()
+
+
+def test_links_kept_in_postgres_open_pages_of_another_server_process(location: str) -> None:
+    """Issue 22, item 4: the links live in the store (its extras), so a second server on
+    the same database knows them, and a revoke on one is a revoke on the other."""
+    from fracas.table import TableService
+    from fracas.web.links import LinkError, Links
+    from tests.web.support import FIGHT
+
+    one, two = PostgresStore(location), PostgresStore(location)
+    TableService(one).create(FIGHT, "fight.yaml", name="fight", seed=1)
+    first, second = Links(one), Links(two)
+    gm = first.gm("fight")
+    link, token = first.add("fight", "Ölga the 🐀", ["ana"])
+    assert second.identify(token) == ("fight", link)
+    assert second.gm("fight", renew=False) == gm
+    second.revoke("fight", link.id)
+    with pytest.raises(LinkError) as err:
+        first.identify(token)
+    assert err.value.code == "bad_token"
+    assert [(x.name, x.revoked) for x in first.of("fight")] == [("Ölga the 🐀", True)]
+    one.close()
+    two.close()

@@ -126,6 +126,26 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
     assert "newer fracas" in err.value.message
 
 
+def test_a_version_1_store_gains_the_extras_and_keeps_its_encounters(tmp_path: Path) -> None:
+    """A store written before issue 22 (no extras table, user_version 1) opens, gains
+    the table (version 2) and keeps what it held."""
+    store, name = make(tmp_path)
+    store.close()
+    db = sqlite3.connect(tmp_path / "s.sqlite3")
+    db.execute("DROP TABLE extras")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    again = SQLiteStore(tmp_path / "s.sqlite3")
+    assert [i.name for i in again.list()] == [name]
+    again.put_extra(name, "links", b"{}")
+    assert again.extra(name, "links") == b"{}"
+    again.close()
+    db = sqlite3.connect(tmp_path / "s.sqlite3")
+    assert db.execute("PRAGMA user_version").fetchone() == (2,)
+    db.close()
+
+
 def test_store_in_a_new_directory_and_default_path(tmp_path: Path) -> None:
     store = open_store(tmp_path / "a" / "b" / "s.sqlite3")
     assert store.list() == []

@@ -47,7 +47,7 @@ def served(tmp: Path, text: str = FIGHT, policy: dict[str, Any] | None = None) -
     store = open_store(tmp / "s.sqlite3", durable=False)
     service = TableService(store, policy)
     table = service.create(text, "fight.yaml", name="fight", seed=11)
-    links = Links(tmp / "s.sqlite3.links.json")
+    links = Links(store)
     gm = links.gm("fight")
     _, ana = links.add("fight", "Pat", ["ana"])
     _, bo = links.add("fight", "Sam", ["bo"])

@@ -109,6 +109,9 @@ PAGES: dict[str, tuple[Callable[[SetupServer], str], str]] = {
     "gm": (lambda s: f"/t/{s.gm}", "#order li"),
     "player": (lambda s: f"/t/{s.ana}", "#order li"),
     "setup": (lambda s: f"/setup/{s.setup}", "fieldset.combatant"),
+    # issue 22: the links with their QR codes and the map upload; the landing page
+    "gm-links": (lambda s: f"/t/{s.gm}", "#links .link-qr"),
+    "landing": (lambda s: "/", "main"),
 }
 
 

@@ -103,9 +103,17 @@ def test_the_game_master_makes_assigns_and_revokes_links(s: Served) -> None:
         ("Sam", False),
         ("Lee", True),
     ]
-    # only hashes are kept on disk
-    text = (s.links.path or Path()).read_text()
-    assert lee not in text and s.gm not in text and s.ana not in text
+    # every live link listed with its address and QR code, never a revoked one's
+    assert [x["url"] for x in listed[:2]] == [
+        f"http://testserver/t/{s.ana}",
+        f"http://testserver/t/{s.bo}",
+    ]
+    assert listed[0]["qr"].startswith("<svg") and "<title>Pat's link</title>" in listed[0]["qr"]
+    assert "url" not in listed[2] and "qr" not in listed[2]
+    # kept with the encounter in its store (a second server on it reads the same)
+    assert s.links.store is not None
+    kept = json.loads(s.links.store.extra("fight", "links") or b"{}")["links"]
+    assert kept["p3"]["revoked"] is True and kept["p1"]["token"] == s.ana
 
 
 def test_a_player_acts_for_its_own_and_is_refused_for_another(s: Served) -> None:

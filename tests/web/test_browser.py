@@ -57,7 +57,7 @@ class Server:
         self.table: Table = self.tables.create(
             text, "dice-combat.yaml", name="fight", seed=5
         )  # Ana hits Bo: 12 -> 8
-        self.links = Links(tmp / "links.json")
+        self.links = Links(self.store)
         self.gm = self.links.gm("fight")
         _, self.ana = self.links.add("fight", "Pat", ["ana"])
         self.pool = ThreadPoolExecutor(1)
@@ -470,7 +470,7 @@ def test_physical_dice_are_typed_in_each_by_its_owner(server: Server, browser: A
         )
     # Bo's die: not Pat's to give; the game master gives it
     assert question.inner_text().endswith(
-        "waiting for Bo's player or the game master: Bo's defend d20?"
+        "waiting for the game master: Bo's defend d20?"  # nobody plays Bo
     )
     assert pat.locator("#die-face").is_hidden()
     gm.wait_for_function(

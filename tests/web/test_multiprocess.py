@@ -79,13 +79,17 @@ def test_a_page_reconnecting_to_the_other_process_catches_up(
     again.close()
 
 
-def test_two_processes_links_files_agree(tmp_path: Path) -> None:
+def test_two_processes_links_in_the_store_agree(tmp_path: Path) -> None:
     """Links kept by one server process (made, renewed, revoked) are what the other
     reads at its next look: a revoke on one is a revoke on both."""
-    from fracas.web.links import LinkError, Links, links_path
+    from fracas.store import open_store
+    from fracas.table import TableService
+    from fracas.web.links import LinkError, Links
+    from tests.web.support import FIGHT
 
-    path = links_path(str(tmp_path / "s.sqlite3"))
-    one, two = Links(path), Links(path)
+    first, second = open_store(tmp_path / "s.sqlite3"), open_store(tmp_path / "s.sqlite3")
+    TableService(first).create(FIGHT, "fight.yaml", name="fight", seed=1)
+    one, two = Links(first), Links(second)
     link, token = one.add("fight", "Pat", ["ana"])
     assert two.identify(token)[1].id == link.id
     gm = two.gm("fight")
@@ -96,3 +100,5 @@ def test_two_processes_links_files_agree(tmp_path: Path) -> None:
     assert err.value.code == "bad_token"
     renewed = two.renew("fight")
     assert renewed == {}  # the revoked link stays revoked: two saw one's revoke first
+    first.close()
+    second.close()

@@ -33,7 +33,7 @@ def test_an_action_while_postgres_restarts_is_refused_then_taken(
     store = open_store(pg_server.database(), durable=False)
     service = TableService(store)
     table = service.create(FIGHT, "fight.yaml", name="fight", seed=11)
-    links = Links(tmp_path / "links.json")
+    links = Links(store)
     gm = links.gm("fight")
     with (
         ThreadPoolExecutor(1) as pool,

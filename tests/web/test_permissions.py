@@ -92,6 +92,8 @@ ATTEMPTS: list[Attempt] = [
             ("show", {}),
             ("note", {"text": "mine"}),
             ("policy", {"player_undo": True}),
+            ("finish", {}),
+            ("reopen", {}),
         ]
     ),
     ("gm-action-on-an-enemy", "ana", lambda q: act(q, actor="bo", do="damage", amount=9),

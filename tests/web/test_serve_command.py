@@ -1,6 +1,7 @@
 """``fracas serve`` as a command: it prints the game master's link and one per player,
-the links open the page with the right identity, a restart resumes the encounter with
-new links (the old ones refused), and ``fracas play`` sees the same encounter."""
+the links open the page with the right identity, the same file again goes on with its
+unfinished fight and the same links (``--new``: another; ``--new-links``: new tokens, the
+old ones refused), and ``fracas play`` sees the same encounter."""
 
 from __future__ import annotations
 
@@ -73,27 +74,48 @@ def test_serve_prints_links_that_open_the_table_and_resumes(tmp_path: Path) -> N
     db = tmp_path / "e.sqlite3"
     proc, lines = start(db, "examples/dice-combat.yaml")
     try:
-        assert lines[0].startswith("new encounter 'dice-combat' (dice-combat, 14 records)")
+        assert lines[0].startswith("new encounter 'dice-combat' (dice-combat, ")
         gm, ana = link(lines, "game master"), link(lines, "Ana (ana)")
         assert link(lines, "Dee (dee)")
         assert get(gm)[0] == 200
         base, ana_token = ana.rsplit("/t/", 1)
         status, body = get(f"{base}/api/state", ana_token)
         assert status == 200 and json.loads(body)["you"]["owns"] == ["ana"]
+        status, body = get(f"{base}/")  # the landing page, not a 404
+        assert status == 200 and "fracas serve" in body and "game master" in body
     finally:
         stop(proc)
-    assert (tmp_path / "e.sqlite3.links.json").exists()
-    assert ana_token not in (tmp_path / "e.sqlite3.links.json").read_text()
 
-    proc, lines = start(db, "dice-combat", "--enemy-hp", "hidden")
+    # issue 22, item 4: the same file again goes on with its unfinished fight, same links
+    proc, lines = start(db, "examples/dice-combat.yaml", "--enemy-hp", "hidden")
     try:
-        assert lines[0].startswith("resumed 'dice-combat' (dice-combat, 14 records)")
-        new_ana = link(lines, "Ana (ana)")
-        assert new_ana != ana
-        base, new_token = new_ana.rsplit("/t/", 1)
-        status, body = get(f"{base}/api/state", new_token)
+        assert lines[0].startswith(
+            "going on with 'dice-combat', the unfinished fight of examples/dice-combat.yaml"
+        ), lines
+        assert "`fracas serve examples/dice-combat.yaml --new` starts another" in lines[0]
+        assert "the same links as before" in "\n".join(lines)
+        again = link(lines, "game master"), link(lines, "Ana (ana)")
+        assert [x.rsplit("/t/", 1)[1] for x in again] == [gm.rsplit("/t/", 1)[1], ana_token]
+        base = again[1].rsplit("/t/", 1)[0]  # another port: the same token
+        status, body = get(f"{base}/api/state", ana_token)
         bo = next(c for c in json.loads(body)["combatants"] if c["id"] == "bo")
         assert status == 200 and bo["hp_shown"] == "hidden" and "hp_label" not in bo
+    finally:
+        stop(proc)
+
+    # --new: another encounter from the file, links of its own; --new-links: new tokens
+    proc, lines = start(db, "examples/dice-combat.yaml", "--new")
+    try:
+        assert lines[0].startswith("new encounter 'dice-combat-2'"), lines
+        assert link(lines, "Ana (ana)").rsplit("/t/", 1)[1] != ana_token
+    finally:
+        stop(proc)
+    proc, lines = start(db, "dice-combat", "--new-links")
+    try:
+        assert lines[0].startswith("resumed 'dice-combat'")
+        new_ana = link(lines, "Ana (ana)")
+        base, new_token = new_ana.rsplit("/t/", 1)
+        assert new_token != ana_token and get(f"{base}/api/state", new_token)[0] == 200
         assert get(f"{base}/api/state", ana_token)[0] == 403  # the old link is gone
     finally:
         stop(proc)
@@ -104,7 +126,7 @@ def test_serve_prints_links_that_open_the_table_and_resumes(tmp_path: Path) -> N
         text=True,
         check=True,
     )
-    assert "dice-combat" in listed.stdout
+    assert "dice-combat" in listed.stdout and "dice-combat-2" in listed.stdout
 
 
 def test_ctrl_c_and_sigterm_stop_the_server_cleanly(tmp_path: Path) -> None:

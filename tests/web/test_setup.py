@@ -58,7 +58,7 @@ class Setup:
 def s(tmp_path: Path) -> Iterator[Setup]:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
     tables = TableService(store)
-    links = Links(tmp_path / "s.sqlite3.links.json")
+    links = Links(store)
     key = SetupKey()
     token = key.mint()
     with ThreadPoolExecutor(1) as pool:
@@ -319,6 +319,10 @@ def test_a_setup_and_its_file_read_alike(s: Setup) -> None:
         (["ruleset"], "chess", ("ruleset: dice-combat", "ruleset: chess"), "ruleset"),
         # the map's size
         (["map", "width"], "0", ("width: 10", "width: 0"), "map.width"),
+        # issue 22, item 7: at most 200 by 200, and no tile off it
+        (["map", "width"], "100000", ("width: 10", "width: 100000"), "map.width"),
+        (["map", "height"], "201", ("height: 6", "height: 201"), "map.height"),
+        (["combatants", 1, "at"], ["-1", "0"], ("at: [1, 0]", "at: [-1, 0]"), "combatants[1].at"),
     ],
 )
 def test_a_bad_value_is_refused_as_in_a_file_at_its_field(
@@ -464,7 +468,24 @@ def test_a_body_nested_past_the_parsers_limit_is_refused_by_the_links_api(s: Set
         "/api/links", content=b"[" * 16_000, headers={"Authorization": f"Bearer {gm}"}
     )
     assert (r.status_code, r.json()["code"]) == (400, "bad_json")
-    assert s.links.of("gate") == []
+    assert [link.name for link in s.links.of("gate")] == ["Ana"]  # the start's only
+
+
+def test_an_encounter_started_from_the_setup_page_gets_a_player_link_per_player(
+    s: Setup,
+) -> None:
+    """Issue 22, item 4: one link per player-side combatant (Ana; not the raider Bo),
+    listed on the game master's page with its address, which opens Ana's page; the game
+    master edits it like any other."""
+    started = s.post("start", FIGHT).json()
+    gm = {"Authorization": f"Bearer {started['gm'].rsplit('/', 1)[1]}"}
+    listed = s.client.get("/api/links", headers=gm).json()
+    assert [(x["name"], x["owns"], x["revoked"]) for x in listed] == [("Ana", ["ana"], False)]
+    token = listed[0]["path"].rsplit("/", 1)[1]
+    seen = s.client.get("/api/state", headers={"Authorization": f"Bearer {token}"}).json()
+    assert seen["you"] == {**seen["you"], "name": "Ana", "role": "player", "owns": ["ana"]}
+    moved = s.client.post(f"/api/links/{listed[0]['id']}", headers=gm, json={"owns": ["ana", "bo"]})
+    assert moved.json()["owns"] == ["ana", "bo"]
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from fracas.files import parse_text
-from tests.web.test_browser import NEEDS_CHROMIUM, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -161,3 +161,32 @@ def test_the_form_follows_the_chosen_ruleset(server: SetupServer, browser: Any) 
     assert [(w.name, w.damage, w.burst) for w in vera.sheet.weapons] == [("smg", "1d6", 3)]
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the table's page is {width} px wide on a 390 px phone"
+
+
+def test_an_id_keeps_the_names_letters_and_the_map_is_bounded(
+    server: SetupServer, browser: Any
+) -> None:
+    """Issue 22, items 7 and 8: "Ölga the 🐀" gets the id ``olga-the`` (not ``lga-the``),
+    the name kept as typed; a 100000-wide map is refused at its field; the started
+    encounter has a player link for its player-side combatant, listed by its name."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"{server.base}/setup/{server.setup}")
+    page.wait_for_selector("fieldset.combatant")
+    first = combatant(page, 0)
+    first.get_by_label("name", exact=True).fill("Ölga the 🐀")
+    assert first.get_by_label("id", exact=True).input_value() == "olga-the"
+    combatant(page, 1).get_by_label("name", exact=True).fill("Bo")
+    page.fill("#map-width", "100000")
+    page.fill("#map-height", "6")
+    page.get_by_role("button", name="Start the encounter").click()
+    page.wait_for_function("document.body.innerText.includes('less than or equal to 200')")
+    assert server.tables.names() == ["fight"]  # nothing stored
+    page.fill("#map-width", "200")
+    page.get_by_role("button", name="Start the encounter").click()
+    page.wait_for_url(f"{server.base}/t/*")
+    state = server.tables.open("setup").state
+    assert state.get("olga-the").name == "Ölga the 🐀"
+    assert [(x.name, x.owns) for x in server.links.of("setup")] == [("Ölga the 🐀", ["olga-the"])]
+    page.wait_for_selector("#links .link-address")
+    page.locator("#links-box").screenshot(path=str(SHOTS / "setup-links.png"))
+    assert server.tables.open("setup").file.bounds == (200, 6)

@@ -76,7 +76,8 @@ def decide_attack(
     target = state.get(action.target) if action.target is not None else None
     # An explosive may be centred on the thrower's own tile, by attack or throw (DC-31).
     if target is not None and target.id == actor.id and not explosive:
-        raise Refusal("self_target", f"{actor.id!r} cannot {action.do} itself")
+        verb = "throw at" if throw else action.do
+        raise Refusal("self_target", f"{actor.name} cannot {verb} itself: choose another combatant")
     if action.at is not None and not explosive:
         raise Refusal(
             "tile_needs_explosive",

@@ -295,7 +295,7 @@ def _check_targets(
 ) -> None:
     ids = [t.id for t in targets]
     if actor.id in ids:
-        raise Refusal("self_target", f"{actor.id!r} cannot attack itself")
+        raise Refusal("self_target", f"{actor.name} cannot attack itself: choose other combatants")
     for i, cid in enumerate(ids):
         if cid in ids[:i]:
             raise Refusal("duplicate_target", f"{cid!r} is listed twice among the targets")

@@ -183,7 +183,7 @@ def _check(actor: Combatant, target: Combatant, params: Mapping[str, Any], o: Op
             f"{actor.id!r} has no weapon {params.get('weapon')!r}; valid: {', '.join(names)}",
         )
     if target.id == actor.id:
-        raise Refusal("self_target", f"{actor.id!r} cannot attack itself")
+        raise Refusal("self_target", f"{actor.name} cannot attack itself: choose another combatant")
     return weapon
 
 

@@ -119,7 +119,11 @@ class TierDuel(TypedRuleset[Sheet, Options]):
         distance = self._distance(actor, target, action)
         self._check_left(state, actor, self._cost(do, actor, w, distance))
         if target is not None and target.id == actor.id and do in ("attack", "stealth"):
-            raise Refusal("self_target", f"{actor.id!r} cannot {do} itself")
+            raise Refusal(
+                "self_target",
+                f"{actor.name} cannot {'attack' if do == 'attack' else 'sneak up on'} itself: "
+                "choose another combatant",
+            )
         if do == "equip":
             return decide_equip(actor, action.params["item"])
         if do == "cast":

@@ -195,7 +195,7 @@ def plan_attack(
     assert action.target is not None  # the file reader requires a target
     target = state.get(action.target)
     if target.id == actor.id:
-        raise Refusal("self_target", f"{actor.id!r} cannot attack itself")
+        raise Refusal("self_target", f"{actor.name} cannot attack itself: choose another combatant")
     if actor.at is None or target.at is None:
         who = actor.id if actor.at is None else target.id
         raise Refusal("no_position", f"{who!r} has no position (`at`) on the map")

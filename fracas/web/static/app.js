@@ -192,7 +192,7 @@ function draw() {
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
-  const whose = state.turn === null ? "a turn this page does not see" : `${name(state.turn)}'s turn`;
+  const whose = state.turn_words || (state.turn === null ? "a turn this page does not see" : `${name(state.turn)}'s turn`); // the server's words first
   $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
   if (state.ranges_button && $("ranges-toggle").textContent !== state.ranges_button) $("ranges-toggle").textContent = state.ranges_button;
   renderMap();
@@ -210,7 +210,7 @@ function renderDice() {
   const box = $("dice-box");
   box.hidden = !p;
   if (!p) { dieAsked = null; return; }
-  const who = p.owner ? `${name(p.owner)}'s player or the game master` : "the game master";
+  const who = p.waiting || "the game master"; // the server's words
   $("die-question").textContent = p.label
     ? (p.yours ? `${p.action}: ${p.question}` : `${p.action}: waiting for ${who}: ${p.question}`)
     : p.question;
@@ -711,7 +711,7 @@ async function loadLinks() {
       revoke.addEventListener("click", async () => {
         try { await api(`/api/links/${link.id}`, "DELETE"); loadLinks(); } catch (e) { notice(e.message); }
       });
-      li.append(" ", box, " ", revoke);
+      li.append(" ", box, " ", revoke, ...window.fracasLinks.row(link));
     }
     ul.append(li);
   }
@@ -722,7 +722,12 @@ async function loadLinks() {
 
 function setup() {
   $("end-turn").addEventListener("click", endTurn);
-  const amount = () => ({ amount: Number($("gm-amount").value) });
+  // the amount as typed: a whole number, else the text itself, which the table refuses
+  // quoting it (never a silent 0)
+  const amount = () => {
+    const typed = $("gm-amount").value.trim();
+    return { amount: /^\d+$/.test(typed) ? Number(typed) : typed };
+  };
   $("gm-heal").addEventListener("click", () => gmAct("heal", amount()));
   $("gm-damage").addEventListener("click", () => gmAct("damage", amount()));
   $("gm-status-add").addEventListener("click", () => gmAct("status", { add: $("gm-status").value }));
@@ -781,11 +786,8 @@ function setup() {
   $("new-link").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const made = await api("/api/links", "POST", { name: $("link-name").value, owns: checked($("link-owns")) });
-      await loadLinks();
-      const li = el("li", {}, `${made.name}'s link: `);
-      li.append(el("input", { readonly: true, value: `${location.origin}${made.path}`, "aria-label": `${made.name}'s link` }));
-      $("links").append(li);
+      await api("/api/links", "POST", { name: $("link-name").value, owns: checked($("link-owns")) });
+      await loadLinks(); // every link listed with its address, the new one too
       $("link-name").value = "";
     } catch (err) { notice(err.message); }
   });

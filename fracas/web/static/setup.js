@@ -229,7 +229,7 @@ function addCombatant() {
   let idTouched = false;
   id.addEventListener("input", () => { idTouched = true; relabel(); });
   nameInput.addEventListener("input", () => {
-    if (!idTouched) id.value = nameInput.value.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || `c${rows.indexOf(row) + 1}`;
+    if (!idTouched) id.value = idFrom(nameInput.value) || `c${rows.indexOf(row) + 1}`;
     relabel();
   });
   side.addEventListener("input", renderMap);
@@ -402,3 +402,10 @@ async function main() {
 }
 
 main();
+
+// An id from a name that keeps its letters: "Ölga the 🐀" -> "olga-the" (accents taken
+// off the letters, not the letters dropped); the name itself is kept as typed.
+function idFrom(name) {
+  return name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "");
+}

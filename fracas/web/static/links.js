@@ -1,0 +1,115 @@
+"use strict";
+
+// Links that never get lost, and who won. The game master's list shows each player
+// link's address, a copy button and its QR code (an SVG the server made); every page
+// shows the winner's banner once one side alone stands (state.outcome, decided by the
+// table service). Only draws: every change goes back to the server.
+window.fracasLinks = (() => {
+  const $ = (id) => document.getElementById(id);
+
+  function node(tag, attrs = {}, text = "") {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text) n.textContent = text;
+    return n;
+  }
+
+  // The address, "Copy" and the QR code of one listed link (nothing for a revoked one).
+  function row(link) {
+    if (!link.url) return [];
+    const box = node("div", { class: "link-url" });
+    const input = node("input", { readonly: "", value: link.url, "aria-label": `${link.name}'s link`, class: "link-address" });
+    const copy = node("button", { type: "button", class: "link-copy" }, `Copy ${link.name}'s link`);
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(link.url); copy.textContent = "Copied"; } catch (e) {
+        input.select(); document.execCommand("copy"); copy.textContent = "Copied";
+      }
+      setTimeout(() => { copy.textContent = `Copy ${link.name}'s link`; }, 1500);
+    });
+    const qr = node("img", { class: "link-qr", alt: `QR code of ${link.name}'s link`,
+      src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qr)}` });
+    box.append(input, copy, qr);
+    return [box];
+  }
+
+  // The game master's "Finish the fight" / "Reopen the fight" (logged table actions,
+  // `finish` and `reopen`; the table refuses them to a player).
+  function finishButton(state) {
+    let b = $("gm-finish");
+    if (state.you.role !== "gm") { if (b) b.remove(); return; }
+    if (!b) {
+      b = node("button", { type: "button", id: "gm-finish" });
+      b.addEventListener("click", () => {
+        const ended = b.dataset.ended === "true";
+        send({ type: "act", action: { actor: b.dataset.actor, do: ended ? "reopen" : "finish" } });
+      });
+      $("table-buttons").append(b);
+    }
+    const ended = Boolean(state.outcome && state.outcome.ended);
+    b.dataset.ended = String(ended);
+    b.dataset.actor = state.turn || state.order[0] || "";
+    b.textContent = ended ? "Reopen the fight" : "Finish the fight";
+  }
+
+  function banner(state) {
+    const b = $("outcome");
+    if (!b) return;
+    const done = state.outcome;
+    b.hidden = !done;
+    b.textContent = done ? done.words : "";
+    finishButton(state);
+  }
+
+  // The map image, under the grid (served at /map/TOKEN; none: nothing drawn), and the
+  // game master's upload (the server checks the bytes are a PNG, JPEG or WebP image).
+  const SVGNS = "http://www.w3.org/2000/svg";
+  let imageShown = null;
+  function mapImage(state, reload = false) {
+    const svg = $("map");
+    if (!svg) return;
+    const size = state.bounds || mapSize; // no map: the grid the page draws
+    let img = $("map-image");
+    if (!img) {
+      img = document.createElementNS(SVGNS, "image");
+      img.id = "map-image";
+      img.setAttribute("x", "0");
+      img.setAttribute("y", "0");
+      img.setAttribute("preserveAspectRatio", "none");
+      img.setAttribute("aria-hidden", "true");
+      img.addEventListener("error", () => img.setAttribute("display", "none"));
+      img.addEventListener("load", () => img.removeAttribute("display"));
+      svg.insertBefore(img, $("grid-rect"));
+    }
+    img.setAttribute("width", String(size[0] * 40));
+    img.setAttribute("height", String(size[1] * 40));
+    if (imageShown === null || reload) {
+      imageShown = Date.now();
+      img.setAttribute("href", `/map/${token}?v=${imageShown}`);
+    }
+    if (state.you.role === "gm" && !$("map-upload")) {
+      const row = node("div", { class: "row" });
+      const label = node("label", {}, "Map image (PNG, JPEG or WebP, at most 4 MiB) ");
+      const input = node("input", { type: "file", id: "map-upload", accept: "image/png,image/jpeg,image/webp" });
+      label.append(input);
+      const drop = node("button", { type: "button", id: "map-remove" }, "Remove the map image");
+      row.append(label, drop);
+      $("gm-box").append(row);
+      input.addEventListener("change", async () => {
+        const file = input.files[0];
+        if (!file) return;
+        const r = await fetch("/api/map", { method: "PUT", headers: { Authorization: `Bearer ${token}` }, body: file });
+        const data = await r.json();
+        if (!r.ok) { notice(`${data.code}: ${data.message}`); return; }
+        notice("");
+        mapImage(state, true);
+      });
+      drop.addEventListener("click", async () => {
+        await fetch("/api/map", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+        mapImage(state, true);
+      });
+    }
+  }
+
+  window.addEventListener("fracas:state", (e) => { banner(e.detail); mapImage(e.detail); });
+  return { row };
+})();
