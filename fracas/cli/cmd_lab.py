@@ -8,7 +8,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from fracas.cli.common import _guard, _out, _pct
+from fracas.cli.common import _guard, _out
 from fracas.errors import FracasError
 from fracas.table import check_file, read_text
 
@@ -18,7 +18,7 @@ def lab() -> None:
     """The balance lab: who wins, how often (docs/lab.md).
 
     \b
-      fracas lab win FILE         exact win odds (an absorbing Markov chain)
+      fracas lab win FILE         win odds: exact, floating point, or an estimate
       fracas lab sim FILE -n N    Monte Carlo of whole fights, real rules and dice
     """
 
@@ -30,42 +30,93 @@ def lab() -> None:
     "--max-states",
     type=click.IntRange(min=1),
     default=None,
-    help="States past which the chain refuses (default 20,000).",
+    help="States past which the chain gives up for the estimate (default 400,000).",
 )
-def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
-    """Each side's exact chance to be the last standing, from FILE's state after its
-    actions, under the lab's tactics (the file's `tactics:`). A draw: every side down
-    at once, or a stalemate (nobody can hurt anybody any more); there is no round cap."""
-    from fracas.lab.chain import MAX_STATES, win_odds
-    from fracas.lab.fight import file_start
-    from fracas.lab.policy import Policy
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="Wall time to answer in (default 55): half for the chain, the rest for fights.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "exact", "float", "estimate"]),
+    default="auto",
+    show_default=True,
+    help="Only this method (auto: exact where small, else float, else an estimate).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The estimate's seed.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="The estimate's.")
+def lab_win(
+    file: str,
+    as_json: bool,
+    max_states: int | None,
+    seconds: float | None,
+    method: str,
+    seed: int,
+    workers: int | None,
+) -> None:
+    """Each side's chance to be the last standing, from FILE's state after its actions,
+    under the lab's tactics (the file's `tactics:`): exact (Fractions) where the fight's
+    chain is small, else the same chain in floating point (its residual shown), else a
+    seeded estimate from fights (95% interval within 1 point), labelled. A draw: every
+    side down at once, or a stalemate; there is no round cap."""
+    from fracas.lab.win import EXACT_STATES, FLOAT_STATES, SECONDS, percent, win
 
     def go() -> None:
-        ef = check_file(read_text(file), file)
-        result = win_odds(
-            ef.ruleset,
-            file_start(ef),
-            Policy(ef.ruleset, ef.tactics),
-            max_states=max_states or MAX_STATES,
+        text = read_text(file)
+        methods = ("exact", "float", "estimate") if method == "auto" else (method,)
+        result = win(
+            text,
+            file,
+            seconds=seconds or SECONDS,
+            max_states=max_states or (FLOAT_STATES if method != "exact" else EXACT_STATES),
+            exact_states=EXACT_STATES if method in ("auto", "exact") else 0,
+            seed=seed,
+            workers=workers,
+            methods=methods,
         )
         if as_json:
             click.echo(json.dumps(result.to_json(), indent=2))
             return
+        names = check_file(text, file).start
         for side, p in result.sides.items():
-            _out.print(f"[bold]{escape(side)}[/bold] wins {_pct(p)}  [dim]{p}[/dim]")
-        _out.print(f"draw {_pct(result.draw)}  [dim]{result.draw}[/dim]")
+            shown = percent(p, result.certain[side])
+            tail = ""
+            if side in result.exact:
+                q = str(result.exact[side])
+                if len(q) > 60:
+                    digits = len(str(result.exact[side].denominator))
+                    q = f"exactly: a fraction of {digits} digits (--json)"
+                tail = f"  [dim]{q}[/dim]"
+            elif side in result.ci95:
+                lo, hi = result.ci95[side]
+                tail = f"  [dim](95%: {percent(lo)} to {percent(hi)})[/dim]"
+            _out.print(f"[bold]{escape(side)}[/bold] wins {shown:>7}{tail}")
+        _out.print(f"draw {percent(result.draw, result.certain['draw'])}")
+        if result.method == "exact":
+            how = f"exact: the fight's chain, {result.states:,} states, in Fractions"
+        elif result.method == "float":
+            how = (
+                f"floating point: the fight's chain, {result.states:,} states, solved by "
+                f"sparse LU; largest residual {result.residual or 0:.1e}"
+            )
+        else:
+            how = f"ESTIMATE from {result.fights:,} seeded fights (seed {seed}), 95% intervals"
+            if not result.precise:
+                how += "; the time ran out before they were within 1 point"
         _out.print(
-            f"[dim]{result.states:,} states; {float(result.rounds_mean):.2f} rounds on "
-            "average[/dim]"
+            f"[dim]{how}; {result.rounds_mean:.2f} rounds on average; {result.seconds:.1f} s[/dim]"
         )
+        if result.why:
+            _out.print(f"[dim](not the chain: {escape(result.why)})[/dim]")
         if result.idle:
-            names = ", ".join(escape(ef.start.name(cid)) for cid in result.idle)
+            who = ", ".join(escape(names.name(cid)) for cid in result.idle)
             one = len(result.idle) == 1
             _out.print(
-                f"[yellow]{names} only {'ends its turn' if one else 'end their turns'} here: "
-                "nothing in reach, and the lab's tactics do not move (give "
-                f"{'it' if one else 'them'} `approach: true` under `tactics:` in the file "
-                "to close in)[/yellow]"
+                f"[yellow]{who} only {'ends its turn' if one else 'end their turns'} here: "
+                f"nothing the tactics take is in reach, and {'it does' if one else 'they do'} "
+                "not walk (`approach: false`, or the table's `move: 0`)[/yellow]"
             )
 
     _guard(go, as_json=as_json)
