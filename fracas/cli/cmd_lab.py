@@ -20,6 +20,7 @@ def lab() -> None:
     \b
       fracas lab win FILE         win odds: exact, floating point, or an estimate
       fracas lab sim FILE -n N    Monte Carlo of whole fights, real rules and dice
+      fracas lab advise FILE      every choice of whoever's turn it is, ranked
     """
 
 
@@ -120,6 +121,77 @@ def lab_win(
             )
 
     _guard(go, as_json=as_json)
+
+
+@lab.command("advise")
+@click.argument("file", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as one JSON object.")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0.1),
+    default=None,
+    help="Wall time the advice may take (default 4): the odds, then the chain.",
+)
+@click.option("--top", type=click.IntRange(min=1), default=None, help="Only the best N choices.")
+def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None) -> None:
+    """The advisor: every choice of whoever's turn it is after FILE's actions (each
+    action, target, weapon and tile, walking then attacking), ranked by the lab's
+    tactics (the first is the one they take), each with the exact odds of its attack
+    (as `fracas odds` gives them) and, where the fight's chain can say, the side's chance
+    to win after it."""
+    from fracas.lab.advisor import ADVICE_SECONDS, advise
+    from fracas.lab.fight import file_start
+    from fracas.lab.keep import Kept
+    from fracas.lab.policy import Policy
+    from fracas.lab.win import percent
+
+    def go() -> None:
+        ef = check_file(read_text(file), file)
+        state = file_start(ef)
+        keep = Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics))
+        advice = advise(keep, state, seconds=seconds or ADVICE_SECONDS, seed=ef.seed or 0)
+        data = advice.to_json(state)
+        if top is not None:
+            data["choices"] = data["choices"][:top]
+        if as_json:
+            click.echo(json.dumps(data, indent=2))
+            return
+        now = "" if advice.win is None else f"; {escape(advice.side)} win {percent(advice.win)}"
+        how = "" if advice.method is None else f" ({advice.method}, {advice.states:,} states)"
+        _out.print(f"[bold]{escape(data['name'])}[/bold]'s turn{now}{how}")
+        for c in data["choices"]:
+            steps = ", then ".join(_words(s) for s in c["steps"])
+            figures = ""
+            odds = c["odds"]
+            if odds is not None and c["target"] in odds["combatants"]:
+                o = odds["combatants"][c["target"]]
+                hit = "" if o["hit"] is None else f"hit {o['hit'] * 100:.1f}%, "
+                est = " (estimate)" if "estimate" in odds else ""
+                figures = f"{hit}mean {o['mean']:.2f}, down {o['down'] * 100:.1f}%{est}"
+            win = (
+                "" if c["win"] is None else f"; then {escape(advice.side)} win {percent(c['win'])}"
+            )
+            mark = "[green]*[/green]" if c["tactics"] else " "
+            _out.print(f"{mark}{c['rank']:>3}. {escape(steps)}  [dim]{c['kind']}[/dim]")
+            if figures or win:
+                _out.print(f"       {figures}{win if figures else win.removeprefix('; ')}")
+            _out.print(f"       [dim]{escape(c['why'])}[/dim]")
+
+    _guard(go)
+
+
+def _words(step: dict[str, object]) -> str:
+    """One step of a choice in a few words (``ana attack bo``, ``walk to [3, 4]``)."""
+    if step["do"] == "move":
+        return f"walk to {step['to']}"
+    parts = [str(step["do"])]
+    if "target" in step:
+        parts.append(str(step["target"]))
+    if "at" in step:
+        parts.append(f"at {step['at']}")
+    skip = {"actor", "do", "target", "at", "dice"}
+    parts += [f"{k}={v}" for k, v in step.items() if k not in skip]
+    return " ".join(parts)
 
 
 @lab.command("sim")

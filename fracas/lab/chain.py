@@ -14,8 +14,9 @@ as a draw.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -108,6 +109,8 @@ class Chain:
         self._seen: dict[Encounter, int] = {}  # a state met before, keyed or not: its node
         self._cut = -1
         self._next = 0  # the first state not expanded yet
+        self.spent = 0.0
+        """Seconds :meth:`grow` has taken so far."""
 
     def key(self, state: Encounter) -> Encounter:
         """The node ``state`` is (its round folded, the ruleset's ``chain_key``)."""
@@ -151,6 +154,13 @@ class Chain:
                 one action has more dice paths than ``max_paths`` (both suggest ``fracas
                 lab sim``); ``too_slow`` when ``stop`` said so.
         """
+        begun = time.monotonic()
+        try:
+            self._grow(stop)
+        finally:
+            self.spent += time.monotonic() - begun
+
+    def _grow(self, stop: Callable[[], bool] | None) -> None:
         rs, policy = self.ruleset, self.policy
         while self._next < len(self.states):
             i = self._next
@@ -245,6 +255,23 @@ class Solved:
     rounds: Sequence[Any]
     residual: float = 0.0
     """The largest absolute residual of the floating solve's equations (0 when exact)."""
+    outcomes: frozenset[str] = field(init=False, compare=False)
+    """How fights of the chain end: the labels of its ends, and the stalemate where some
+    state is in one. A single one: every chance of the chain is certain (0 or 1)."""
+
+    def __post_init__(self) -> None:
+        at = self.chain.labels.index(_STUCK)
+        stuck = any(row and row[at] > 0 for row in self.values)
+        ends = set(self.chain.ends.values()) | ({_STUCK} if stuck else set())
+        object.__setattr__(self, "outcomes", frozenset(ends))
+
+    def certain(self, label: str, p: Any) -> bool:
+        """Whether the chance ``p`` of ``label`` (a side, or ``draw``) at a state of the
+        chain is certain: an exact 0 or 1, or every fight of the chain ends one way."""
+        if self.method == "exact" and p in (0, 1):
+            return True
+        labels = {DRAW, _STUCK} if label == DRAW else {label}
+        return self.outcomes <= labels or not self.outcomes & labels
 
     def sides(self, state: Encounter) -> dict[str, Any] | None:
         """Each side's chance to win from ``state`` and the draw's (``"draw"``), where the

@@ -162,13 +162,21 @@ def rank(policy: Policy, state: Encounter, *, every: bool = False) -> list[Plan]
         return found
 
     # preparations: a better attack at its next turn
-    now = next_turn(policy, state, actor, enemies, tactic)
+    lazy: list[tuple[Score, Action | None]] = []
+
+    def now() -> tuple[Score, Action | None]:
+        if not lazy:
+            lazy.append(next_turn(policy, state, actor, enemies, tactic))
+        return lazy[0]
+
     used: set[Action] = set()
     for u, after in extras:
         then = next_turn(policy, after, actor, enemies, tactic)
-        if then[0] > now[0]:
+        if then[1] is not None and then[0][:2] > now()[0][:2]:
             used.add(u)
-            why = f"{_words(u)}: {_odds_words(then)} at its next turn ({_odds_words(now)} without)"
+            why = (
+                f"{_words(u)}: {_odds_words(then)} at its next turn ({_odds_words(now())} without)"
+            )
             key = _key(PREPARE, *then[0][:2], 1, 0, _ZERO, next(order))
             out.append(Plan((u,), key, why, then[0]))
     found = done(PREPARE)
@@ -176,7 +184,7 @@ def rank(policy: Policy, state: Encounter, *, every: bool = False) -> list[Plan]
         return found
 
     # approach: nothing in reach at its next turn from here
-    if now[1] is None and tactic.approach:
+    if tactic.approach and not _in_reach(policy, state, actor, enemies, tactic):
         out += _approaches(policy, state, enemies, tactic, order)
     found = done(APPROACH)
     if found is not None:
@@ -514,6 +522,17 @@ def next_turn(
         if s[:2] > best[0][:2]:
             best = (s, a)
     return best
+
+
+def _in_reach(
+    policy: Policy, state: Encounter, actor: str, enemies: list[str], tactic: Tactic
+) -> bool:
+    """Whether the rules allow ``actor`` some attack at its next turn from where it
+    stands, as things stand (:func:`fresh`)."""
+    start = fresh(policy, state, actor)
+    return not policy.ruleset.is_down(start.get(actor)) and bool(
+        attacks(policy, start, enemies, tactic)
+    )
 
 
 def danger(policy: Policy, state: Encounter, enemy: str, me: str) -> Fraction:

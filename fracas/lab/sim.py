@@ -128,10 +128,13 @@ def play(
     fights: int,
     max_rounds: int = MAX_ROUNDS,
     stop: Callable[[], bool] | None = None,
+    *,
+    abandon: bool = False,
 ) -> Tally:
     """Play ``fights`` fights from ``start`` under ``policy``, each with its own dice
     seeded from ``rng``; ``stop`` (asked between fights) ends the run early: the tally
-    counts the fights played."""
+    counts the fights played. ``abandon``: ``stop`` is asked between actions too, and
+    a fight it stops is dropped, not counted (a slice of work that must end in time)."""
     out = Tally()
     ids = list(start.combatants)
     for _ in range(fights):
@@ -144,6 +147,8 @@ def play(
         won = outcome(rs, state)
         actions = 0
         while won is None and state.round - start.round < max_rounds:
+            if abandon and stop is not None and stop():
+                return out
             action = policy.choose(state)
             if action.do != "end_turn":
                 out.acted.add(action.actor)

@@ -201,18 +201,12 @@ _STUCK = "\0stalemate"
 
 def _solved(chain: Chain, start: Any, begun: float, exact_states: int) -> Win:
     labels = chain.labels
-    # which outcomes some state of the chain ends in: a side is certain when its end is
-    # the only one (no other side's, no draw, no stalemate, no cut)
-    reached = set(chain.ends.values())
     solved = chain.exact() if chain.size <= exact_states else chain.floating()
     v = solved.values[0]
-    at = labels.index(_STUCK)
-    stuck = v[at]
-    stalemates = any(row and row[at] > 0 for row in solved.values)
-    outcomes = reached | ({_STUCK} if stalemates else set())
+    stuck = v[labels.index(_STUCK)]
     sides = chain.sides
-    certain = {s: outcomes == {s} or s not in outcomes for s in sides}
-    certain[DRAW] = outcomes <= {DRAW, _STUCK} or not outcomes & {DRAW, _STUCK}
+    certain = {s: solved.certain(s, v[labels.index(s)]) for s in sides}
+    certain[DRAW] = solved.certain(DRAW, v[labels.index(DRAW)] + stuck)
     exact: dict[str, Fraction] = {}
     if solved.method == "exact":
         exact = {s: v[labels.index(s)] for s in sides}
