@@ -97,7 +97,7 @@ class Tally:
 _PARSED: dict[tuple[str, str], tuple[EncounterFile, Encounter, Policy]] = {}
 
 
-def _setup(text: str, name: str) -> tuple[EncounterFile, Encounter, Policy]:
+def setup(text: str, name: str) -> tuple[EncounterFile, Encounter, Policy]:
     """The file, its start and a policy, once per process (the policy's cache lives on)."""
     found = _PARSED.get((text, name))
     if found is None:
@@ -113,7 +113,7 @@ def chunk_seed(seed: int, index: int) -> int:
 
 def run_chunk(task: Chunk) -> Tally:
     """Play the chunk's fights (a top-level function: it runs in a worker process)."""
-    ef, start, policy = _setup(task.text, task.name)
+    ef, start, policy = setup(task.text, task.name)
     rng = random.Random(chunk_seed(task.seed, task.index))
     deadline = task.deadline
     stop = None if deadline is None else (lambda: time.monotonic() > deadline)
@@ -253,7 +253,7 @@ def simulate(
     ``workers`` processes (1: this one), or on the Dask cluster ``executor`` names
     (``dask://HOST:PORT``, the extra ``fracas[dask]``); ``progress`` hears each chunk's
     fights."""
-    ef, start, _ = _setup(text, name)
+    ef, start, _ = setup(text, name)
     tasks = [
         Chunk(text, name, seed, i, min(CHUNK, n - i * CHUNK), max_rounds)
         for i in range(math.ceil(n / CHUNK))
@@ -300,7 +300,7 @@ def precise(
     rate, or the clock passes ``deadline`` (:func:`time.monotonic`); the result, and
     whether it is that precise. The number of fights depends on the seed alone where the
     deadline is not met (the same seed, the same answer), whatever the workers."""
-    ef, start, _ = _setup(text, name)
+    ef, start, _ = setup(text, name)
     sides = sides_of(start)
     total = Tally()
 

@@ -23,11 +23,9 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.errors import FracasError
-from fracas.files import parse_text
 from fracas.lab.chain import MAX_PATHS, Chain
-from fracas.lab.fight import DRAW, file_start, sides_of
-from fracas.lab.policy import Policy
-from fracas.lab.sim import precise
+from fracas.lab.fight import DRAW, sides_of
+from fracas.lab.sim import precise, setup
 
 __all__ = ["EXACT_STATES", "FLOAT_STATES", "HALF", "SECONDS", "Win", "percent", "win"]
 
@@ -141,11 +139,11 @@ def win(
             refusals) where ``methods`` leaves out the estimate.
     """
     begun = time.monotonic()
-    ef = parse_text(text, name)
-    start = file_start(ef)
+    # the policy the fights' workers start from (forked, they inherit the choices the
+    # chain has cached: a fight then walks mostly through states already decided)
+    ef, start, policy = setup(text, name)
     rs = ef.ruleset
     sides = sides_of(start)
-    policy = Policy(rs, ef.tactics)
     why = ""
     if "exact" in methods or "float" in methods:
         cap = max_states if "float" in methods else min(max_states, exact_states)
