@@ -29,7 +29,14 @@ from fracas.lab.policy import SCORE_PATHS
 from fracas.model import Encounter
 from fracas.odds import Odds, action_odds
 
-__all__ = ["ADVICE_SECONDS", "ADVICE_STATES", "Advice", "Advised", "advise"]
+__all__ = [
+    "ADVICE_SECONDS",
+    "ADVICE_STATES",
+    "Advice",
+    "Advised",
+    "advice_lines",
+    "advise",
+]
 
 ADVICE_SECONDS = 4.0
 """Seconds the advice may take (the odds of each choice first, then the chain)."""
@@ -244,3 +251,50 @@ def _chain(
     solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
     keep.keep(solved)
     return solved
+
+
+def advice_lines(data: dict[str, Any], top: int | None = None) -> list[str]:
+    """The advice (:meth:`Advice.to_json`, as the table projects it for its asker) in
+    plain lines, the best ``top`` choices: each one's steps, its odds on its target
+    (hit, expected damage, and the chance to down where the asker sees it) and the
+    side's chance to win after it where there is one, then why (the prompt's ``hint``)."""
+    side, now = data["side"], data["win"]
+    head = f"{data['name']}'s turn: the advisor's choices, best first"
+    if now is not None:
+        head += f" ({side} win {now * 100:.1f}% now, {data['method']})"
+    out = [head]
+    for c in data["choices"][:top]:
+        steps = ", then ".join(step_words(s) for s in c["steps"])
+        mark = " (the tactics' choice)" if c["tactics"] else ""
+        out.append(f"{c['rank']:>3}. {steps}{mark}")
+        figures = []
+        odds = c["odds"]
+        if odds is not None and c["target"] in odds["combatants"]:
+            o = odds["combatants"][c["target"]]
+            if o["hit"] is not None:
+                figures.append(f"hit {o['hit'] * 100:.1f}%")
+            figures.append(f"mean {o['mean']:.2f}")
+            if "down" in o:
+                figures.append(f"down {o['down'] * 100:.1f}%")
+            if "estimate" in odds:
+                figures.append("(estimate)")
+        if c["win"] is not None:
+            figures.append(f"then {side} win {c['win'] * 100:.1f}%")
+        if figures:
+            out.append("     " + ", ".join(figures))
+        out.append(f"     {c['why']}")
+    return out
+
+
+def step_words(step: dict[str, Any]) -> str:
+    """One step of a choice in a few words (``ana attack bo``, ``walk to [3, 4]``)."""
+    if step["do"] == "move":
+        return f"walk to {list(step['to'])}"
+    parts = [str(step["actor"]), str(step["do"])]
+    if "target" in step:
+        parts.append(str(step["target"]))
+    if "at" in step:
+        parts.append(f"at {step['at']}")
+    skip = {"actor", "do", "target", "at", "dice"}
+    parts += [f"{k}={v}" for k, v in step.items() if k not in skip]
+    return " ".join(parts)
