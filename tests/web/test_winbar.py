@@ -264,3 +264,44 @@ def test_the_game_master_hears_who_sits_the_fight_out_and_players_do_not(
             gm.send_json({"type": "winbar", "id": 1, "seq": seq, "players": True})
             seq = until(gm, "done")["seq"]
             assert bar_for(pat, seq)["bar"]["idle"] == []
+
+
+def test_the_advisor_over_the_socket_follows_the_tables_policy(tmp_path: Path) -> None:
+    """Issue 23: the game master's ``advise`` gets every choice of whoever's turn it is
+    ranked, the tactics' first, with the chances to win; Pat's is refused until the
+    policy lets players ask (a policy record), then Pat gets it in Ana's turn, without
+    the chance to down Bo (Pat sees Bo's HP as a label) nor the chances to win; Sam
+    (Bo's) is refused in Ana's turn."""
+    with served(tmp_path, DUEL) as s:
+        client = TestClient(s.app)
+        with (
+            client.websocket_connect(f"/ws?token={s.gm}") as gm,
+            client.websocket_connect(f"/ws?token={s.ana}") as pat,
+            client.websocket_connect(f"/ws?token={s.bo}") as sam,
+        ):
+            seq = hello(gm, winbar=False)["seq"]
+            assert hello(pat, winbar=False)["state"]["you"]["advise"] is False
+            hello(sam, winbar=False)
+            gm.send_json({"type": "advise", "id": 1, "seq": seq})
+            advice = until(gm, "advice")
+            assert advice["id"] == 1 and advice["seq"] == seq
+            data = advice["advice"]
+            assert data["actor"] == "ana" and data["method"] == "exact"
+            top = data["choices"][0]
+            assert top["tactics"] is True and top["steps"][0]["do"] == "attack"
+            assert top["win"] == data["win"] and 0 < data["win"] < 1
+            assert "down" in top["odds"]["combatants"]["bo"]
+            pat.send_json({"type": "advise", "id": 2, "seq": seq})
+            refused = until(pat, "refused")
+            assert refused["code"] == "forbidden" and "advisor" in refused["message"]
+            gm.send_json({"type": "policy", "id": 3, "seq": seq, "changes": {"advisor": True}})
+            seq = until(gm, "done")["seq"]
+            assert until(pat, "sync")["state"]["you"]["advise"] is True
+            pat.send_json({"type": "advise", "id": 4, "seq": seq})
+            mine = until(pat, "advice")["advice"]
+            assert [c["steps"] for c in mine["choices"]] == [c["steps"] for c in data["choices"]]
+            assert mine["win"] is None and all(c["win"] is None for c in mine["choices"])
+            assert "down" not in mine["choices"][0]["odds"]["combatants"]["bo"]
+            until(sam, "sync")
+            sam.send_json({"type": "advise", "id": 5, "seq": seq})
+            assert until(sam, "refused")["code"] == "forbidden"
