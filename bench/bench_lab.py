@@ -21,6 +21,9 @@ are the figures compared (the machine may be shared); wall seconds beside them.
 (b) ``fracas lab sim`` fights per second on a 2 v 2 dice-combat fight (pistol and club
     against knife and pistol), on 1 and on 2 workers, and the speed-up.
 (c) ``fracas lab sim`` fights per second on ``examples/wasteland.yaml``.
+(e) ``fracas lab win`` on each example (issue 23): the answer, the method (exact,
+    float, estimate) and the time; before: the exact chain alone (it refused past
+    20,000 states).
 (d) Dask's overhead per chunk (a one-worker ``LocalCluster`` against this process),
     where the extra ``fracas[dask]`` is installed (this tree only).
 """
@@ -51,8 +54,8 @@ from fracas.lab.sim import simulate  # noqa: E402
 from fracas.model import Action  # noqa: E402
 from fracas.odds import action_odds  # noqa: E402
 
-BEFORE = "8832641"
-"""The commit the "before" figures are taken from (the lab as it was merged)."""
+BEFORE = "7443e43"
+"""The commit the "before" figures are taken from (main before issue 23's tactics)."""
 
 PISTOLS = """
 ruleset: dice-combat
@@ -120,6 +123,8 @@ def measure(case: str, fights: int) -> dict[str, Any]:
     elif case.startswith("sim:"):
         workers = int(case.partition(":")[2])
         result = simulate(TWO_V_TWO, "2v2", fights, seed=1, workers=workers).to_json()
+    elif case.startswith("example:"):
+        result = _example(case.partition(":")[2])
     else:
         text = (ROOT / "examples" / "wasteland.yaml").read_text()
         result = simulate(text, "wasteland", fights, seed=1).to_json()
@@ -132,6 +137,36 @@ def measure(case: str, fights: int) -> dict[str, Any]:
     return {"wall": wall, "cpu": cpu, "result": result, "digest": digest}
 
 
+def _example(name: str) -> dict[str, Any]:
+    """``fracas lab win`` on one example, with whichever the tree has: issue 23's
+    ``fracas.lab.win.win`` (exact, float or estimate), else the exact chain alone."""
+    path = ROOT / "examples" / f"{name}.yaml"
+    text = path.read_text()
+    try:
+        from fracas.lab.win import win
+    except ImportError:
+        from fracas.errors import FracasError
+        from fracas.lab.policy import Policy
+
+        ef = parse_text(text, str(path))
+        try:
+            odds = win_odds(ef.ruleset, file_start(ef), Policy(ef.ruleset, ef.tactics))
+        except FracasError as exc:
+            return {"method": exc.code, "sides": {}, "idle": []}
+        sides = {s: float(p) for s, p in odds.sides.items()}
+        return {"method": "exact", "sides": sides, "states": odds.states, "idle": odds.idle}
+    w = win(text, str(path))
+    return {
+        "method": w.method,
+        "sides": w.sides,
+        "states": w.states,
+        "fights": w.fights,
+        "ci95": w.ci95,
+        "precise": w.precise,
+        "idle": list(w.idle),
+    }
+
+
 def _children_cpu() -> float:
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
@@ -141,7 +176,8 @@ def _pair(old: Path | None, case: str, fights: int = 0) -> tuple[dict[str, Any] 
     """(before, after) for one case; the results asserted equal."""
     now = in_tree(__file__, ROOT, case, "--fights", str(fights))
     was = None if old is None else in_tree(__file__, old, case, "--fights", str(fights))
-    if was is not None:
+    if was is not None and case.startswith("win:"):
+        # the pistol duel: both in reach from the start, the same odds (asserted)
         assert was["digest"] == now["digest"], (case, was["result"], now["result"])
     return was, now
 
@@ -158,7 +194,13 @@ def main() -> None:
     parser.add_argument("--skip-icepool-above", type=int, default=None)
     parser.add_argument("--skip-before-above", type=int, default=None)
     parser.add_argument("--wasteland-fights", type=int, default=20)
-    parser.add_argument("--sim-only", action="store_true", help="Only parts (b) to (d).")
+    parser.add_argument("--sim-only", action="store_true", help="Only parts (b) to (e).")
+    parser.add_argument(
+        "--examples",
+        nargs="*",
+        default=["dice-combat", "tier-duel", "escalation", "soak", "wasteland"],
+        help="The examples of (e).",
+    )
     parser.add_argument("--dask-chunks", type=int, default=20)
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -216,9 +258,12 @@ def compare(args: argparse.Namespace, old: Path) -> None:
             f"speed of 1; {cpus[when, 2] / cpus[when, 1]:.2f}x its CPU (the wall clock "
             "counts only where the machine's 2 cores are otherwise idle)"
         )
+    assert was is not None
+    same = "equal" if was["digest"] == now["digest"] else "differ (issue 23's tactics walk)"
     print(
-        "    results equal before and after "
-        f"(players win {now['result']['sides']['players']['win'] * 100:.1f}%)"
+        f"    results {same}: players win "
+        f"{was['result']['sides']['players']['win'] * 100:.1f}% before, "
+        f"{now['result']['sides']['players']['win'] * 100:.1f}% after"
     )
     was, now = _pair(old, "wasteland", args.wasteland_fights)
     assert was is not None
@@ -226,13 +271,35 @@ def compare(args: argparse.Namespace, old: Path) -> None:
     print(
         f"(c) fracas lab sim on examples/wasteland.yaml, {n} fights on 1 worker: "
         f"before {was['cpu']:.1f} s ({n / was['wall']:.2f} fights/s), "
-        f"after {now['cpu']:.1f} s ({n / now['wall']:.2f} fights/s); results equal"
+        f"after {now['cpu']:.1f} s ({n / now['wall']:.2f} fights/s)"
     )
+    print("(e) fracas lab win on each example: before -> after (CPU s [wall s])")
+    for name in args.examples:
+        was, now = _pair(old, f"example:{name}")
+        assert was is not None
+        print(f"    {name:<12} before {_said(was)}")
+        print(f"    {'':<12} after  {_said(now)}")
+
+
+def _said(m: dict[str, Any]) -> str:
+    r = m["result"]
+    sides = ", ".join(f"{s} {p * 100:.2f}%" for s, p in r["sides"].items()) or "no answer"
+    how = r["method"]
+    if how in ("exact", "float"):
+        how += f", {r['states']:,} states"
+    elif how == "estimate":
+        worst = max(hi - lo for lo, hi in r["ci95"].values()) / 2 * 100
+        how += f", {r['fights']:,} fights, 95% within +-{worst:.2f} points"
+    idle = f"; idle {', '.join(r['idle'])}" if r["idle"] else ""
+    return f"{sides} ({how}{idle}) {_secs(m)}"
 
 
 def dask_overhead(chunks: int) -> None:
-    """(d) Dask's overhead per chunk: the same chunks on a one-worker LocalCluster and in
-    this process (a short duel, so the chunks' own work is small)."""
+    """(e) ``fracas lab win`` on each example (issue 23): the answer, the method (exact,
+        float, estimate) and the time; before: the exact chain alone (it refused past
+        20,000 states).
+    (d) Dask's overhead per chunk: the same chunks on a one-worker LocalCluster and in
+        this process (a short duel, so the chunks' own work is small)."""
     try:
         import distributed
     except ImportError:

@@ -58,20 +58,30 @@ class MapSize:
     height: Annotated[int, Field(ge=1, le=MAX_MAP)]
 
 
+FOCUS = ("weakest", "nearest", "dangerous")
+"""The ``focus:`` of a tactic that names no combatant."""
+
+
 @dataclass(frozen=True, slots=True)
 class Tactic:
     """One combatant's tactics for the balance lab (``tactics:``; docs/lab.md)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")
 
+    preset: Literal["default", "naive", "random"] = "default"
+    """``default`` (the lab's tactics), ``naive`` (attacks the first enemy it can, never
+    moves, reloads or switches) or ``random`` (a seeded random choice of the default's
+    choices, a function of the state and ``seed``)."""
+    seed: int = 0
+    """The seed of the ``random`` preset."""
     focus: str | None = None
-    """``weakest``, ``nearest`` or a combatant id: whom it attacks first."""
+    """``weakest``, ``nearest``, ``dangerous`` or a combatant id: whom it attacks first."""
     action: str | None = None
     """A ruleset action it prefers when that action is allowed."""
     weapon: str | None = None
     """A weapon or item it prefers (a parameter value: ``weapon``, ``item``)."""
-    approach: bool = False
-    """Close to reach (a table move next to its focus) when it can attack nobody."""
+    approach: bool = True
+    """It walks (closes in, or to a better tile to attack from); false: it stays put."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,10 +563,10 @@ def _tactics(
                 f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
                 locate(where),
             )
-        if t.focus is not None and t.focus not in ("weakest", "nearest", *ids):
+        if t.focus is not None and t.focus not in (*FOCUS, *ids):
             raise FileError(
                 "bad_value",
-                f"focus {t.focus!r} is not weakest, nearest or a combatant; "
+                f"focus {t.focus!r} is not weakest, nearest, dangerous or a combatant; "
                 f"combatants: {', '.join(ids)}",
                 locate((*where, "focus")),
             )

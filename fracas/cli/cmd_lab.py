@@ -8,7 +8,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from fracas.cli.common import _guard, _out, _pct
+from fracas.cli.common import _guard, _out
 from fracas.errors import FracasError
 from fracas.table import check_file, read_text
 
@@ -18,8 +18,9 @@ def lab() -> None:
     """The balance lab: who wins, how often (docs/lab.md).
 
     \b
-      fracas lab win FILE         exact win odds (an absorbing Markov chain)
+      fracas lab win FILE         win odds: exact, floating point, or an estimate
       fracas lab sim FILE -n N    Monte Carlo of whole fights, real rules and dice
+      fracas lab advise FILE      every choice of whoever's turn it is, ranked
     """
 
 
@@ -30,45 +31,167 @@ def lab() -> None:
     "--max-states",
     type=click.IntRange(min=1),
     default=None,
-    help="States past which the chain refuses (default 20,000).",
+    help="States past which the chain gives up for the estimate (default 400,000).",
 )
-def lab_win(file: str, as_json: bool, max_states: int | None) -> None:
-    """Each side's exact chance to be the last standing, from FILE's state after its
-    actions, under the lab's tactics (the file's `tactics:`). A draw: every side down
-    at once, or a stalemate (nobody can hurt anybody any more); there is no round cap."""
-    from fracas.lab.chain import MAX_STATES, win_odds
-    from fracas.lab.fight import file_start
-    from fracas.lab.policy import Policy
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="Wall time to answer in (default 55): half for the chain, the rest for fights.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "exact", "float", "estimate"]),
+    default="auto",
+    show_default=True,
+    help="Only this method (auto: exact where small, else float, else an estimate).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The estimate's seed.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="The estimate's.")
+def lab_win(
+    file: str,
+    as_json: bool,
+    max_states: int | None,
+    seconds: float | None,
+    method: str,
+    seed: int,
+    workers: int | None,
+) -> None:
+    """Each side's chance to be the last standing, from FILE's state after its actions,
+    under the lab's tactics (the file's `tactics:`): exact (Fractions) where the fight's
+    chain is small, else the same chain in floating point (its residual shown), else a
+    seeded estimate from fights (95% interval within 1 point), labelled. A draw: every
+    side down at once, or a stalemate; there is no round cap."""
+    from fracas.lab.win import EXACT_STATES, FLOAT_STATES, SECONDS, percent, win
 
     def go() -> None:
-        ef = check_file(read_text(file), file)
-        result = win_odds(
-            ef.ruleset,
-            file_start(ef),
-            Policy(ef.ruleset, ef.tactics),
-            max_states=max_states or MAX_STATES,
+        text = read_text(file)
+        methods = ("exact", "float", "estimate") if method == "auto" else (method,)
+        result = win(
+            text,
+            file,
+            seconds=seconds or SECONDS,
+            max_states=max_states or (FLOAT_STATES if method != "exact" else EXACT_STATES),
+            exact_states=EXACT_STATES if method in ("auto", "exact") else 0,
+            seed=seed,
+            workers=workers,
+            methods=methods,
         )
         if as_json:
             click.echo(json.dumps(result.to_json(), indent=2))
             return
+        names = check_file(text, file).start
         for side, p in result.sides.items():
-            _out.print(f"[bold]{escape(side)}[/bold] wins {_pct(p)}  [dim]{p}[/dim]")
-        _out.print(f"draw {_pct(result.draw)}  [dim]{result.draw}[/dim]")
+            shown = percent(p, result.certain[side])
+            tail = ""
+            if side in result.exact:
+                q = str(result.exact[side])
+                if len(q) > 60:
+                    digits = len(str(result.exact[side].denominator))
+                    q = f"exactly: a fraction of {digits} digits (--json)"
+                tail = f"  [dim]{q}[/dim]"
+            elif side in result.ci95:
+                lo, hi = result.ci95[side]
+                tail = f"  [dim](95%: {percent(lo)} to {percent(hi)})[/dim]"
+            _out.print(f"[bold]{escape(side)}[/bold] wins {shown:>7}{tail}")
+        _out.print(f"draw {percent(result.draw, result.certain['draw'])}")
+        if result.method == "exact":
+            how = f"exact: the fight's chain, {result.states:,} states, in Fractions"
+        elif result.method == "float":
+            how = (
+                f"floating point: the fight's chain, {result.states:,} states, solved by "
+                f"sparse LU; largest residual {result.residual or 0:.1e}"
+            )
+        else:
+            how = f"ESTIMATE from {result.fights:,} seeded fights (seed {seed}), 95% intervals"
+            if not result.precise:
+                how += "; the time ran out before they were within 1 point"
         _out.print(
-            f"[dim]{result.states:,} states; {float(result.rounds_mean):.2f} rounds on "
-            "average[/dim]"
+            f"[dim]{how}; {result.rounds_mean:.2f} rounds on average; {result.seconds:.1f} s[/dim]"
         )
+        if result.why:
+            _out.print(f"[dim](not the chain: {escape(result.why)})[/dim]")
         if result.idle:
-            names = ", ".join(escape(ef.start.name(cid)) for cid in result.idle)
+            who = ", ".join(escape(names.name(cid)) for cid in result.idle)
             one = len(result.idle) == 1
             _out.print(
-                f"[yellow]{names} only {'ends its turn' if one else 'end their turns'} here: "
-                "nothing in reach, and the lab's tactics do not move (give "
-                f"{'it' if one else 'them'} `approach: true` under `tactics:` in the file "
-                "to close in)[/yellow]"
+                f"[yellow]{who} only {'ends its turn' if one else 'end their turns'} here: "
+                f"nothing the tactics take is in reach, and {'it does' if one else 'they do'} "
+                "not walk (`approach: false`, or the table's `move: 0`)[/yellow]"
             )
 
     _guard(go, as_json=as_json)
+
+
+@lab.command("advise")
+@click.argument("file", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as one JSON object.")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0.1),
+    default=None,
+    help="Wall time the advice may take (default 4): the odds, then the chain.",
+)
+@click.option("--top", type=click.IntRange(min=1), default=None, help="Only the best N choices.")
+def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None) -> None:
+    """The advisor: every choice of whoever's turn it is after FILE's actions (each
+    action, target, weapon and tile, walking then attacking), ranked by the lab's
+    tactics (the first is the one they take), each with the exact odds of its attack
+    (as `fracas odds` gives them) and, where the fight's chain can say, the side's chance
+    to win after it."""
+    from fracas.lab.advisor import ADVICE_SECONDS, advise
+    from fracas.lab.fight import file_start
+    from fracas.lab.keep import Kept
+    from fracas.lab.policy import Policy
+    from fracas.lab.win import percent
+
+    def go() -> None:
+        ef = check_file(read_text(file), file)
+        state = file_start(ef)
+        keep = Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics))
+        advice = advise(keep, state, seconds=seconds or ADVICE_SECONDS, seed=ef.seed or 0)
+        data = advice.to_json(state)
+        if top is not None:
+            data["choices"] = data["choices"][:top]
+        if as_json:
+            click.echo(json.dumps(data, indent=2))
+            return
+        now = "" if advice.win is None else f"; {escape(advice.side)} win {percent(advice.win)}"
+        how = "" if advice.method is None else f" ({advice.method}, {advice.states:,} states)"
+        _out.print(f"[bold]{escape(data['name'])}[/bold]'s turn{now}{how}")
+        for c in data["choices"]:
+            steps = ", then ".join(_words(s) for s in c["steps"])
+            figures = ""
+            odds = c["odds"]
+            if odds is not None and c["target"] in odds["combatants"]:
+                o = odds["combatants"][c["target"]]
+                hit = "" if o["hit"] is None else f"hit {o['hit'] * 100:.1f}%, "
+                est = " (estimate)" if "estimate" in odds else ""
+                figures = f"{hit}mean {o['mean']:.2f}, down {o['down'] * 100:.1f}%{est}"
+            win = (
+                "" if c["win"] is None else f"; then {escape(advice.side)} win {percent(c['win'])}"
+            )
+            mark = "[green]*[/green]" if c["tactics"] else " "
+            _out.print(f"{mark}{c['rank']:>3}. {escape(steps)}  [dim]{c['kind']}[/dim]")
+            if figures or win:
+                _out.print(f"       {figures}{win if figures else win.removeprefix('; ')}")
+            _out.print(f"       [dim]{escape(c['why'])}[/dim]")
+
+    _guard(go)
+
+
+def _words(step: dict[str, object]) -> str:
+    """One step of a choice in a few words (``ana attack bo``, ``walk to [3, 4]``)."""
+    if step["do"] == "move":
+        return f"walk to {step['to']}"
+    parts = [str(step["do"])]
+    if "target" in step:
+        parts.append(str(step["target"]))
+    if "at" in step:
+        parts.append(f"at {step['at']}")
+    skip = {"actor", "do", "target", "at", "dice"}
+    parts += [f"{k}={v}" for k, v in step.items() if k not in skip]
+    return " ".join(parts)
 
 
 @lab.command("sim")

@@ -1,128 +1,256 @@
-"""The tracker's win bar: each side's chance to win from a live state, in bounded time.
+"""The tracker's win bar: each side's chance to win from a live state, in short slices
+of work, each answering at once with what it knows (docs/lab.md, "The win bar").
 
-Exact where the fight's chain is small (:func:`~fracas.lab.chain.win_odds` within
-:data:`BAR_STATES` states and the time budget), else an estimate: seeded fights played
-from the state through the real rules (:func:`~fracas.lab.sim.play`) until
-:data:`BAR_FIGHTS` or the time budget, each side's rate with its 95% Wilson interval.
-A face shows it (``fracas serve``'s bar, :mod:`fracas.web.winbar`); nothing here knows
-of pages or sockets.
+One slice (:func:`bar_slice`), within :data:`FIRST` seconds for a new state and
+:data:`SLICE` for each refinement after it:
+
+1. a state found in a chain already solved for this table (:mod:`fracas.lab.keep`:
+   the fight's chain from an earlier state, under the same tactics) is answered from
+   its values: exact (Fractions) or floating point, said so; final;
+2. else fights are played from the state through the real rules and the tactics,
+   seeded, added to the ones already played from it: an **estimate** with each side's
+   95% Wilson interval;
+3. and the fight's chain from the state is grown further (taken up where the last
+   slice left it); once it is whole it is solved (in Fractions up to
+   :data:`EXACT_STATES`, else in floating point) and kept, and the bar says so. Past
+   :data:`BAR_STATES` states, or :data:`CHAIN_SECONDS` of growing, the chain is given
+   up for this state and the estimate goes on until its interval is within
+   :data:`HALF` (final).
+
+A face asks for the next slice while the state stands and the bar is not final
+(``fracas serve``'s bar, :mod:`fracas.web.winbar`); nothing here knows of pages or
+sockets. The bar says "exact" only of an exact chain's values.
 """
 
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.errors import FracasError
 from fracas.files import Tactic
-from fracas.lab.chain import win_odds
-from fracas.lab.fight import DRAW, sides_of
-from fracas.lab.policy import Policy
+from fracas.lab.chain import Chain, Solved
+from fracas.lab.fight import DRAW, canonical, sides_of
+from fracas.lab.keep import LOCK, Kept, kept
 from fracas.lab.sim import play, wilson
 from fracas.model import Encounter
 from fracas.rulesets.base import Ruleset
 
-__all__ = ["BAR_FIGHTS", "BAR_SECONDS", "BAR_STATES", "WinBar", "bar_in_worker", "win_bar"]
+__all__ = [
+    "BAR_FIGHTS",
+    "BAR_SECONDS",
+    "BAR_STATES",
+    "FIRST",
+    "SLICE",
+    "WinBar",
+    "bar_in_worker",
+    "bar_slice",
+    "win_bar",
+]
 
-BAR_STATES = 4_000
-"""States past which the bar samples instead of solving the chain."""
-BAR_FIGHTS = 2_000
-"""Fights the estimate plays at most."""
-BAR_SECONDS = 2.0
-"""Seconds of wall time one bar may take (the chain's part, then the fights')."""
+FIRST = 0.45
+"""Seconds the first slice of a new state may take (its bar within a second)."""
+SLICE = 0.35
+"""Seconds each later slice may take (a new state's first waits at most this long)."""
+BAR_STATES = 50_000
+"""States past which the bar gives up the chain for the estimate."""
+EXACT_STATES = 20_000
+"""States up to which a whole chain is solved in Fractions (else in floating point)."""
+CHAIN_SECONDS = 30.0
+"""Seconds of growing after which the bar gives up a state's chain."""
+BAR_FIGHTS = 20_000
+"""Fights an estimate plays at most."""
+HALF = 0.01
+"""An estimate is final once every side's 95% interval is within this of its rate."""
+BAR_SECONDS = FIRST
+"""Seconds of one slice (the table's limit)."""
 
 
 @dataclass(frozen=True)
 class WinBar:
-    """Each side's chance to be the last standing, exact or estimated."""
+    """Each side's chance to be the last standing: solved, or estimated."""
 
     sides: dict[str, float]
     draw: float
-    exact: bool
-    ci95: dict[str, tuple[float, float]]
-    """Per side, the 95% interval of an estimate (empty when exact)."""
+    method: str
+    """``exact`` (a chain's values in Fractions), ``float`` (a chain's values in floating
+    point) or ``estimate`` (fights)."""
+    ci95: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Per side, the 95% interval of an estimate (empty when solved)."""
     fights: int = 0
-    """The fights an estimate played (0 when exact)."""
     states: int = 0
-    """The chain's states (0 for an estimate)."""
+    """The solved chain's states (0 for an estimate)."""
+    residual: float | None = None
+    certain: dict[str, bool] = field(default_factory=dict)
+    """Per side and ``draw``: the chance is exactly 0 or 1 (an exact chain's)."""
+    final: bool = True
+    """Nothing more to work out for this state (else a face asks again)."""
+    growing: int = 0
+    """States of the chain being grown meanwhile (an estimate's)."""
     idle: tuple[str, ...] = ()
-    """The names of combatants who only end their turns in the exact chain
-    (:attr:`~fracas.lab.chain.WinOdds.idle`); a face shows them to the game master."""
+    """The names of combatants who only end their turns in the solved chain; a face
+    shows them to the game master."""
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "method": "exact" if self.exact else "estimate",
+            "method": self.method,
             "sides": {
-                s: {"win": p, "ci95": list(self.ci95[s]) if s in self.ci95 else None}
+                s: {
+                    "win": p,
+                    "ci95": list(self.ci95[s]) if s in self.ci95 else None,
+                    "certain": self.certain.get(s, False),
+                }
                 for s, p in self.sides.items()
             },
             "draw": self.draw,
+            "draw_certain": self.certain.get(DRAW, False),
             "fights": self.fights,
             "states": self.states,
+            "residual": self.residual,
+            "final": self.final,
+            "growing": self.growing,
             "idle": list(self.idle),
         }
+
+
+def bar_slice(
+    keep: Kept,
+    state: Encounter,
+    *,
+    seconds: float,
+    seed: int = 0,
+    max_states: int = BAR_STATES,
+    fights: int = BAR_FIGHTS,
+) -> WinBar:
+    """One slice of the bar of ``state`` (the module's docstring), within about
+    ``seconds``.
+
+    Raises:
+        FracasError: what the rules refuse in the fights (the policy takes only actions
+            the rules allow, so a bug).
+    """
+    begun = time.monotonic()
+    deadline = begun + seconds
+    sides = sides_of(state)
+    found = keep.lookup(state)
+    if found is not None:
+        return _solved_bar(found[0], found[1], sides, state)
+    root = canonical(state)
+    # fights first: a bar within the slice whatever the chain does (a fight the slice
+    # stops is dropped; the next slice plays it again, its choices kept)
+    tally = keep.tally(root)
+    share = begun + seconds * (0.5 if root not in keep.given_up else 0.95)
+    if tally.fights < fights and not _precise(tally, sides):
+        rng = random.Random(f"fracas-bar/{seed}/{tally.fights}")
+        tally.add(
+            play(
+                keep.ruleset,
+                state,
+                keep.policy,
+                rng,
+                fights - tally.fights,
+                stop=_past(share),
+                abandon=True,
+            )
+        )
+    # then the chain, taken up where it was left
+    growing = 0
+    if root not in keep.given_up:
+        chain = keep.growing
+        if chain is None or chain.states[0] != chain.key(state):
+            chain = keep.growing = Chain(keep.ruleset, keep.policy, sides, max_states=max_states)
+            chain.node(state)
+        try:
+            chain.grow(_past(deadline))
+        except FracasError as exc:
+            if exc.code != "too_slow" or chain.spent > CHAIN_SECONDS:
+                keep.given_up.add(root)
+                keep.growing = None
+            growing = chain.size
+        else:
+            solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
+            keep.keep(solved)
+            keep.growing = None
+            values = solved.sides(state)
+            assert values is not None
+            return _solved_bar(solved, dict(values), sides, state)
+    if tally.fights == 0:  # not one fight ended in the slice yet: say so
+        return WinBar({}, 0.0, "working", final=False, growing=growing)
+    n = tally.fights
+    final = root in keep.given_up and (_precise(tally, sides) or n >= fights)
+    return WinBar(
+        {s: tally.wins.get(s, 0) / n for s in sides},
+        tally.wins.get(DRAW, 0) / n,
+        "estimate",
+        {s: wilson(tally.wins.get(s, 0), n) for s in sides},
+        fights=n,
+        final=final,
+        growing=growing,
+    )
+
+
+def _past(deadline: float) -> Any:
+    return lambda: time.monotonic() > deadline
+
+
+def _precise(tally: Any, sides: list[str]) -> bool:
+    n = tally.fights
+    if n == 0:
+        return False
+    for label in (*sides, DRAW):
+        k = tally.wins.get(label, 0)
+        lo, hi = wilson(k, n)
+        if max(k / n - lo, hi - k / n) > HALF:
+            return False
+    return True
+
+
+def _solved_bar(
+    solved: Solved, values: dict[str, Any], sides: list[str], state: Encounter
+) -> WinBar:
+    exact = solved.method == "exact"
+    chain = solved.chain
+    rs = chain.ruleset
+    return WinBar(
+        {s: float(values[s]) for s in sides},
+        float(values[DRAW]),
+        solved.method,
+        states=chain.size,
+        residual=None if exact else solved.residual,
+        certain={s: solved.certain(s, values[s]) for s in [*sides, DRAW]},
+        idle=tuple(
+            state.name(c.id)
+            for c in state.combatants.values()
+            if not rs.is_down(c) and c.id not in chain.acted
+        ),
+    )
 
 
 def win_bar(
     ruleset: Ruleset,
     state: Encounter,
-    policy: Policy,
+    tactics: Mapping[str, Tactic] | None = None,
     *,
-    max_states: int = BAR_STATES,
-    fights: int = BAR_FIGHTS,
-    seconds: float = BAR_SECONDS,
+    seconds: float = 5.0,
     seed: int = 0,
+    key: str = "",
 ) -> WinBar:
-    """The win bar of ``state`` under ``policy`` (its caches kept for the next state).
-
-    Raises:
-        FracasError: what the rules refuse in the estimate's fights (the policy takes
-            only actions the rules allow, so a bug).
-    """
+    """The bar of ``state`` worked out in slices until final or ``seconds`` pass (for a
+    face that waits for one answer: the command line, tests)."""
     deadline = time.monotonic() + seconds
-
-    def late() -> bool:
-        return time.monotonic() > deadline
-
-    sides = sides_of(state)
-    try:
-        odds = win_odds(ruleset, state, policy, max_states=max_states, stop=late)
-    except FracasError as exc:
-        if exc.code not in ("too_many_states", "too_many_paths", "too_slow"):
-            raise
-    else:
-        return WinBar(
-            {s: float(p) for s, p in odds.sides.items()},
-            float(odds.draw),
-            True,
-            {},
-            states=odds.states,
-            idle=tuple(state.name(cid) for cid in odds.idle),
-        )
-    rng = random.Random(f"fracas-bar/{seed}")
-    tally = play(ruleset, state, policy, rng, fights, stop=late)
-    if tally.fights == 0:  # the chain took the budget: at least a few fights
-        tally = play(ruleset, state, policy, rng, 20)
-    n = tally.fights
-    return WinBar(
-        {s: tally.wins.get(s, 0) / n for s in sides},
-        tally.wins.get(DRAW, 0) / n,
-        False,
-        {s: wilson(tally.wins.get(s, 0), n) for s in sides},
-        fights=n,
-    )
-
-
-_POLICIES: dict[str, Policy] = {}
-"""Per table (its key), the policy of its last bar in this process: the next state's
-bar reuses the exact transitions and choices already worked out."""
-_KEPT = 4
-_ONE_AT_A_TIME = threading.Lock()
-"""A kept policy is not shared by two threads at once (an executor's threads)."""
+    with LOCK:
+        keep = kept(key or f"\0win_bar/{id(ruleset)}", ruleset, tactics or {})
+        bar = bar_slice(keep, state, seconds=FIRST, seed=seed)
+        while not bar.final and time.monotonic() < deadline:
+            bar = bar_slice(keep, state, seconds=SLICE, seed=seed)
+        return bar
 
 
 def bar_in_worker(
@@ -133,12 +261,9 @@ def bar_in_worker(
     seed: int,
     limits: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """:func:`win_bar` as an executor's task (a top-level function: it may run in a
-    process pool), its policy kept per ``key`` between calls; the bar as JSON."""
-    with _ONE_AT_A_TIME:
-        policy = _POLICIES.get(key)
-        if policy is None:
-            if len(_POLICIES) >= _KEPT:
-                del _POLICIES[next(iter(_POLICIES))]
-            policy = _POLICIES[key] = Policy(ruleset, tactics)
-        return win_bar(ruleset, state, policy, seed=seed, **limits).to_json()
+    """One slice (:func:`bar_slice`) as an executor's task (a top-level function: it may
+    run in a process pool), the caches kept per ``key`` between calls; the bar as
+    JSON. ``limits``: ``seconds`` (the slice), ``max_states``, ``fights``."""
+    with LOCK:
+        keep = kept(key, ruleset, tactics)
+        return bar_slice(keep, state, seed=seed, **limits).to_json()

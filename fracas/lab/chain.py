@@ -14,8 +14,9 @@ as a draw.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -25,7 +26,7 @@ from fracas.lab.policy import Policy
 from fracas.model import Encounter
 from fracas.rulesets.base import Ruleset
 
-__all__ = ["MAX_PATHS", "MAX_STATES", "WinOdds", "win_odds"]
+__all__ = ["MAX_PATHS", "MAX_STATES", "Chain", "Solved", "WinOdds", "win_odds"]
 
 MAX_STATES = 20_000
 """States past which ``win`` refuses (and suggests ``sim``)."""
@@ -78,6 +79,213 @@ _CUT = "\0cut"
 _STUCK = "\0stalemate"
 
 
+class Chain:
+    """The states fights reach under ``policy`` from one or more roots, with the exact
+    distribution of each one's next states: grown on demand (:meth:`grow`, which can be
+    stopped and taken up again), solved exactly (:meth:`exact`) or in floating point
+    (:meth:`floating`, :mod:`fracas.lab.solve`)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        policy: Policy,
+        sides: Sequence[str],
+        *,
+        max_states: int = MAX_STATES,
+        max_paths: int = MAX_PATHS,
+    ) -> None:
+        self.ruleset = ruleset
+        self.policy = policy
+        self.sides = list(sides)
+        self.labels = [*self.sides, DRAW, _CUT, _STUCK]
+        self.max_states = max_states
+        self.max_paths = max_paths
+        self.index: dict[Encounter, int] = {}
+        self.states: list[Encounter] = []
+        self.edges: list[list[tuple[int, Fraction, int]]] = []
+        self.ends: dict[int, str] = {}
+        self.acted: set[str] = set()
+        """Who took anything but the end of a turn in some state of the chain."""
+        self._seen: dict[Encounter, int] = {}  # a state met before, keyed or not: its node
+        self._cut = -1
+        self._next = 0  # the first state not expanded yet
+        self.spent = 0.0
+        """Seconds :meth:`grow` has taken so far."""
+
+    def key(self, state: Encounter) -> Encounter:
+        """The node ``state`` is (its round folded, the ruleset's ``chain_key``)."""
+        return self.ruleset.chain_key(canonical(state))
+
+    def node(self, state: Encounter) -> int:
+        """The node of ``state``, added (to be expanded) where it is new."""
+        found = self._seen.get(state)
+        if found is not None:
+            return found
+        key = self.key(state)
+        found = self.index.get(key)
+        if found is None:
+            found = self.index[key] = len(self.states)
+            self.states.append(key)
+            self.edges.append([])
+        self._seen[state] = found
+        return found
+
+    def find(self, state: Encounter) -> int | None:
+        """The node of ``state`` where the chain has it."""
+        found = self._seen.get(state)
+        return found if found is not None else self.index.get(self.key(state))
+
+    @property
+    def complete(self) -> bool:
+        """Every state added is expanded: the chain can be solved."""
+        return self._next >= len(self.states)
+
+    @property
+    def size(self) -> int:
+        """The states of the fight (the cut mass's placeholder not counted)."""
+        return len(self.states) - (1 if self._cut >= 0 else 0)
+
+    def grow(self, stop: Callable[[], bool] | None = None) -> None:
+        """Expand every state not expanded yet, adding the states they lead to, until
+        none is left. Taken up again where it stopped after a refusal.
+
+        Raises:
+            FracasError: ``too_many_states`` past ``max_states``, ``too_many_paths`` where
+                one action has more dice paths than ``max_paths`` (both suggest ``fracas
+                lab sim``); ``too_slow`` when ``stop`` said so.
+        """
+        begun = time.monotonic()
+        try:
+            self._grow(stop)
+        finally:
+            self.spent += time.monotonic() - begun
+
+    def _grow(self, stop: Callable[[], bool] | None) -> None:
+        rs, policy = self.ruleset, self.policy
+        while self._next < len(self.states):
+            i = self._next
+            if len(self.states) > self.max_states:
+                raise FracasError(
+                    "too_many_states",
+                    f"the fight reaches more than {self.max_states:,} states: too many for "
+                    "the exact chain; `fracas lab sim FILE -n 20000` samples it instead",
+                )
+            if stop is not None and i % 16 == 0 and stop():
+                raise FracasError(
+                    "too_slow",
+                    f"the exact chain was stopped after {i:,} states; sample it instead",
+                )
+            if i in self.ends:  # the cut's sink
+                self._next += 1
+                continue
+            state = self.states[i]
+            won = outcome(rs, state)
+            if won is not None:
+                self.ends[i] = won
+                self._next += 1
+                continue
+            action = policy.choose(state)
+            try:
+                after = policy.transitions.next_states(state, action, max_paths=self.max_paths)
+            except FracasError as exc:
+                if exc.code != "too_many_paths":
+                    raise
+                raise FracasError(
+                    "too_many_paths",
+                    f"{exc.message} (in the exact chain); `fracas lab sim FILE -n 20000` "
+                    "samples the fight instead",
+                ) from None
+            if action.do != "end_turn":
+                self.acted.add(action.actor)
+            out: list[tuple[int, Fraction, int]] = []
+            for n, p in after.states.items():
+                out.append((self.node(n), p, n.round - state.round))
+            if after.truncated:
+                if self._cut < 0:
+                    self._cut = len(self.states)
+                    self.states.append(state)  # a placeholder node for the cut mass
+                    self.edges.append([])
+                    self.ends[self._cut] = _CUT
+                out.append((self._cut, after.truncated, 0))
+            self.edges[i] = out
+            self._next += 1
+
+    def exact(self) -> Solved:
+        """The chain solved in Fractions (every state's odds)."""
+        values, rounds = _solve(_passed_through(self.edges, self.ends), self.ends, self.labels)
+        return Solved(self, "exact", values, rounds)
+
+    def floating(self) -> Solved:
+        """The chain solved in floating point (:func:`fracas.lab.solve.solve_float`)."""
+        from fracas.lab.solve import solve_float
+
+        values, rounds, residual = solve_float(self.edges, self.ends, self.labels)
+        return Solved(self, "float", values, rounds, residual)
+
+    def odds(self, solved: Solved, root: int = 0) -> WinOdds:
+        """The odds from node ``root``."""
+        labels = self.labels
+        v = solved.values[root]
+        stalemate = Fraction(v[labels.index(_STUCK)])
+        start = self.states[root]
+        return WinOdds(
+            {s: Fraction(v[labels.index(s)]) for s in self.sides},
+            Fraction(v[labels.index(DRAW)]) + stalemate,
+            stalemate,
+            self.size,
+            Fraction(solved.rounds[root]) + 1,
+            Fraction(v[labels.index(_CUT)]),
+            tuple(
+                c.id
+                for c in start.combatants.values()
+                if not self.ruleset.is_down(c) and c.id not in self.acted
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A solved chain: per node, the chance of each label (:attr:`Chain.labels`) and the
+    rounds left; exact (Fractions) or floating point (with the solve's residual)."""
+
+    chain: Chain
+    method: str
+    """``exact`` or ``float``."""
+    values: Sequence[Sequence[Any]]
+    rounds: Sequence[Any]
+    residual: float = 0.0
+    """The largest absolute residual of the floating solve's equations (0 when exact)."""
+    outcomes: frozenset[str] = field(init=False, compare=False)
+    """How fights of the chain end: the labels of its ends, and the stalemate where some
+    state is in one. A single one: every chance of the chain is certain (0 or 1)."""
+
+    def __post_init__(self) -> None:
+        at = self.chain.labels.index(_STUCK)
+        stuck = any(row and row[at] > 0 for row in self.values)
+        ends = set(self.chain.ends.values()) | ({_STUCK} if stuck else set())
+        object.__setattr__(self, "outcomes", frozenset(ends))
+
+    def certain(self, label: str, p: Any) -> bool:
+        """Whether the chance ``p`` of ``label`` (a side, or ``draw``) at a state of the
+        chain is certain: an exact 0 or 1, or every fight of the chain ends one way."""
+        if self.method == "exact" and p in (0, 1):
+            return True
+        labels = {DRAW, _STUCK} if label == DRAW else {label}
+        return self.outcomes <= labels or not self.outcomes & labels
+
+    def sides(self, state: Encounter) -> dict[str, Any] | None:
+        """Each side's chance to win from ``state`` and the draw's (``"draw"``), where the
+        chain has the state; None where it does not."""
+        i = self.chain.find(state)
+        if i is None or i >= len(self.values) or not self.values[i]:
+            return None
+        labels = self.chain.labels
+        v = self.values[i]
+        out = {s: v[labels.index(s)] for s in self.chain.sides}
+        out[DRAW] = v[labels.index(DRAW)] + v[labels.index(_STUCK)]
+        return out
+
+
 def win_odds(
     ruleset: Ruleset,
     start: Encounter,
@@ -96,89 +304,10 @@ def win_odds(
             where one action has too many dice paths (both suggest ``fracas lab sim``);
             ``too_slow`` when ``stop`` said so.
     """
-    policy = policy or Policy(ruleset)
-    sides = sides_of(start)
-    labels = [*sides, DRAW, _CUT, _STUCK]
-    index: dict[Encounter, int] = {}
-    states: list[Encounter] = []
-    edges: list[list[tuple[int, Fraction, int]]] = []
-    ends: dict[int, str] = {}
-
-    seen: dict[Encounter, int] = {}  # a state met before, keyed or not: its node
-
-    def node(state: Encounter) -> int:
-        found = seen.get(state)
-        if found is not None:
-            return found
-        key = ruleset.chain_key(canonical(state))
-        found = index.get(key)
-        if found is None:
-            if len(states) >= max_states:
-                raise FracasError(
-                    "too_many_states",
-                    f"the fight reaches more than {max_states:,} states: too many for the "
-                    "exact chain; `fracas lab sim FILE -n 20000` samples it instead",
-                )
-            found = index[key] = len(states)
-            states.append(key)
-            edges.append([])
-        seen[state] = found
-        return found
-
-    node(start)
-    acted: set[str] = set()
-    cut_sink = -1
-    i = 0
-    while i < len(states):
-        if stop is not None and i % 16 == 0 and stop():
-            raise FracasError(
-                "too_slow", f"the exact chain was stopped after {i:,} states; sample it instead"
-            )
-        state = states[i]
-        won = outcome(ruleset, state) if i not in ends else None  # ends: the cut's sink
-        if i in ends:
-            pass
-        elif won is not None:
-            ends[i] = won
-        else:
-            action = policy.choose(state)
-            if action.do != "end_turn":
-                acted.add(action.actor)
-            try:
-                after = policy.transitions.next_states(state, action, max_paths=MAX_PATHS)
-            except FracasError as exc:
-                if exc.code != "too_many_paths":
-                    raise
-                raise FracasError(
-                    "too_many_paths",
-                    f"{exc.message} (in the exact chain); `fracas lab sim FILE -n 20000` "
-                    "samples the fight instead",
-                ) from None
-            out = edges[i]
-            for n, p in after.states.items():
-                out.append((node(n), p, n.round - state.round))
-            if after.truncated:
-                if cut_sink < 0:
-                    cut_sink = len(states)
-                    states.append(state)  # a placeholder node for the cut mass
-                    edges.append([])
-                    ends[cut_sink] = _CUT
-                out.append((cut_sink, after.truncated, 0))
-        i += 1
-    values, rounds = _solve(_passed_through(edges, ends), ends, labels)
-    v0 = values[0]
-    stalemate = v0[labels.index(_STUCK)]
-    return WinOdds(
-        {s: v0[labels.index(s)] for s in sides},
-        v0[labels.index(DRAW)] + stalemate,
-        stalemate,
-        len(states) - (1 if cut_sink >= 0 else 0),
-        rounds[0] + 1,
-        v0[labels.index(_CUT)],
-        tuple(
-            c.id for c in start.combatants.values() if not ruleset.is_down(c) and c.id not in acted
-        ),
-    )
+    chain = Chain(ruleset, policy or Policy(ruleset), sides_of(start), max_states=max_states)
+    chain.node(start)
+    chain.grow(stop)
+    return chain.odds(chain.exact())
 
 
 Vector = list[Fraction]

@@ -18,24 +18,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from fracas.choices import param_choices
 from fracas.dice.source import RandomDice
 from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import Tactic
-from fracas.grid import chebyshev
 from fracas.lab.fight import canonical
 from fracas.lab.folds import traced_fold
+from fracas.lab.plans import rank
+from fracas.lab.presets import at_random, naive
 from fracas.lab.transitions import Transitions
 from fracas.lab.watch import peek
-from fracas.model import Action, Encounter, Turn, fold
-from fracas.rulesets.base import ActionSpec, Ruleset
+from fracas.model import Action, Encounter, fold
+from fracas.rulesets.base import Presenter, Ruleset
 
-__all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy"]
+__all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy", "Score"]
 
 SCORE_PATHS = 20_000
 """Dice paths an exact score may take; past it, a seeded sample ranks the action."""
@@ -45,8 +44,10 @@ _CACHE = 200_000
 """Scores kept per policy before the cache is cleared (a long simulation's memory)."""
 
 _ZERO = Fraction(0)
-Score = tuple[Fraction, Fraction]
-"""(expected enemies taken down minus allies, expected enemy HP lost minus allies')."""
+_DEFAULT = Tactic()
+Score = tuple[Fraction, Fraction, Fraction, Fraction]
+"""(expected enemies taken down minus allies, expected enemy HP lost minus allies',
+expected enemy HP lost, expected HP lost by the actor's allies other than itself)."""
 
 
 class Policy:
@@ -63,6 +64,7 @@ class Policy:
         """The exact next states of actions, shared with the chain (``win``)."""
         self.sampled = 0
         """How many actions were ranked by the seeded sample (too many dice paths)."""
+        self._presenter: Presenter | None = None
 
     def choose(self, state: Encounter) -> Action:
         """The action of the combatant whose turn it is: a function of the state's
@@ -79,153 +81,70 @@ class Policy:
         return found
 
     def _choose(self, state: Encounter) -> Action:
-        rs = self.ruleset
         actor = state.turn.actor
-        me = state.get(actor)
-        tactic = self.tactics.get(actor, Tactic())
-        if rs.is_down(me):
-            return Action(actor, "end_turn")
-        enemies = [
-            c.id for c in state.combatants.values() if c.side != me.side and not rs.is_down(c)
-        ]
-        if not enemies:
-            return Action(actor, "end_turn")
-        attacks = self._attacks(state, enemies, tactic)
-        if len(attacks) == 1:
-            return attacks[0]
-        if attacks:
-            scored = [(self.score(state, a), i) for i, a in enumerate(attacks)]
-            best, i = max(scored, key=lambda s: (s[0], -s[1]))
-            if best > (Fraction(0), Fraction(0)):
-                return attacks[i]
-        enabler = self._enabler(state, enemies, tactic)
-        if enabler is not None:
-            return enabler
-        if tactic.approach and not attacks:
-            move = self._approach(state, enemies, tactic)
-            if move is not None:
-                return move
-        return Action(actor, "end_turn")
+        preset = self.tactic(actor).preset
+        if preset == "naive":
+            return naive(self, state)
+        if preset == "random":
+            return at_random(self, state, self.tactic(actor).seed)
+        return rank(self, state)[0].first
 
-    # --- candidates ---------------------------------------------------------
+    def tactic(self, actor: str) -> Tactic:
+        """The file's tactic of ``actor`` (the default's where it gives none)."""
+        return self.tactics.get(actor, _DEFAULT)
 
-    def _attacks(self, state: Encounter, enemies: list[str], tactic: Tactic) -> list[Action]:
-        """Every action the rules allow now at an enemy (several enemies at once where
-        the action takes ``targets``), narrowed by the tactic's focus, action and weapon.
-        Allowed: the ruleset's deciding step takes it (as ``options_now`` asks)."""
-        rs = self.ruleset
-        actor = state.turn.actor
-        out: list[Action] = []
-        for spec in rs.actions:
-            if spec.targets == "none":
-                continue
-            for params in _combos(spec, param_choices(rs, state, actor, spec), tactic):
-                ok = [
-                    a
-                    for t in enemies
-                    if self._decides(state, a := Action(actor, spec.name, t, params=params))
-                ]
-                out += ok
-                if spec.targets == "combatants" and len(ok) > 1:
-                    many = tuple(a.target for a in ok)
-                    group = Action(actor, spec.name, params={**params, "targets": many})
-                    if self._decides(state, group):
-                        out.append(group)
-        return _narrow(state, out, tactic)
+    @property
+    def presenter(self) -> Presenter:
+        found = self._presenter
+        if found is None:
+            found = self._presenter = self.ruleset.presenter()
+        return found
 
-    def _decides(self, state: Encounter, action: Action) -> bool:
+    def decides(self, state: Encounter, action: Action) -> bool:
+        """Whether the ruleset's deciding step takes ``action`` in ``state``."""
         try:
             self.ruleset.decided(state, action)
         except FracasError:
             return False
         return True
 
-    def _enabler(self, state: Encounter, enemies: list[str], tactic: Tactic) -> Action | None:
-        """An untargeted action (reload, equip, ...) after which an attack is possible
-        (in this turn or the actor's next), when none scores now; the tactic's weapon
-        first."""
-        rs = self.ruleset
-        actor = state.turn.actor
-        fresh = replace(state, turn=Turn(actor))
-        if fresh != state and self._attacks(fresh, enemies, tactic):
-            return None  # its next turn can attack without it
-        tries = [
-            action
-            for spec in rs.actions
-            if spec.targets == "none"
-            for params in _combos(spec, param_choices(rs, state, actor, spec), tactic)
-            if self._decides(state, action := Action(actor, spec.name, params=params))
-        ]
-        if tactic.weapon is not None:
-            tries.sort(key=lambda a: tactic.weapon not in a.params.values())
-        for action in tries:
-            try:
-                after = self.transitions.next_states(state, action, max_paths=SCORE_PATHS)
-            except FracasError:
-                continue
-            likely = max(after.states.items(), key=lambda kv: kv[1])[0]
-            if likely == state:
-                continue
-            then = replace(likely, turn=Turn(actor))
-            if self._attacks(then, enemies, tactic):
-                return action
-        return None
-
-    def _approach(self, state: Encounter, enemies: list[str], tactic: Tactic) -> Action | None:
-        """A table move to the free tile next to the focus (else the nearest enemy)
-        nearest the actor; None where it stands next to it already or has no tile."""
-        me = state.get(state.turn.actor)
-        placed = [e for e in enemies if state.get(e).at is not None]
-        if me.at is None or not placed:
+    def certain(self, state: Encounter, action: Action) -> Encounter | None:
+        """The state ``action`` leads to where it leads to one for certain (a walk, a
+        reload, an equip); None where the rules refuse it or dice decide."""
+        try:
+            after = self.transitions.next_states(state, action, max_paths=SCORE_PATHS)
+        except FracasError:
             return None
-        focus = tactic.focus if tactic.focus in placed else None
-        here = me.at
-        goal = focus or min(placed, key=lambda e: (chebyshev(here, state.get(e).at), e))  # type: ignore[arg-type]
-        gx, gy = state.get(goal).at  # type: ignore[misc]
-        if chebyshev(here, (gx, gy)) <= 1:
+        if len(after.states) != 1 or after.truncated:
             return None
-        taken = {c.at for c in state.combatants.values() if c.at is not None}
-        size = state.table.map_size
-        free = [
-            (gx + dx, gy + dy)
-            for dx in (-1, 0, 1)
-            for dy in (-1, 0, 1)
-            if (dx or dy) and (gx + dx, gy + dy) not in taken
-            if size is None or (0 <= gx + dx < size[0] and 0 <= gy + dy < size[1])
-        ]
-        if not free:
-            return None
-        to = min(
-            free,
-            key=lambda t: (chebyshev(here, t), (t[0] - here[0]) ** 2 + (t[1] - here[1]) ** 2, t),
-        )
-        return Action(me.id, "move", params={"to": to})
+        return next(iter(after.states))
 
     # --- scores -------------------------------------------------------------
 
     def score(self, state: Encounter, action: Action) -> Score:
         """(expected enemies taken down minus allies, expected enemy HP lost minus
-        allies'), exact where the action has at most :data:`SCORE_PATHS` dice paths."""
+        allies', expected enemy HP lost, expected HP the actor's allies but itself lose),
+        exact where the action has at most :data:`SCORE_PATHS` dice paths."""
         key = (state, action)
         found = self._scores.get(key)
         if found is not None:
             return found
-        side = state.get(action.actor).side
+        actor = action.actor
         try:
-            found = self._shared_score(state, action, side)
+            found = self._shared_score(state, action, actor)
             if found is None:
                 dist = self.transitions.runs(state, action, max_paths=SCORE_PATHS)
-                found = self._total(state, dist, side)
+                found = self._total(state, dist, actor)
         except FracasError as exc:
             if exc.code != "too_many_paths":
                 raise
-            found = self._total(state, list(self._sample(state, action).items()), side)
+            found = self._total(state, list(self._sample(state, action).items()), actor)
         if len(self._scores) >= _CACHE:
             self._scores.clear()
         self._scores[key] = found
         return found
 
-    def _shared_score(self, state: Encounter, action: Action, side: str) -> Score | None:
+    def _shared_score(self, state: Encounter, action: Action, actor: str) -> Score | None:
         """The score kept for every state that gives the action's rolling step the same
         input and whose fold reads the same combatants with the same values (every other
         field of the state equal too): :func:`~fracas.lab.folds.traced_fold`. None where
@@ -234,14 +153,14 @@ class Policy:
         if got is None:
             return None
         runs, blind = got
-        base = (blind, side, _fields(state))
+        base = (blind, actor, _fields(state))
         combatants = state.combatants
         for ids in self._fold_reads.get(base, ()):
             found = self._shared.get((base, ids, tuple(peek(combatants, i) for i in ids)))
             if found is not None:
                 return found
         folded, read = traced_fold(state, runs)
-        found = self._total(state, [(folded[run], p) for run, p in runs.items()], side)
+        found = self._total(state, [(folded[run], p) for run, p in runs.items()], actor)
         if read is not None:
             if len(self._shared) >= _CACHE:
                 self._shared.clear()
@@ -252,26 +171,37 @@ class Policy:
             self._shared[(base, read, tuple(peek(combatants, i) for i in read))] = found
         return found
 
-    def _total(self, state: Encounter, dist: list[tuple[Encounter, Fraction]], side: str) -> Score:
-        gains: dict[tuple[int, int], Fraction] = {}
+    def _total(self, state: Encounter, dist: list[tuple[Encounter, Fraction]], actor: str) -> Score:
+        side = state.get(actor).side
+        gains: dict[tuple[int, int, int, int], Fraction] = {}
         for after, p in dist:
-            gain = self._gain(state, after, side)
+            gain = self._gain(state, after, side, actor)
             gains[gain] = gains.get(gain, _ZERO) + p
-        downs = sum((p * d for (d, _), p in gains.items() if d), _ZERO)
-        hp = sum((p * h for (_, h), p in gains.items() if h), _ZERO)
-        return (downs, hp)
+        out = [_ZERO, _ZERO, _ZERO, _ZERO]
+        for gain, p in gains.items():
+            for i, g in enumerate(gain):
+                if g:
+                    out[i] += p * g
+        return (out[0], out[1], out[2], out[3])
 
-    def _gain(self, before: Encounter, after: Encounter, side: str) -> tuple[int, int]:
+    def _gain(
+        self, before: Encounter, after: Encounter, side: str, actor: str
+    ) -> tuple[int, int, int, int]:
         rs = self.ruleset
-        downs = hp = 0
+        downs = hp = harm = friendly = 0
         for cid, c in before.combatants.items():
             now = peek(after.combatants, cid)
             if now is None or now is c:  # gone, or the very record it was: no gain
                 continue
+            lost = max(0, c.hp - now.hp)
             sign = 1 if c.side != side else -1
             downs += sign * (rs.is_down(now) and not rs.is_down(c))
-            hp += sign * max(0, c.hp - now.hp)
-        return downs, hp
+            hp += sign * lost
+            if sign > 0:
+                harm += lost
+            elif cid != actor:
+                friendly += lost
+        return downs, hp, harm, friendly
 
     def _sample(self, state: Encounter, action: Action) -> dict[Encounter, Fraction]:
         """A seeded sample of the states ``action`` leads to (the same seed for every
@@ -298,40 +228,3 @@ def _fields(state: Encounter) -> tuple[Any, ...]:
         state.hidden,
         state.notes,
     )
-
-
-def _combos(
-    spec: ActionSpec, choices: Mapping[str, tuple[str, ...]], tactic: Tactic
-) -> list[dict[str, Any]]:
-    """The parameter values to try: each value of every required parameter (none: no
-    try), and the tactic's weapon where an optional parameter offers it."""
-    combos: list[dict[str, Any]] = [{}]
-    for p in spec.required:
-        combos = [{**c, p: v} for c in combos for v in choices.get(p, ())]
-    for p, values in choices.items():
-        if p not in spec.required and tactic.weapon is not None and tactic.weapon in values:
-            combos = [{**c, p: tactic.weapon} for c in combos]
-    return combos
-
-
-def _narrow(state: Encounter, attacks: list[Action], tactic: Tactic) -> list[Action]:
-    """The attacks the tactic prefers, where there are any (else all of them)."""
-    if tactic.action is not None:
-        attacks = [a for a in attacks if a.do == tactic.action] or attacks
-    if tactic.weapon is not None:
-        attacks = [a for a in attacks if tactic.weapon in a.params.values()] or attacks
-    focus = tactic.focus
-    targets = [a.target for a in attacks if a.target is not None]
-    if not targets or focus is None:
-        return attacks
-    if focus == "weakest":
-        focus = min(targets, key=lambda t: (state.get(t).hp, t))
-    elif focus == "nearest":
-        here = state.get(state.turn.actor).at
-        if here is None:
-            return attacks
-        focus = min(
-            targets,
-            key=lambda t: (chebyshev(here, state.get(t).at or here), t),
-        )
-    return [a for a in attacks if a.target == focus] or attacks

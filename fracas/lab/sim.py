@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ __all__ = [
     "Sim",
     "Tally",
     "play",
+    "precise",
     "run_chunk",
     "simulate",
     "wilson",
@@ -38,6 +40,9 @@ __all__ = [
 
 CHUNK = 250
 """Fights per task."""
+PRECISE_CHUNK = 25
+"""Fights per task of :func:`precise` (small: it stops at the first chunk that is
+enough, and a slow ruleset's chunk stays short)."""
 MAX_ROUNDS = 100
 """A fight still on after this many rounds is stopped and counted as a draw."""
 
@@ -52,6 +57,9 @@ class Chunk:
     index: int
     fights: int
     max_rounds: int = MAX_ROUNDS
+    deadline: float | None = None
+    """A :func:`time.monotonic` past which the chunk stops early (the machine's clock:
+    a local worker's too): a run that must end in time, whose count then varies."""
 
 
 @dataclass
@@ -66,10 +74,13 @@ class Tally:
     taken: dict[str, int] = field(default_factory=dict)
     survived: dict[str, int] = field(default_factory=dict)
     hp_left: dict[str, int] = field(default_factory=dict)
+    acted: set[str] = field(default_factory=set)
+    """Who took anything but the end of a turn in some fight."""
 
     def add(self, other: Tally) -> None:
         self.fights += other.fights
         self.capped += other.capped
+        self.acted |= other.acted
         for r, k in other.rounds.items():
             self.rounds[r] = self.rounds.get(r, 0) + k
         for mine, theirs in (
@@ -86,7 +97,7 @@ class Tally:
 _PARSED: dict[tuple[str, str], tuple[EncounterFile, Encounter, Policy]] = {}
 
 
-def _setup(text: str, name: str) -> tuple[EncounterFile, Encounter, Policy]:
+def setup(text: str, name: str) -> tuple[EncounterFile, Encounter, Policy]:
     """The file, its start and a policy, once per process (the policy's cache lives on)."""
     found = _PARSED.get((text, name))
     if found is None:
@@ -102,9 +113,11 @@ def chunk_seed(seed: int, index: int) -> int:
 
 def run_chunk(task: Chunk) -> Tally:
     """Play the chunk's fights (a top-level function: it runs in a worker process)."""
-    ef, start, policy = _setup(task.text, task.name)
+    ef, start, policy = setup(task.text, task.name)
     rng = random.Random(chunk_seed(task.seed, task.index))
-    return play(ef.ruleset, start, policy, rng, task.fights, task.max_rounds)
+    deadline = task.deadline
+    stop = None if deadline is None else (lambda: time.monotonic() > deadline)
+    return play(ef.ruleset, start, policy, rng, task.fights, task.max_rounds, stop)
 
 
 def play(
@@ -115,10 +128,13 @@ def play(
     fights: int,
     max_rounds: int = MAX_ROUNDS,
     stop: Callable[[], bool] | None = None,
+    *,
+    abandon: bool = False,
 ) -> Tally:
     """Play ``fights`` fights from ``start`` under ``policy``, each with its own dice
     seeded from ``rng``; ``stop`` (asked between fights) ends the run early: the tally
-    counts the fights played."""
+    counts the fights played. ``abandon``: ``stop`` is asked between actions too, and
+    a fight it stops is dropped, not counted (a slice of work that must end in time)."""
     out = Tally()
     ids = list(start.combatants)
     for _ in range(fights):
@@ -131,7 +147,11 @@ def play(
         won = outcome(rs, state)
         actions = 0
         while won is None and state.round - start.round < max_rounds:
+            if abandon and stop is not None and stop():
+                return out
             action = policy.choose(state)
+            if action.do != "end_turn":
+                out.acted.add(action.actor)
             # The rules' own planning and fold, as Engine.act does, without what only a
             # table needs (the check of a typed action, the log, undo): the policy's
             # actions are the rules' own choices (``decided`` took them).
@@ -233,7 +253,7 @@ def simulate(
     ``workers`` processes (1: this one), or on the Dask cluster ``executor`` names
     (``dask://HOST:PORT``, the extra ``fracas[dask]``); ``progress`` hears each chunk's
     fights."""
-    ef, start, _ = _setup(text, name)
+    ef, start, _ = setup(text, name)
     tasks = [
         Chunk(text, name, seed, i, min(CHUNK, n - i * CHUNK), max_rounds)
         for i in range(math.ceil(n / CHUNK))
@@ -263,6 +283,66 @@ def simulate(
     names = {cid: c.name for cid, c in start.combatants.items()}
     del ef
     return Sim(total, sides_of(start), names, max_rounds)
+
+
+def precise(
+    text: str,
+    name: str,
+    *,
+    half: float,
+    seed: int = 0,
+    workers: int = 1,
+    deadline: float | None = None,
+    max_rounds: int = MAX_ROUNDS,
+) -> tuple[Sim, bool]:
+    """Fights of the file ``text`` in chunks of :data:`CHUNK`, in chunk order, until every
+    side's (and the draw's) 95% Wilson interval is at most ``half`` either side of its
+    rate, or the clock passes ``deadline`` (:func:`time.monotonic`); the result, and
+    whether it is that precise. The number of fights depends on the seed alone where the
+    deadline is not met (the same seed, the same answer), whatever the workers."""
+    ef, start, _ = setup(text, name)
+    sides = sides_of(start)
+    total = Tally()
+
+    def enough() -> bool:
+        n = total.fights
+        if n == 0:
+            return False
+        for label in (*sides, DRAW):
+            lo, hi = wilson(total.wins.get(label, 0), n)
+            k = total.wins.get(label, 0) / n
+            if max(k - lo, hi - k) > half:
+                return False
+        return True
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
+    def task(i: int) -> Chunk:
+        return Chunk(text, name, seed, i, PRECISE_CHUNK, max_rounds, deadline)
+
+    if workers <= 1:
+        i = 0
+        while not enough() and not late():
+            total.add(run_chunk(task(i)))
+            i += 1
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            queue = [pool.submit(run_chunk, task(i)) for i in range(workers)]
+            i = workers
+            while queue and not enough():
+                if late():
+                    for f in queue:
+                        f.cancel()
+                    break
+                total.add(queue.pop(0).result())
+                queue.append(pool.submit(run_chunk, task(i)))
+                i += 1
+            for f in queue:
+                f.cancel()
+    names = {cid: c.name for cid, c in start.combatants.items()}
+    del ef
+    return Sim(total, sides, names, max_rounds), enough()
 
 
 def _on_dask(executor: str, tasks: list[Chunk]) -> Iterator[Tally]:

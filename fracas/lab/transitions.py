@@ -321,6 +321,24 @@ def _leaks(value: object) -> bool:
     return False
 
 
+def _any_leaks(outcomes: Mapping[Hashable, Fraction]) -> bool:
+    """Whether any event of any run holds a traced HP: each distinct event looked at
+    once (the runs of one action share most of their events)."""
+    seen: set[Hashable] = set()
+    for run in outcomes:
+        if not isinstance(run, tuple):
+            if _leaks(run):
+                return True
+            continue
+        for event in run:
+            if event in seen:
+                continue
+            seen.add(event)
+            if _leaks(event):
+                return True
+    return False
+
+
 def _roll_events(
     ruleset: Ruleset, state: Encounter, decision: Any, max_paths: int
 ) -> tuple[_Events, _Read | None] | None:
@@ -338,7 +356,7 @@ def _roll_events(
         read = _Reads.read()
         _Reads.reset()
         touched, _Touched.flag = _Touched.flag, False
-    if dist is not None and not touched and not any(_leaks(k) for k in dist.outcomes):
+    if dist is not None and not touched and not _any_leaks(dist.outcomes):
         if _UNHASHABLE in dist.outcomes:
             return None
         return _Events(dist.outcomes, dist.paths, dist.truncated), read or _Read(

@@ -24,7 +24,7 @@ The game master's table actions (they take no turn; :data:`GM_USAGE`)::
     initiative bo ana cy           a new turn order (every combatant once)
     delay ana bo                   ana moves to just after bo in the order
     roll 2d6+1 [roll=4,2]          a free roll, logged (its dice given as roll=...)
-    status | odds ACTION | undo | redo | log [N] | dice manual|auto
+    status | odds ACTION | hint [N] | undo | redo | log [N] | dice manual|auto
     save FILE | list | delete NAME | help [ACTION] | quit
 
 Actions are checked by the table as a file's actions are, once, when submitted:
@@ -77,6 +77,7 @@ COMMANDS: dict[str, str] = {
     "end": "end the current actor's turn",
     "status": "status [NAME]: every combatant (HP, statuses, gear, its state), or one in full",
     "odds": "odds ACTION: the exact odds of an action, without taking it",
+    "hint": "hint [N]: the advisor's best N choices (default 3) for whoever's turn it is",
     "undo": "take back the latest action (it stays in the log)",
     "redo": "put back the latest undone action, with the same dice",
     "log": "log [N]: the whole log, or its last N entries",
@@ -177,6 +178,10 @@ def _meta(name: str, args: list[str], ef: EncounterFile, state: Encounter) -> Co
             raise FracasError("bad_command", f"dice {args[0]!r}: give manual or auto")
     elif name in ("save", "delete"):
         arity(1, 1, f"{name} {'FILE' if name == 'save' else 'NAME'}")
+    elif name == "hint":
+        arity(0, 1, "hint [N]")
+        if args and not (args[0].isdigit() and int(args[0]) >= 1):
+            raise FracasError("bad_command", f"hint {args[0]!r}: give a number of choices >= 1")
     elif name == "log":
         arity(0, 1, "log [N]")
         if args and not (args[0].isdigit() and int(args[0]) >= 1):

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from fracas.errors import FracasError
+from fracas.lab.advisor import advice_lines
 from fracas.play.choices import completions
 from fracas.play.commands import Act, Entry, Meta, OddsOf, parse
 from fracas.play.dice import AskedDice
@@ -42,6 +43,8 @@ __all__ = ["Prompt", "Terminal", "TextTerminal", "play"]
 
 RECENT = 6
 """Records shown when an encounter is resumed."""
+HINTS = 3
+"""Choices ``hint`` shows unless told how many."""
 
 
 class Terminal(Protocol):
@@ -296,6 +299,14 @@ class Prompt:
         elif name == "help":
             for line in help_lines(session, args[0] if args else None):
                 say(line)
+        elif name == "hint":
+            try:
+                advice = session.advice_question(self.identity, session.seq).answer()
+            except FracasError as exc:
+                self._error(exc)
+            else:
+                for line in advice_lines(advice, int(args[0]) if args else HINTS):
+                    say(line)
         return True
 
     def _delete(self, name: str) -> None:

@@ -266,6 +266,15 @@ class Ruleset(ABC):
         forbid it. Default: none (the move is logged, not checked)."""
         return []
 
+    def walk(self, state: Encounter, actor: str, to: Tile) -> Action | None:
+        """The ``move`` that is ``actor``'s own movement to ``to`` in its turn, as a
+        player or the balance lab's tactics take it (whether it is allowed is the
+        engine's to say). Default: the table's walk (``walk: true``, up to ``table:
+        {move: N}`` tiles a turn); None where the table walks nobody (``move: 0``)."""
+        if state.table.move <= 0:
+            return None
+        return Action(actor, "move", params={"to": to, "walk": True})
+
     def param_choices(
         self, state: Encounter, actor: str, spec: ActionSpec
     ) -> dict[str, tuple[str, ...]]:

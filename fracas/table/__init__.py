@@ -3,7 +3,8 @@ command line). Create, resume or open-or-create an encounter (:class:`TableServi
 submit every change to its :class:`Table` as a command with the identity that asks
 and the seq it saw (:meth:`Table.submit`); read it as a frozen :class:`Snapshot`
 projected for an identity (:class:`View`); ask the odds of an action or the win bar as
-a frozen job (:meth:`Table.odds_question`, :meth:`Table.win_question`); hear every
+a frozen job (:meth:`Table.odds_question`, :meth:`Table.win_question`,
+:meth:`Table.advice_question`); hear every
 change on its feed. It imports no terminal or web library and prints nothing.
 
 A face imports from here, the catalogue, errors, words (``fracas.render``), the store
@@ -34,7 +35,7 @@ from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity, Role
 from fracas.table.physical import DieNeeded, Pending
 from fracas.table.projection import View, hp_label, mentions
-from fracas.table.questions import WIN_LIMITS, OddsQuestion, WinQuestion
+from fracas.table.questions import WIN_LIMITS, AdviceQuestion, OddsQuestion, WinQuestion
 from fracas.table.service import Played, Refused, TableService, check_file, fresh_seed
 from fracas.table.table import GAME_MASTER, Snapshot, StoreLost, Table, live_seed
 
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_DEPTH",
     "WIN_LIMITS",
     "Act",
+    "AdviceQuestion",
     "Answer",
     "Cancel",
     "Change",

@@ -169,6 +169,34 @@ class Identity:
             return ()
         return tuple(c for c in calls_in(ruleset, action) if c not in policy.player_calls)
 
+    def check_advice(self, state: Encounter) -> None:
+        """Refuse the advisor (every choice of whoever's turn it is, ranked) unless this
+        identity may ask it now: the game master always; a player only where the table's
+        policy lets players ask it (``Policy.advisor``), and only in the turn of a
+        combatant it plays; a viewer never.
+
+        Raises:
+            Forbidden: ``forbidden``.
+        """
+        if self.is_gm:
+            return
+        if self.role is Role.VIEWER:
+            raise Forbidden("forbidden", f"{self.name!r} watches this table and cannot ask")
+        if not state.policy.advisor:
+            raise Forbidden(
+                "forbidden",
+                f"at this table only the game master asks the advisor; {self.name!r} may "
+                "not (the game master's policy `advisor` lets players ask it)",
+            )
+        now = state.turn.actor
+        if now not in self.owns:
+            whose = "someone" if now in state.hidden else state.name(now)
+            mine = ", ".join(sorted(self.owns)) or "none"
+            raise Forbidden(
+                "forbidden",
+                f"the advisor advises whose turn it is, {whose}'s; {self.name!r} plays {mine}",
+            )
+
     def check_gm(self, what: str) -> None:
         """Refuse ``what`` (managing links, the dice, a request, downloading the
         encounter) unless this is the game master.

@@ -196,6 +196,7 @@ class View:
                 "owns": sorted(self.identity.owns - unseen),
                 "undo": self._may_take_back(redo=False),
                 "redo": self._may_take_back(redo=True),
+                "advise": self._may_advise(),
             },
         }
 
@@ -245,6 +246,15 @@ class View:
             return False
         try:
             self.identity.check_undo(snap.state.policy, latest, redo=redo)
+        except FracasError:
+            return False
+        return True
+
+    def _may_advise(self) -> bool:
+        """Whether this identity may ask the advisor now (the page's "Suggest"), as
+        :meth:`~fracas.table.identity.Identity.check_advice` decides."""
+        try:
+            self.identity.check_advice(self.snap.state)
         except FracasError:
             return False
         return True

@@ -19,7 +19,9 @@ from fracas.engine import plan
 from fracas.errors import FracasError
 from fracas.files import EncounterFile, Tactic
 from fracas.frozen import FrozenDict
+from fracas.lab.advisor import ADVICE_SECONDS, advise
 from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, bar_in_worker
+from fracas.lab.keep import LOCK, kept
 from fracas.model import Action, Encounter, fold
 from fracas.odds import Odds, action_odds
 from fracas.rulesets.base import Ruleset
@@ -27,7 +29,15 @@ from fracas.rulesets.base import Ruleset
 if TYPE_CHECKING:
     from fracas.table.identity import Identity
 
-__all__ = ["WIN_LIMITS", "OddsQuestion", "WinQuestion", "players_state", "win_question"]
+__all__ = [
+    "WIN_LIMITS",
+    "AdviceQuestion",
+    "OddsQuestion",
+    "WinQuestion",
+    "advice_question",
+    "players_state",
+    "win_question",
+]
 
 WIN_LIMITS: Mapping[str, Any] = FrozenDict(
     {"max_states": BAR_STATES, "fights": BAR_FIGHTS, "seconds": BAR_SECONDS}
@@ -128,6 +138,98 @@ class WinQuestion:
         """The bar as JSON (:meth:`~fracas.lab.bar.WinBar.to_json`)."""
         bar = bar_in_worker(self.key, self.ruleset, self.tactics, self.state, self.seq, self.limits)
         return bar if self.gm else {**bar, "idle": []}
+
+
+@dataclass(frozen=True)
+class AdviceQuestion:
+    """The advisor's choices for whoever's turn it is in one state, as one audience may
+    see them (:mod:`fracas.lab.advisor`)."""
+
+    key: str
+    """The table and audience whose kept chains the worker reuses (the win bar's)."""
+    ruleset: Ruleset
+    tactics: Mapping[str, Tactic]
+    state: Encounter
+    seq: int
+    seed: int
+    seconds: float = ADVICE_SECONDS
+    gm: bool = True
+    no_down: frozenset[str] = frozenset()
+    """Combatants whose HP the asker does not see exactly: their chance of going down
+    is left out, and the lines on why say no such figure."""
+    win: bool = True
+    """The chances to win are worked out and shown (the game master's; a player's only
+    where the policy shows players the win bar and enemy HP exactly)."""
+
+    def answer(self) -> dict[str, Any]:
+        """The advice as data, projected for its audience."""
+        with LOCK:
+            keep = kept(self.key, self.ruleset, self.tactics)
+            advice = advise(keep, self.state, seconds=self.seconds, seed=self.seed, win=self.win)
+        return self.shown(advice.to_json(self.state))
+
+    def shown(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` without what the asker may not see (hidden combatants are out of its
+        state already)."""
+        if not self.no_down:
+            return data
+        for c in data["choices"]:
+            c["why"] = c["plain"]
+            c["score"] = None
+            odds = c["odds"]
+            if odds is None:
+                continue
+            for figures in (
+                odds["combatants"],
+                odds.get("exact", {}).get("combatants", {}),
+                odds.get("estimate", {}).get("ci95", {}),
+            ):
+                for cid in self.no_down:
+                    figures.get(cid, {}).pop("down", None)
+        return data
+
+
+def advice_question(
+    name: str,
+    text: str,
+    ef: EncounterFile,
+    state: Encounter,
+    seq: int,
+    by: Identity,
+    seed: int,
+) -> AdviceQuestion:
+    """The advisor's job of ``state`` for ``by`` (who may ask it: the table decides,
+    :meth:`~fracas.table.identity.Identity.check_advice`): the game master's from the
+    state whole; a player's from what players know of it (no hidden combatant), without
+    the chance to take down an enemy whose HP it does not see exactly, and with the
+    chances to win only where the policy shows players the win bar.
+
+    Raises:
+        Forbidden: ``by`` may not ask the advisor now.
+    """
+    by.check_advice(state)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if by.is_gm:
+        return AdviceQuestion(f"{name}/{digest}/gm", ef.ruleset, ef.tactics, state, seq, seed)
+    policy = state.policy
+    seen = players_state(ef.ruleset, state, seq) or state
+    sides = frozenset(c.side for c in seen.combatants.values() if c.id in by.owns)
+    no_down = frozenset(
+        cid for cid, c in seen.combatants.items() if by.sees_hp(policy, sides, c.side) != "exact"
+    )
+    tactics = FrozenDict({k: v for k, v in ef.tactics.items() if k in seen.combatants})
+    win = policy.winbar and policy.enemy_hp == "exact"
+    return AdviceQuestion(
+        f"{name}/{digest}/players",
+        ef.ruleset,
+        tactics,
+        seen,
+        seq,
+        seed,
+        gm=False,
+        no_down=no_down,
+        win=win,
+    )
 
 
 def win_question(

@@ -58,7 +58,13 @@ from fracas.table.outcome import Outcome as FightOutcome
 from fracas.table.outcome import outcome
 from fracas.table.physical import Pending, StopDice, needed
 from fracas.table.projection import mentions
-from fracas.table.questions import OddsQuestion, WinQuestion, win_question
+from fracas.table.questions import (
+    AdviceQuestion,
+    OddsQuestion,
+    WinQuestion,
+    advice_question,
+    win_question,
+)
 
 __all__ = ["GAME_MASTER", "Snapshot", "StoreLost", "Table", "live_seed", "resume"]
 
@@ -278,6 +284,22 @@ class Table:
         with self._lock:
             state, seq = self.state, self.seq
         return win_question(self.name, self.text, self.file, state, seq, by, limits)
+
+    def advice_question(
+        self, by: Identity = GAME_MASTER, seen_seq: int | None = None
+    ) -> AdviceQuestion:
+        """The advisor's choices for whoever's turn it is now, for ``by``, as a frozen
+        job (run it in the win bar's worker: it reuses the chains the bar solved).
+
+        Raises:
+            Forbidden: ``by`` may not ask the advisor now (the policy, the turn).
+            FracasError: ``moved_on`` (``seen_seq`` is not the table's seq).
+        """
+        with self._lock:
+            self._fresh()
+            self._check_seen(seen_seq)
+            state, seq = self.state, self.seq
+        return advice_question(self.name, self.text, self.file, state, seq, by, self.seed)
 
     # --- the door -----------------------------------------------------------------
 

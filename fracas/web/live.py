@@ -12,6 +12,8 @@ page -> server
   ``{"type": "act", "id": K, "seq": N, "action": {actor, do, target, at, ...}}``
   ``{"type": "undo" | "redo", "id": K, "seq": N}``
   ``{"type": "odds", "id": K, "seq": N, "action": {...}}``
+  ``{"type": "advise", "id": K, "seq": N}``  the advisor's choices for whoever's turn it
+      is (the game master; a player where the policy lets it, in its own turn)
   ``{"type": "dice", "id": K, "seq": N, "physical": true}``  the game master: dice
       typed in from now on (false: rolled by fracas)
   ``{"type": "die", "id": K, "seq": N, "face": F}``  the face of the die asked for
@@ -30,6 +32,8 @@ server -> page
       game master's answer (the state's ``requests`` say which)
   ``{"type": "refused", "id": K, "code": C, "message": M}``  nothing was written
   ``{"type": "odds", "id": K, "seq": S, "odds": {...}}``  (``fracas odds --json``'s)
+  ``{"type": "advice", "id": K, "seq": S, "advice": {...}}``  (``fracas lab advise
+      --json``'s, projected for the page)
 
 ``seq`` in a page's change is the seq it saw: a page behind the table is refused
 with ``moved_on`` (and synced), so no one acts on a state they did not see.
@@ -86,7 +90,7 @@ def _answer(question: OddsQuestion) -> Odds:
 
 CHANGES = ("act", "undo", "redo", "dice", "die", "cancel", "answer", "policy")
 """The message types that ask the table for a change."""
-KINDS = (*CHANGES, "odds")
+KINDS = (*CHANGES, "odds", "advise")
 """The message types a page sends after its hello (and ``winbar``)."""
 
 POLL = 1.0
@@ -264,6 +268,10 @@ class Page:
                 raise Refused("bad_message", "an act or odds message carries an 'action' object")
             question = await anyio.to_thread.run_sync(table.odds_question, raw, identity, seq)
             self._ask(question, message.get("id"), table)
+            return
+        if kind == "advise":  # the advisor, in the win bar's worker (its chains kept)
+            asked = await anyio.to_thread.run_sync(table.advice_question, identity, seq)
+            self.hub.winbars.advise(self, asked, message.get("id"))
             return
         command = command_of(kind, message)
         outcome: Outcome = await anyio.to_thread.run_sync(table.submit, command, identity, seq)

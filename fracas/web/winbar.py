@@ -30,13 +30,15 @@ if it has. Whether a page gets a bar is the table's to say (a question or none).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from fracas.errors import FracasError
-from fracas.table import WIN_LIMITS, Change, Identity, Table, WinQuestion
+from fracas.lab.bar import SLICE
+from fracas.table import WIN_LIMITS, AdviceQuestion, Change, Identity, Table, WinQuestion
 from fracas.web.workers import pool
 
 if TYPE_CHECKING:
@@ -51,6 +53,11 @@ PLAYERS = Identity.player("players")
 
 
 def _answer(question: WinQuestion) -> dict[str, Any]:
+    """Run in the bar's executor."""
+    return question.answer()
+
+
+def _advice(question: AdviceQuestion) -> dict[str, Any]:
     """Run in the bar's executor."""
     return question.answer()
 
@@ -139,6 +146,31 @@ class WinBars:
             self._own.shutdown(wait=False, cancel_futures=True)
             self._own = None
 
+    # --- the advisor, in the same worker (the chains it keeps serve both) -------------
+
+    def advise(self, page: Page, question: AdviceQuestion, ident: Any) -> None:
+        """Work out the advice for ``page`` in the bar's executor; reply when it is done
+        and the table has not moved on (else it is dropped: the page asks again)."""
+        future = self._executor().submit(_advice, question)
+        self.hub.spawn(self._advised(page, question, ident, future))
+
+    async def _advised(
+        self, page: Page, question: AdviceQuestion, ident: Any, future: Future[dict[str, Any]]
+    ) -> None:
+        try:
+            advice = await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            return
+        except FracasError as exc:
+            await page.refuse(ident, exc)
+            return
+        except Exception:  # a bug in the work: the page hears nothing, the server goes on
+            _log.exception("the advice of %s (record %d) failed", page.encounter, question.seq - 1)
+            return
+        if page.table.seq != question.seq:
+            return
+        await page.send({"type": "advice", "id": ident, "seq": question.seq, "advice": advice})
+
     # --- the work --------------------------------------------------------------------
 
     def _heard(self, change: Change) -> None:
@@ -168,14 +200,23 @@ class WinBars:
                 if pending[0] == question.seq:
                     continue  # already on its way
                 pending[1].cancel()
-            future = self._executor().submit(_answer, question)
-            self._pending[key] = (question.seq, future)
-            self.hub.spawn(self._finish(encounter, bool(gm), table, question.seq, future))
+            self._submit(encounter, bool(gm), table, question)
+
+    def _submit(self, encounter: str, gm: bool, table: Table, question: WinQuestion) -> None:
+        future = self._executor().submit(_answer, question)
+        self._pending[(encounter, gm)] = (question.seq, future)
+        self.hub.spawn(self._finish(encounter, gm, table, question, future))
 
     async def _finish(
-        self, encounter: str, gm: bool, table: Table, seq: int, future: Future[dict[str, Any]]
+        self,
+        encounter: str,
+        gm: bool,
+        table: Table,
+        question: WinQuestion,
+        future: Future[dict[str, Any]],
     ) -> None:
         key = (encounter, gm)
+        seq = question.seq
         try:
             bar = await asyncio.wrap_future(future)
         except (asyncio.CancelledError, FracasError):
@@ -190,6 +231,12 @@ class WinBars:
             return  # the table moved on while it was worked out: dropped
         self.latest[key] = (seq, bar)
         await self._deliver(encounter, gm, seq, bar)
+        wanted = any(self._gm(p) is gm for p in self._wanted.get(encounter, ()))
+        if not bar.get("final", True) and wanted and key not in self._pending:
+            # not final: the next slice refines it (a newer record's first slice waits
+            # at most one slice)
+            more = dataclasses.replace(question, limits={**question.limits, "seconds": SLICE})
+            self._submit(encounter, gm, table, more)
 
     async def _deliver(
         self, encounter: str, gm: bool, seq: int, bar: dict[str, Any] | None

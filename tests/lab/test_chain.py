@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import icepool
 import pytest
@@ -16,6 +17,7 @@ from fracas.errors import FracasError
 from fracas.files import parse_text
 from fracas.lab.chain import _passed_through, _solve, win_odds
 from fracas.lab.fight import file_start
+from fracas.lab.policy import Policy
 from fracas.model import Action, Encounter
 from fracas.odds import action_odds
 from fracas.rulesets.base import Ruleset
@@ -225,31 +227,39 @@ def test_solver_gamblers_ruin_through_certain_states_and_a_ring() -> None:
 
 
 def test_stalemate_is_a_draw() -> None:
-    """Two fighters out of each other's reach who do not move (no ``approach``): the
+    """Two fighters out of each other's reach who do not walk (``approach: false``): the
     fight cannot end; the chain says so (a draw, all of it a stalemate)."""
     ef = parse_text(
         DC_MELEE.replace("at: [1, 0]", "at: [5, 0]").replace("HP_A", "5").replace("HP_B", "5")
+        + "tactics: {ana: {approach: false}, bo: {approach: false}}\n"
     )
-    w = win_odds(ef.ruleset, file_start(ef))
+    w = win_odds(ef.ruleset, file_start(ef), Policy(ef.ruleset, ef.tactics))
     assert w.draw == w.stalemate == 1 and set(w.sides.values()) == {0}
 
 
-def test_who_only_ends_their_turns_is_named_idle() -> None:
-    """The tier-duel example's Bo (a spear: 2 tiles) stands 3 tiles from Dee, the one
-    enemy standing, and the lab's tactics do not move: in every state of the chain his
-    turn is only ended, and the odds name him; a duel where both strike names nobody.
-    ``fracas lab win`` says so in words."""
-    from pathlib import Path
-
-    from fracas.files import load
+def test_who_only_ends_their_turns_is_named_idle(tmp_path: Path) -> None:
+    """A knife fighter 5 tiles from a pistol who does not walk (``approach: false``) only
+    ends its turns in every state of the chain: the odds name it; the same duel where it
+    walks (the default) names nobody. ``fracas lab win`` says so in words."""
     from tests.helpers import cli
 
-    ef = load(Path("examples/tier-duel.yaml"))
-    odds = win_odds(ef.ruleset, file_start(ef))
+    far = """
+ruleset: dice-combat
+order: [ana, bo]
+combatants:
+  - {id: ana, name: Ana, side: a, at: [0, 0], hp: 3, hand: {is: pistol, loaded: 8}}
+  - {id: bo, name: Bo, side: b, at: [5, 0], hp: 3, hand: knife}
+"""
+    still = far + "tactics: {bo: {approach: false}}\n"
+    ef = parse_text(still)
+    odds = win_odds(ef.ruleset, file_start(ef), Policy(ef.ruleset, ef.tactics))
     assert odds.idle == ("bo",) and odds.to_json()["idle"] == ["bo"]
-    melee = parse_text(duel(DC_MELEE, 3, 3))
-    assert win_odds(melee.ruleset, file_start(melee)).idle == ()
-    result = cli("lab", "win", "examples/tier-duel.yaml")
+    assert odds.sides["a"] == 1  # Ana shoots him down, unanswered
+    walking = parse_text(far)
+    assert win_odds(walking.ruleset, file_start(walking)).idle == ()
+    path = tmp_path / "still.yaml"
+    path.write_text(still)
+    result = cli("lab", "win", str(path))
     assert result.exit_code == 0, result.stderr
     assert "Bo only ends its turn here" in result.stdout
-    assert "approach: true" in result.stdout
+    assert "approach: false" in result.stdout

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -13,18 +12,19 @@ import pytest
 from fracas.files import Tactic, load, parse_text
 from fracas.lab.fight import file_start, fold_runs
 from fracas.lab.folds import traced_fold
-from fracas.lab.policy import SCORE_PATHS, Policy
+from fracas.lab.plans import attacks
+from fracas.lab.policy import SCORE_PATHS, Policy, Score
 from fracas.model import Action, Damaged, Encounter, Event
 from tests.lab.test_transitions import TWO_V_TWO, _loaded, played
 
 EXAMPLES = sorted(Path("examples").glob("*.yaml"))
 
 
-def _plain_score(policy: Policy, state: Encounter, action: Action) -> tuple[Fraction, Fraction]:
+def _plain_score(policy: Policy, state: Encounter, action: Action) -> Score:
     """The score from the state's own fold of every run (nothing shared)."""
     fresh = Policy(policy.ruleset, policy.tactics)
     runs = fresh.transitions.runs(state, action, max_paths=SCORE_PATHS)
-    return fresh._total(state, runs, state.get(action.actor).side)
+    return fresh._total(state, runs, action.actor)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -43,7 +43,7 @@ def test_shared_scores_equal_the_states_own_fold(path: Path) -> None:
             if c.side != me.side and not ef.ruleset.is_down(c)
         ]
         tactic = ef.tactics.get(me.id, Tactic())
-        for action in policy._attacks(state, enemies, tactic):
+        for action in attacks(policy, state, enemies, tactic):
             try:
                 want = _plain_score(policy, state, action)
             except Exception:  # too many paths: the sampled ranking, not shared

@@ -88,13 +88,22 @@ def test_focus_weakest() -> None:
     assert action.target == "bo"
 
 
-def test_no_movement_unless_approach() -> None:
+def test_walks_to_its_reach_unless_told_not_to() -> None:
+    """Nothing in reach: Ana (a club) walks toward the nearest enemy (Bo, 5 tiles off)
+    with the table's walk, next to him (the table's 6 tiles a turn), then clubs him in
+    the same turn; ``approach: false`` keeps her where she is."""
     text = TWO_V_ONE.replace("at: [1, 0]", "at: [5, 0]").replace("at: [0, 1]", "at: [6, 6]")
     ef = parse_text(text)
-    assert Policy(ef.ruleset).choose(file_start(ef)).do == "end_turn"
-    ef = parse_text(text + "tactics: {ana: {approach: true, focus: bo}}\n")
-    move = Policy(ef.ruleset, ef.tactics).choose(file_start(ef))
-    assert (move.do, move.params["to"]) == ("move", (4, 0))
+    policy = Policy(ef.ruleset)
+    start = file_start(ef)
+    walk = policy.choose(start)
+    assert (walk.do, walk.params["to"], walk.params["walk"]) == ("move", (4, 0), True)
+    engine = Engine(ef.ruleset, start, 1)
+    engine.act(walk)
+    then = policy.choose(engine.state)
+    assert (then.do, then.target) == ("attack", "bo")
+    ef = parse_text(text + "tactics: {ana: {approach: false}}\n")
+    assert Policy(ef.ruleset, ef.tactics).choose(file_start(ef)).do == "end_turn"
 
 
 def test_reload_only_when_it_makes_an_attack_possible() -> None:

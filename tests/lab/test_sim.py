@@ -80,7 +80,7 @@ def test_cli_win_and_sim_json(tmp_path: Path) -> None:
 
 
 def test_cli_win_refuses_past_the_bound(tmp_path: Path) -> None:
-    done = _cli("win", "examples/dice-combat.yaml", "--max-states", "50")
+    done = _cli("win", "examples/dice-combat.yaml", "--method", "exact", "--max-states", "50")
     assert done.returncode == 1
     assert done.stderr.startswith("error: too_many_states:")
     assert "fracas lab sim" in done.stderr

@@ -75,7 +75,9 @@ def test_state_is_projected_per_link(s: Served) -> None:
         "owns": ["ana"],
         "undo": False,
         "redo": False,
+        "advise": False,  # the table's policy `advisor` is off by default (issue 23)
     }
+    assert gm["you"]["advise"] is True
     assert client.get("/api/state").status_code == 403
 
 

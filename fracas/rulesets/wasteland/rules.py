@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from fracas.dice.source import Dice
 from fracas.errors import FracasError, Refusal
+from fracas.grid import Tile
 from fracas.model import Action, Attempted, Combatant, Encounter, Event, StatusCleared
 from fracas.rulesets.base import ActionSpec, DieSpec, StatusSpec, TypedRuleset
 from fracas.rulesets.wasteland.actions import ACTIONS
@@ -181,6 +182,14 @@ class Wasteland(TypedRuleset[Sheet, Options]):
     def move_is_own(self, action: Action) -> bool:
         """WL-2: a move with a cost (``ap: n``) is the actor's Movement Action."""
         return own_move(action)
+
+    def walk(self, state: Encounter, actor: str, to: Tile) -> Action | None:
+        """WL-2: an own Movement Action, costing 1 point a tile by the metric (PROPOSED:
+        the text gives no cost per tile, wasteland.md 2.5), paid MAP first, then AP."""
+        here = state.get(actor).at
+        if here is None:
+            return None
+        return Action(actor, "move", params={"to": to, "ap": self.distance(here, to)})
 
     def move(self, state: Encounter, action: Action) -> list[Event]:
         """WL-2: an own move pays MAP first, then AP; a game master's move costs nothing."""

@@ -132,6 +132,7 @@ function handle(m) {
       return;
     }
     notice(`${m.code}: ${m.message}`);
+    window.dispatchEvent(new CustomEvent("fracas:refused", { detail: m })); // advisor.js
     if (asked && m.id === asked.id) hideOdds();
   } else if (m.type === "asked") {
     notice("");
@@ -157,6 +158,8 @@ function handle(m) {
     if (asked && m.id === asked.id) asked.show(m.odds);
   } else if (m.type === "winbar") {
     window.dispatchEvent(new CustomEvent("fracas:winbar", { detail: m })); // winbar.js
+  } else if (m.type === "advice") {
+    window.dispatchEvent(new CustomEvent("fracas:advice", { detail: m })); // advisor.js
   }
 }
 

@@ -27,6 +27,17 @@
 
   function pct(p) { return `${(100 * p).toFixed(1)}%`; }
 
+  // A chance in words: 100% (0%) only where the server says it is certain; a chance
+  // that rounds to it otherwise reads >99.9% (<0.1%).
+  function said(p, certain) {
+    if (certain && p >= 1) return "100%";
+    if (certain && p <= 0) return "0%";
+    const text = pct(p);
+    if (text === "100.0%") return ">99.9%";
+    if (text === "0.0%") return "<0.1%";
+    return text;
+  }
+
   function make(tag, attrs = {}, text = "") {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -81,6 +92,14 @@
       how.textContent = "working it out…";
       return;
     }
+    section.dataset.method = bar.method;
+    if (bar.method === "working") {
+      section.classList.add("estimate");
+      how.textContent = `Working it out after record ${m.seq - 1}: no simulated fight has ended yet` +
+        (bar.growing ? `; the fight's chain has ${bar.growing.toLocaleString("en")} states so far.` : ".");
+      strip.setAttribute("aria-label", "win chance: being worked out");
+      return;
+    }
     const estimate = bar.method === "estimate";
     section.classList.toggle("estimate", estimate);
     const words = [];
@@ -89,8 +108,8 @@
       seg.style.width = pct(s.win);
       seg.style.background = colour(side);
       strip.append(seg);
-      const ci = s.ci95 ? ` (95%: ${pct(s.ci95[0])}–${pct(s.ci95[1])})` : "";
-      const line = `${side}: ${estimate ? "about " : ""}${pct(s.win)}${ci}`;
+      const ci = s.ci95 ? ` (95%: ${said(s.ci95[0])}–${said(s.ci95[1])})` : "";
+      const line = `${side}: ${estimate ? "about " : ""}${said(s.win, s.certain)}${ci}`;
       const li = make("li", { "data-side": side });
       const sw = make("span", { class: "swatch", "aria-hidden": "true" });
       sw.style.background = colour(side);
@@ -102,16 +121,25 @@
       const seg = make("span", { class: "draw" });
       seg.style.width = pct(bar.draw);
       strip.append(seg);
-      const line = `draw: ${estimate ? "about " : ""}${pct(bar.draw)}`;
+      const line = `draw: ${estimate ? "about " : ""}${said(bar.draw, bar.draw_certain)}`;
       list.append(make("li", { "data-side": "" }, line));
       words.push(line);
     }
-    strip.setAttribute("aria-label", `win chance, ${estimate ? "an estimate" : "exact"}: ${words.join("; ")}`);
-    how.textContent = (estimate
-      ? `An estimate from ${bar.fights.toLocaleString("en")} simulated fights (the lab's tactics), after record ${m.seq - 1}.`
-      : `Exact (${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics), after record ${m.seq - 1}.`) +
+    const kind = { exact: "exact", float: "solved in floating point", estimate: "an estimate" }[bar.method];
+    strip.setAttribute("aria-label", `win chance, ${kind}: ${words.join("; ")}`);
+    const states = `${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics`;
+    let text;
+    if (bar.method === "exact") {
+      text = `Exact (${states}), after record ${m.seq - 1}.`;
+    } else if (bar.method === "float") {
+      text = `Solved in floating point (${states}; largest residual ${Number(bar.residual).toExponential(0)}), after record ${m.seq - 1}.`;
+    } else {
+      text = `An estimate from ${bar.fights.toLocaleString("en")} simulated fights (the lab's tactics), after record ${m.seq - 1}` +
+        (bar.final ? "." : (bar.growing ? `; refining, the fight's chain at ${bar.growing.toLocaleString("en")} states…` : "; refining…"));
+    }
+    how.textContent = text +
       (bar.idle && bar.idle.length
-        ? ` ${bar.idle.join(", ")} only ${bar.idle.length === 1 ? "ends its turn" : "end their turns"} here: nothing in reach, and the lab's tactics do not move (approach: true under tactics: in the file closes in).`
+        ? ` ${bar.idle.join(", ")} only ${bar.idle.length === 1 ? "ends its turn" : "end their turns"} here: nothing in reach, and it does not walk (approach: false, or the table's move: 0).`
         : "");
   }
 

@@ -1,0 +1,228 @@
+"""``fracas lab win``: each side's chance to win, by the best method that answers in
+time (docs/lab.md, "fracas lab win"):
+
+1. **exact**: the absorbing chain of the fight under the tactics
+   (:class:`~fracas.lab.chain.Chain`), solved in Fractions, where it has at most
+   :data:`EXACT_STATES` states;
+2. **float**: the same chain, larger, solved in floating point by scipy's sparse LU
+   (:mod:`fracas.lab.solve`), its residual worked out and reported;
+3. **estimate**: where the chain does not end within its share of the time (or
+   :data:`FLOAT_STATES` states), seeded fights through the real rules until every
+   side's 95% interval is within :data:`HALF` of its rate (±1 point), labelled as such.
+
+A side's chance is printed as 100% (or 0%) only when it is certain in every state the
+chain reaches (:func:`percent`): never from a float that rounds so, never from fights.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from fracas.errors import FracasError
+from fracas.lab.chain import MAX_PATHS, Chain
+from fracas.lab.fight import DRAW, sides_of
+from fracas.lab.sim import precise, setup
+
+__all__ = ["EXACT_STATES", "FLOAT_STATES", "HALF", "SECONDS", "Win", "percent", "win"]
+
+EXACT_STATES = 20_000
+"""States up to which the chain is solved in Fractions."""
+FLOAT_STATES = 400_000
+"""States past which the chain gives up for the estimate."""
+SECONDS = 55.0
+"""The wall time ``fracas lab win`` answers in, by default."""
+CHAIN_SHARE = 0.5
+"""The share of the time the chain may take to grow before the estimate takes over."""
+HALF = 0.01
+"""The estimate's 95% interval: at most this far either side of its rate (1 point)."""
+
+
+@dataclass(frozen=True)
+class Win:
+    """Each side's chance to be the last standing, and how it was found."""
+
+    method: str
+    """``exact``, ``float`` or ``estimate``."""
+    sides: dict[str, float]
+    draw: float
+    certain: dict[str, bool]
+    """Per side (and ``draw``): its outcome is certain (all or nothing) in every state
+    the chain reaches; never for an estimate."""
+    seconds: float
+    states: int = 0
+    exact: dict[str, Fraction] = field(default_factory=dict)
+    """The exact chances (``exact``), the draw's under ``draw``."""
+    residual: float | None = None
+    """The largest absolute residual of the floating solve (``float``)."""
+    ci95: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Per side and ``draw``, the estimate's 95% interval."""
+    fights: int = 0
+    precise: bool = True
+    """The estimate met its interval (False: the time ran out first)."""
+    rounds_mean: float = 0.0
+    idle: tuple[str, ...] = ()
+    why: str = ""
+    """Why a cheaper method did not answer (the chain's refusal)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``fracas lab win --json`` (docs/lab.md)."""
+        sides: dict[str, Any] = {}
+        for s, p in self.sides.items():
+            entry: dict[str, Any] = {"win": p, "certain": self.certain[s]}
+            if s in self.exact:
+                entry["exact"] = _frac(self.exact[s])
+            if s in self.ci95:
+                entry["ci95"] = list(self.ci95[s])
+            sides[s] = entry
+        out: dict[str, Any] = {
+            "method": self.method,
+            "sides": sides,
+            "draw": self.draw,
+            "seconds": round(self.seconds, 3),
+            "rounds_mean": self.rounds_mean,
+            "idle": list(self.idle),
+        }
+        if DRAW in self.exact:
+            out["draw_exact"] = _frac(self.exact[DRAW])
+        if self.method != "estimate":
+            out["states"] = self.states
+        if self.residual is not None:
+            out["residual"] = self.residual
+        if self.method == "estimate":
+            out["fights"] = self.fights
+            out["draw_ci95"] = list(self.ci95[DRAW])
+            out["precise"] = self.precise
+        if self.why:
+            out["why"] = self.why
+        return out
+
+
+def _frac(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def percent(p: float, certain: bool = False) -> str:
+    """``p`` as a percentage with two decimals that says 100% (0%) only when
+    ``certain``: else a chance that rounds to it is shown as ``>99.99%`` (``<0.01%``)."""
+    if certain and p >= 1:
+        return "100%"
+    if certain and p <= 0:
+        return "0%"
+    text = f"{p * 100:.2f}%"
+    if text == "100.00%":
+        return ">99.99%"
+    if text == "0.00%" and not (p == 0 and certain):
+        return "<0.01%" if p > 0 or not certain else "0%"
+    return text
+
+
+def win(
+    text: str,
+    name: str,
+    *,
+    seconds: float = SECONDS,
+    max_states: int = FLOAT_STATES,
+    exact_states: int = EXACT_STATES,
+    seed: int = 0,
+    workers: int | None = None,
+    methods: tuple[str, ...] = ("exact", "float", "estimate"),
+) -> Win:
+    """Each side's chance to win the fight of the file ``text`` from its state after its
+    actions, under its tactics, within about ``seconds`` of wall time.
+
+    Raises:
+        FracasError: the file's errors; ``too_many_states`` (or the chain's other
+            refusals) where ``methods`` leaves out the estimate.
+    """
+    begun = time.monotonic()
+    # the policy the fights' workers start from (forked, they inherit the choices the
+    # chain has cached: a fight then walks mostly through states already decided)
+    ef, start, policy = setup(text, name)
+    rs = ef.ruleset
+    sides = sides_of(start)
+    why = ""
+    if "exact" in methods or "float" in methods:
+        cap = max_states if "float" in methods else min(max_states, exact_states)
+        chain = Chain(rs, policy, sides, max_states=cap, max_paths=MAX_PATHS)
+        chain.node(start)
+        share = seconds * (CHAIN_SHARE if "estimate" in methods else 1.0)
+        try:
+            chain.grow(lambda: time.monotonic() - begun > share)
+        except FracasError as exc:
+            if "estimate" not in methods or exc.code not in (
+                "too_many_states",
+                "too_many_paths",
+                "too_slow",
+            ):
+                raise
+            why = exc.message
+        else:
+            return _solved(chain, start, begun, exact_states if "exact" in methods else 0)
+    left = max(1.0, seconds - (time.monotonic() - begun))
+    many = workers if workers is not None else min(2, os.cpu_count() or 1)
+    sim, enough = precise(
+        text, name, half=HALF, seed=seed, workers=many, deadline=time.monotonic() + left
+    )
+    n = sim.n
+    if n == 0:
+        raise FracasError("too_slow", f"not one fight of {name!r} ended in {seconds:.0f} s")
+    data = sim.to_json()
+    idle = tuple(
+        c.id for c in start.combatants.values() if not rs.is_down(c) and c.id not in sim.tally.acted
+    )
+    ci = {s: sim.ci95(s) for s in sides}
+    draws = sim.tally.wins.get(DRAW, 0)
+    from fracas.lab.sim import wilson
+
+    ci[DRAW] = wilson(draws, n)
+    return Win(
+        "estimate",
+        {s: sim.win(s) for s in sides},
+        draws / n,
+        {s: False for s in (*sides, DRAW)},
+        time.monotonic() - begun,
+        ci95=ci,
+        fights=n,
+        precise=enough,
+        rounds_mean=float(data["rounds"]["mean"]),
+        idle=idle,
+        why=why,
+    )
+
+
+_STUCK = "\0stalemate"
+
+
+def _solved(chain: Chain, start: Any, begun: float, exact_states: int) -> Win:
+    labels = chain.labels
+    solved = chain.exact() if chain.size <= exact_states else chain.floating()
+    v = solved.values[0]
+    stuck = v[labels.index(_STUCK)]
+    sides = chain.sides
+    certain = {s: solved.certain(s, v[labels.index(s)]) for s in sides}
+    certain[DRAW] = solved.certain(DRAW, v[labels.index(DRAW)] + stuck)
+    exact: dict[str, Fraction] = {}
+    if solved.method == "exact":
+        exact = {s: v[labels.index(s)] for s in sides}
+        exact[DRAW] = v[labels.index(DRAW)] + stuck
+    odds_idle = tuple(
+        c.id
+        for c in start.combatants.values()
+        if not chain.ruleset.is_down(c) and c.id not in chain.acted
+    )
+    return Win(
+        solved.method,
+        {s: float(v[labels.index(s)]) for s in sides},
+        float(v[labels.index(DRAW)] + stuck),
+        certain,
+        time.monotonic() - begun,
+        states=chain.size,
+        exact=exact,
+        residual=solved.residual if solved.method == "float" else None,
+        rounds_mean=float(solved.rounds[0]) + 1,
+        idle=odds_idle,
+    )
