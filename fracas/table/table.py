@@ -67,10 +67,6 @@ class StoreLost(StoreError):
     """An append failed and the encounter cannot be read back: the table must close."""
 
 
-OPTIONS_KEPT = 64
-"""States whose "may do now" a table keeps (dropped all at once past it)."""
-
-
 @dataclass(frozen=True)
 class Snapshot:
     """A table at one moment, frozen: what every face shows is projected from one of
@@ -125,7 +121,10 @@ class Table:
         self._requests: dict[int, Request] = {}
         self._next_request = 1
         self._lock = threading.RLock()
-        self._options: dict[tuple[Encounter, str | None, frozenset[str]], list[Option]] = {}
+        self._options: tuple[Encounter | None, dict[tuple[str | None, frozenset[str]], list[Option]]]
+        self._options = (None, {})
+        """The state "may do now" was last kept for, and what it was per (actor, unseen):
+        swapped whole, so read without the lock."""
         self._stale = False
         """An append's outcome is unknown (the store went away): read it back first."""
         self._log_tuple: tuple[Record, ...] = ()
@@ -215,14 +214,21 @@ class Table:
     def _options_of(
         self, state: Encounter, actor: str | None, unseen: frozenset[str]
     ) -> list[Option]:
-        """Kept per (state, actor, unseen): every page of the table asks after each change."""
-        key = (state, actor, unseen)
-        found = self._options.get(key)
+        """Kept per (actor, unseen) for the state now alone: every page of the table asks
+        after each change, and what a server's table keeps lives in the garbage
+        collector's oldest generation. When the state moves on, what was kept goes, and
+        with it the rules' kept decisions (they were about the states before, and held
+        them); a snapshot of a state past is answered, not kept."""
+        kept_state, kept = self._options
+        if state is not kept_state:
+            if state is not self._engine.state:
+                return options_now(self.ruleset, state, actor, unseen)
+            kept = {}
+            self._options = (state, kept)
+            self.ruleset.forget()
+        found = kept.get((actor, unseen))
         if found is None:
-            found = options_now(self.ruleset, state, actor, unseen)
-            if len(self._options) >= OPTIONS_KEPT:
-                self._options.clear()
-            self._options[key] = found
+            found = kept[actor, unseen] = options_now(self.ruleset, state, actor, unseen)
         return list(found)
 
     # --- questions: odds and the win bar, as frozen jobs ------------------------------
