@@ -19,7 +19,8 @@ Bounded: at most ``--rounds`` actions per table, loopback only, a temporary stor
 ``--fleet``: real ``fracas serve`` processes instead, many tables at once::
 
     .venv/bin/python bench/bench_serve.py --fleet [--tables 200] [--pages 6]
-        [--interval 1.0] [--seconds 30] [--backend postgres sqlite]
+        [--interval 1.0 | --rate 20 40] [--seconds 30] [--backend postgres sqlite]
+        [--client-nice 10] [--client-cpus N ...] [--trace FILE] [--warmup S]
 
 (d) For each backend: ``postgres`` is 2 server processes on one throwaway PostgreSQL
     cluster (``tests/store/pgcluster.py``, fsync on), ``sqlite`` 1 process on one
@@ -27,10 +28,14 @@ Bounded: at most ``--rounds`` actions per table, loopback only, a temporary stor
     sockets split between the processes (the game master's page on one, the others
     alternating), so every action crosses processes on PostgreSQL. All tables play at
     once: each table's game master ends the turn every ``--interval`` seconds
-    (jittered), for ``--seconds`` or ``--rounds`` actions a table, whichever ends
+    (jittered; ``--rate R``: every tables/R seconds, R actions a second in all, each
+    rate in turn), for ``--seconds`` or ``--rounds`` actions a table, whichever ends
     first; an action's round trip is from its send until every page of its table has
     the sync. Prints p50/p99, throughput (actions a second) and errors (refusals,
-    or a page that did not hear within 5 s).
+    or a page that did not hear within 5 s). The clients run in a process of their
+    own, in its own process group, niced (``bench/fleet.py`` says how). ``--warmup S``:
+    the tables play S seconds first, not counted (the servers' first full garbage
+    collections after 1,200 sockets opened fall there).
 """
 
 from __future__ import annotations
@@ -39,8 +44,6 @@ import argparse
 import asyncio
 import json
 import multiprocessing
-import os
-import random
 import resource
 import statistics
 import sys
@@ -48,7 +51,6 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench and tests packages
 
+from bench.fleet import fleet, until_sync
 from fracas.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
@@ -70,13 +73,6 @@ EXAMPLE = Path(__file__).parents[1] / "examples" / "dice-combat.yaml"
 def cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
-
-
-async def until_sync(ws: Any, seq: int) -> None:
-    while True:
-        m = json.loads(await ws.recv())
-        if m["type"] == "sync" and m["seq"] >= seq:
-            return
 
 
 async def round_trips(base: str, tokens: list[list[str]], rounds: int, tables: Any) -> list[float]:
@@ -124,159 +120,6 @@ async def odds_times(base: str, token: str, table: Any) -> list[float]:
     return out
 
 
-# --- (d): real server processes, many tables at once ------------------------------------
-
-
-async def _pages_hear(pages: list[Any], seq: int, timeout: float) -> bool:
-    try:
-        await asyncio.wait_for(asyncio.gather(*(until_sync(ws, seq) for ws in pages)), timeout)
-    except TimeoutError:
-        return False
-    return True
-
-
-async def _table(
-    gm: Any, pages: list[Any], args: Any, rng: random.Random, out: dict[str, Any]
-) -> None:
-    """One table: its game master ends the turn every ``--interval`` seconds."""
-    await gm.send(json.dumps({"type": "hello", "seq": 0}))
-    m = json.loads(await gm.recv())
-    seq, actor = m["seq"], m["state"]["turn"]
-    for ws in pages:
-        await ws.send(json.dumps({"type": "hello", "seq": 0}))
-        await until_sync(ws, seq)
-    out["ready"] += 1
-    await out["go"].wait()
-    await asyncio.sleep(min(rng.uniform(0, args.interval), out["deadline"] - time.perf_counter()))
-    for _ in range(args.rounds):
-        if time.perf_counter() > out["deadline"]:
-            return
-        act = {"type": "act", "id": seq, "seq": seq, "action": {"actor": actor, "do": "end_turn"}}
-        start = time.perf_counter()
-        await gm.send(json.dumps(act))
-        heard = await _pages_hear(pages, seq + 1, 5.0)
-        while True:  # the game master's own reply, and its sync: the next turn
-            m = json.loads(await asyncio.wait_for(gm.recv(), 5.0))
-            if m["type"] == "refused":
-                out["errors"][m["code"]] += 1
-            if m["type"] == "sync" and m["seq"] > seq:
-                seq, actor = m["seq"], m["state"]["turn"]
-                break
-        if heard:
-            out["times"].append(time.perf_counter() - start)
-        else:
-            out["errors"]["not heard in 5 s"] += 1
-        pause = args.interval * rng.uniform(0.5, 1.5)
-        await asyncio.sleep(max(0.0, min(pause, out["deadline"] - time.perf_counter())))
-
-
-async def _connect(url: str) -> Any:
-    """A socket to a server that may not be listening yet."""
-    for _ in range(200):
-        try:
-            return await websockets.connect(url, max_size=2**22)
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise RuntimeError(f"no server at {url.split('?')[0]}")
-
-
-async def _fleet_run(urls: list[list[str]], args: Any, pids: list[int]) -> dict[str, Any]:
-    out: dict[str, Any] = {"times": [], "errors": Counter(), "deadline": 0.0, "ready": 0}
-    out["go"] = asyncio.Event()
-    rng = random.Random(5)
-    sockets = []
-    for addresses in urls:
-        sockets.append([await _connect(u) for u in addresses])
-    tables = [asyncio.ensure_future(_table(row[0], row[1:], args, rng, out)) for row in sockets]
-    while out["ready"] < len(sockets):  # every page said hello and has its sync
-        await asyncio.sleep(0.05)
-    servers = [_proc_cpu(pid) for pid in pids]
-    out["deadline"] = time.perf_counter() + args.seconds
-    began = time.perf_counter()
-    before = cpu()
-    out["go"].set()
-    await asyncio.gather(*tables)
-    out["wall"], out["cpu"] = time.perf_counter() - began, cpu() - before
-    out["servers"] = [_proc_cpu(pid) - b for pid, b in zip(pids, servers, strict=True)]
-    for row in sockets:
-        for ws in row:
-            await ws.close()
-    return out
-
-
-def _proc_cpu(pid: int) -> float:
-    """User plus system CPU seconds of process ``pid`` so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def fleet(backend: str, tables: int, args: Any) -> None:
-    """(d) on ``backend``: start the servers, make the tables and their links, play."""
-    from tests.store.pgcluster import Cluster, find_bindir
-    from tests.web.multiprocess import Server
-
-    text = EXAMPLE.read_text().split("actions:")[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["XDG_DATA_HOME"] = tmp  # the links file of a PostgreSQL store: here
-        cluster = None
-        if backend == "postgres":
-            bindir = find_bindir()
-            if bindir is None:
-                print("(d) postgres: no PostgreSQL server binaries; skipped")
-                return
-            cluster = Cluster(bindir, fsync=True)
-            db = cluster.url()
-        else:
-            db = str(Path(tmp) / "fleet.sqlite3")
-        try:
-            store = open_store(db)
-            service = TableService(store)
-            service.create(text, "lobby.yaml", name="lobby", seed=1)
-            links = Links(store)
-            tokens = []
-            for i in range(tables):
-                name = service.create(text, "x.yaml", name=f"t{i}", seed=i).name
-                tokens.append(
-                    [links.gm(name)]
-                    + [links.add(name, f"p{j}", [])[1] for j in range(args.pages - 1)]
-                )
-            store.close()
-            count = 2 if backend == "postgres" else 1
-            servers = [Server(db, "lobby", Path(tmp)) for _ in range(count)]
-            try:
-                urls = [
-                    [servers[(i + j) % count].url(t) for j, t in enumerate(row)]
-                    for i, row in enumerate(tokens)
-                ]
-                out = asyncio.run(_fleet_run(urls, args, [s.proc.pid for s in servers]))
-            finally:
-                for server in servers:
-                    server.stop()
-        finally:
-            if cluster is not None:
-                cluster.destroy()
-    times = sorted(out["times"])
-    if not times:
-        print(
-            f"(d) {backend}: no action in {out['wall']:.1f} s; errors {dict(out['errors'])}; "
-            f"CPU: the servers' {' + '.join(f'{c:.1f}' for c in out['servers'])} s (idle)"
-        )
-        return
-    p90, p99 = (times[min(len(times) - 1, int(q * len(times)))] for q in (0.9, 0.99))
-    print(
-        f"(d) {backend}, {count} process{'es' if count > 1 else ''}, {tables} tables x "
-        f"{args.pages} pages: {len(times)} actions in {out['wall']:.1f} s "
-        f"({len(times) / out['wall']:.0f} a second); round trip p50 "
-        f"{1000 * statistics.median(times):.1f} ms p90 {1000 * p90:.1f} ms p99 "
-        f"{1000 * p99:.1f} ms max "
-        f"{1000 * times[-1]:.1f} ms; errors {sum(out['errors'].values())} "
-        f"{dict(out['errors']) or ''}; CPU: the servers' "
-        f"{' + '.join(f'{c:.1f}' for c in out['servers'])} s "
-        f"({1000 * sum(out['servers']) / len(times):.1f} ms an action), the clients' "
-        f"{out['cpu']:.1f} s"
-    )
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tables", type=int, nargs="+", default=[1, 10, 50])
@@ -284,12 +127,24 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--fleet", action="store_true", help="(d): real server processes")
     ap.add_argument("--interval", type=float, default=1.0, help="(d): seconds between actions")
+    ap.add_argument(
+        "--rate", type=float, nargs="+", help="(d): actions a second, all tables together"
+    )
+    ap.add_argument("--client-nice", type=int, default=10, help="(d): the clients' niceness")
+    ap.add_argument("--client-cpus", type=int, nargs="+", help="(d): pin the clients to these")
+    ap.add_argument("--trace", help="(d): a JSON line per action to this file")
+    ap.add_argument(
+        "--warmup", type=float, default=0.0, help="(d): seconds of play before the count"
+    )
     ap.add_argument("--seconds", type=float, default=30.0, help="(d): at most this long")
     ap.add_argument("--backend", nargs="+", default=["postgres", "sqlite"])
     args = ap.parse_args()
     if args.fleet:
-        for backend in args.backend:
-            fleet(backend, args.tables[0] if args.tables != [1, 10, 50] else 200, args)
+        tables = args.tables[0] if args.tables != [1, 10, 50] else 200
+        for rate in args.rate or [tables / args.interval]:
+            args.interval = tables / rate
+            for backend in args.backend:
+                fleet(backend, tables, args)
         return
     text = EXAMPLE.read_text().split("actions:")[0]
     with tempfile.TemporaryDirectory() as tmp:

@@ -99,8 +99,17 @@ def _tries(
 
 def _refusal(ruleset: Ruleset, state: Encounter, action: Action) -> FracasError | None:
     try:
-        ruleset.decided(state, action)
+        # decide, not decided: the decisions are not kept. Every action on every target
+        # and tile is tried, and kept they outlived the state by seconds (a Molotov's
+        # plan holds every victim): the garbage collector met them all in its oldest
+        # generation, and they made it walk that generation every few seconds.
+        ruleset.decide(state, action)
     except FracasError as exc:
+        # Kept in an Option for its code and message alone: without its traceback and
+        # what it was raised while handling, whose frames held every state and object
+        # the rules made on the way (a server's table keeps its options, and a full
+        # garbage collection walked all of them).
+        exc.__traceback__ = exc.__context__ = exc.__cause__ = None
         return exc
     return None
 

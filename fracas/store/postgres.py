@@ -41,7 +41,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import errors as pg_errors
 
-from fracas.store import StoreError, Watcher
+from fracas.store import JSON, StoreError, Watcher, record_text
 from fracas.store.protocol import Dialect, SQLStore
 
 __all__ = ["CHANNEL", "MIGRATIONS", "POSTGRES", "SCHEMA_VERSION", "PostgresStore", "redact"]
@@ -104,6 +104,31 @@ POSTGRES = Dialect(
     error=psycopg.Error,
     unique=pg_errors.UniqueViolation,
 )
+
+
+_APPEND = """
+WITH e AS (
+    SELECT id, seq FROM fracas_encounters WHERE name = %(name)s FOR UPDATE
+), added AS (
+    INSERT INTO fracas_records (encounter, seq, kind, body, written)
+    SELECT e.id, r.seq, r.kind, r.body, %(now)s
+    FROM e, unnest(%(seqs)s::integer[], %(kinds)s::text[], %(bodies)s::text[])
+        AS r (seq, kind, body)
+    WHERE e.seq = %(expected)s
+), moved AS (
+    UPDATE fracas_encounters SET seq = %(after)s, updated = %(now)s,
+        stamp = nextval('fracas_stamp')
+    WHERE id IN (SELECT id FROM e WHERE e.seq = %(expected)s)
+)
+SELECT e.id, e.seq,
+    CASE WHEN e.seq = %(expected)s THEN pg_notify(%(channel)s, %(payload)s) END
+FROM e
+"""
+"""An append as one statement, so one transaction (the connections autocommit): the
+encounter's row locked and its seq read; the records inserted, the seq moved on and
+the notification sent only when that seq is the writer's expected one (the protocol
+checks the seq read: another means nothing was written). A record already at a seq
+(the primary key, the second guard) fails the whole statement."""
 
 
 def redact(url: str) -> str:
@@ -308,6 +333,38 @@ class PostgresStore(SQLStore[psycopg.Connection[Any]]):
     def _committing(self, db: psycopg.Connection[Any], name: str, seq: int) -> None:
         """``NOTIFY``, delivered with the commit (see :meth:`watch`)."""
         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{name} {seq}"))
+
+    appends_at_once = True
+
+    def _single(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        """A connection of the pool: it autocommits, each statement its own transaction."""
+        return self._conn()
+
+    def _append_at_once(
+        self,
+        db: psycopg.Connection[Any],
+        name: str,
+        expected_seq: int,
+        records: Sequence[JSON],
+        now: str,
+    ) -> tuple[int, int] | None:
+        """:data:`_APPEND`: one statement, one round trip to the server (the protocol's
+        transaction was eight: begin, lock, savepoint, insert, release, update, notify,
+        commit)."""
+        after = expected_seq + len(records)
+        values = {
+            "name": name,
+            "expected": expected_seq,
+            "after": after,
+            "now": now,
+            "seqs": [r["seq"] for r in records],
+            "kinds": [r["kind"] for r in records],
+            "bodies": [record_text(r) for r in records],
+            "channel": CHANNEL,
+            "payload": f"{name} {after}",
+        }
+        row = db.execute(_APPEND, values).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
 
     def _insert_id(self, db: psycopg.Connection[Any], sql: str, params: Sequence[Any]) -> int:
         row = db.execute(sql + " RETURNING id", params).fetchone()

@@ -142,6 +142,12 @@ _ALL = (
     "SELECT e.name, x.body FROM {extras} x JOIN {encounters} e ON e.id = x.encounter "
     "WHERE x.key = ?"
 )
+_SINCE_NAMED = (
+    "SELECT r.body FROM {encounters} e LEFT JOIN {records} r "
+    "ON r.encounter = e.id AND r.seq >= ? WHERE e.name = ? ORDER BY r.seq"
+)
+"""An encounter's records from a seq on, in one statement: no row, no encounter; one
+row whose body is null, no record since."""
 _RECORD = "INSERT INTO {records} (encounter, seq, kind, body, written) VALUES (?, ?, ?, ?, ?)"
 
 
@@ -184,6 +190,28 @@ class SQLStore(ABC, Generic[DB]):
         """Called in each transaction that adds records to ``name`` (its next record now
         ``seq``), before it commits. Nothing, unless the dialect tells others."""
 
+    appends_at_once: ClassVar[bool] = False
+    """The dialect appends in one statement (:meth:`_append_at_once`), its own
+    transaction: one round trip to the server, where the protocol's transaction is
+    several (begin, lock, savepoint, insert, release, bump, commit), each a wait for
+    the server's process, which on a busy machine waits for a core."""
+
+    def _single(self) -> AbstractContextManager[DB]:
+        """A connection for one statement that is a transaction of its own (a read of
+        one statement; a dialect's :meth:`_append_at_once`, where it appends at once):
+        by default, a read transaction around it."""
+        return self._transaction(write=False)
+
+    def _append_at_once(
+        self, db: DB, name: str, expected_seq: int, records: Sequence[JSON], now: str
+    ) -> tuple[int, int] | None:
+        """Run an append as one statement: lock the encounter's row and read its id and
+        seq; only when that seq is ``expected_seq``, insert the records, bump the row
+        and do what :meth:`_committing` does. Returns the id and the seq read (another
+        seq: nothing was written), None when there is no such encounter. A record whose
+        place is taken fails the whole statement (``Dialect.unique``)."""
+        raise NotImplementedError(f"{type(self).__name__} does not append at once")
+
     # --- the interface ------------------------------------------------------------
 
     def create(self, new: NewEncounter, records: Sequence[JSON], name: str | None = None) -> str:
@@ -214,15 +242,20 @@ class SQLStore(ABC, Generic[DB]):
     def append(self, name: str, expected_seq: int, records: Sequence[JSON]) -> None:
         check_numbered(name, expected_seq, records)
         now = now_stamp()
+        if self.appends_at_once:
+            with self._guard("append"), self._single() as db:
+                try:
+                    row = self._append_at_once(db, name, expected_seq, records, now)
+                except self.dialect.unique:  # the second guard: nothing was written
+                    eid, _ = self._row(db, name)
+                    raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq)) from None
+                if row is None:
+                    raise self._unknown(db, name)
+                self._check_expected(db, name, expected_seq, *row)
+            return
         with self._guard("append"), self._transaction(write=True) as db:
             eid, seq = self._row(db, name, lock=True)
-            if seq != expected_seq:
-                if expected_seq > seq:
-                    raise StoreError(
-                        "bad_record",
-                        f"{name!r} has {seq} records; a record #{expected_seq} cannot follow",
-                    )
-                raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq))
+            self._check_expected(db, name, expected_seq, eid, seq)
             try:
                 with self._savepoint(db):  # the second guard: a place already taken
                     self._insert(db, eid, records, now)
@@ -230,6 +263,17 @@ class SQLStore(ABC, Generic[DB]):
                 raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq)) from None
             self._run(db, _BUMP, (expected_seq + len(records), now, eid))
             self._committing(db, name, expected_seq + len(records))
+
+    def _check_expected(self, db: DB, name: str, expected_seq: int, eid: int, seq: int) -> None:
+        """The sequence guard: ``seq``, the row's, read under its lock, is the writer's
+        expected one, else nothing is written."""
+        if seq != expected_seq:
+            if expected_seq > seq:
+                raise StoreError(
+                    "bad_record",
+                    f"{name!r} has {seq} records; a record #{expected_seq} cannot follow",
+                )
+            raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq))
 
     def load(self, name: str) -> StoredEncounter:
         with self._guard("read"), self._transaction(write=False, snapshot=True) as db:
@@ -246,9 +290,17 @@ class SQLStore(ABC, Generic[DB]):
         return StoredEncounter(info, start, records)
 
     def records_since(self, name: str, seq: int) -> builtins.list[JSON]:
-        with self._guard("read"), self._transaction(write=False) as db:
-            eid, _ = self._row(db, name)
-            return self._since(db, eid, seq)
+        """One statement (the encounter's row, joined to its records from ``seq`` on)."""
+        with self._guard("read"), self._single() as db:
+            rows = self._run(db, _SINCE_NAMED, (seq, name)).fetchall()
+            if not rows:
+                raise self._unknown(db, name)
+        out: builtins.list[JSON] = []
+        for (body,) in rows:
+            if body is not None:  # the encounter's row alone: no record since
+                record: Any = json.loads(body)
+                out.append(record)
+        return out
 
     def list(self) -> builtins.list[EncounterInfo]:
         with self._guard("read"), self._transaction(write=False) as db:

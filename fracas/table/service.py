@@ -184,11 +184,17 @@ class TableService:
             StoreError: ``unknown_encounter``; ``log_drift`` or ``bad_record`` when the
                 stored log no longer replays.
         """
+        table = self.held(name)
+        table.refresh()
+        return table
+
+    def held(self, name: str) -> Table:
+        """:meth:`open` without catching up: the table as this process holds it (its
+        feed tells of what it hears of other processes)."""
         with self._lock:
             table = self._tables.get(name)
             if table is None:
                 table = self._tables[name] = resume(self.store, name)
-        table.refresh()
         return table
 
     def open_or_create(

@@ -75,10 +75,6 @@ class StoreLost(StoreError):
     """An append failed and the encounter cannot be read back: the table must close."""
 
 
-OPTIONS_KEPT = 64
-"""States whose "may do now" a table keeps (dropped all at once past it)."""
-
-
 @dataclass(frozen=True)
 class Snapshot:
     """A table at one moment, frozen: what every face shows is projected from one of
@@ -114,6 +110,43 @@ class Snapshot:
         return self.options_of(self.state, actor, unseen)
 
 
+_Asker = tuple[str | None, frozenset[str]]
+"""Whose "may do now" (the actor) and what they do not see."""
+
+
+class _TableLock:
+    """A table's lock (reentrant): its outermost holder's release first makes the
+    table's snapshot, so a reader who finds it taken (a change being stored, the store
+    committing) reads at once the table as it was at the last release."""
+
+    def __init__(self, settle: Callable[[], None]) -> None:
+        self._lock = threading.RLock()
+        self._settle = settle
+        self.depth = 0
+        """How many times the holder holds it."""
+
+    def acquire(self, blocking: bool = True) -> bool:
+        if not self._lock.acquire(blocking):
+            return False
+        self.depth += 1
+        return True
+
+    def release(self) -> None:
+        try:
+            if self.depth == 1:
+                self._settle()
+        finally:
+            self.depth -= 1
+            self._lock.release()
+
+    def __enter__(self) -> _TableLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 class Table:
     """A stored encounter being played: its engine holds exactly the stored log."""
 
@@ -132,12 +165,16 @@ class Table:
         self._pending: Pending | None = None
         self._requests: dict[int, Request] = {}
         self._next_request = 1
-        self._lock = threading.RLock()
-        self._options: dict[tuple[Encounter, str | None, frozenset[str]], list[Option]] = {}
+        self._lock = _TableLock(self._settle)
+        self._options: tuple[Encounter | None, dict[_Asker, list[Option]]] = (None, {})
+        """The state "may do now" was last kept for, and what it was per (actor, unseen):
+        swapped whole, so read without the lock."""
         self._stale = False
         """An append's outcome is unknown (the store went away): read it back first."""
         self._log_tuple: tuple[Record, ...] = ()
         self._before_tuple: tuple[Encounter, ...] = ()
+        self._last = self._now()
+        """The snapshot made at the lock's last release (or the start)."""
 
     # --- what is there ------------------------------------------------------------
 
@@ -189,27 +226,44 @@ class Table:
         return outcome(self.ruleset, self.state)
 
     def snapshot(self) -> Snapshot:
-        """The table now, frozen (one lock, then no more: a face projects it at leisure)."""
-        with self._lock:
-            log, before = self._engine.log, self._before
-            if len(self._log_tuple) != len(log):
-                self._log_tuple = tuple(log)
-            if len(self._before_tuple) != len(before):
-                self._before_tuple = tuple(before)
-            return Snapshot(
-                self.name,
-                self.file,
-                len(log),
-                self._engine.state,
-                self._log_tuple,
-                self._before_tuple,
-                self._pending,
-                self._physical,
-                tuple(self._requests.values()),
-                self._engine.undoable,
-                self._engine.redoable,
-                self._options_of,
-            )
+        """The table now, frozen (a face projects it at leisure). Never waits for a
+        writer: while another thread holds the table (a change being stored), the
+        table as it was when last released, a moment that was (on the event loop, a
+        wait for a store's commit stopped every page of the server)."""
+        lock = self._lock
+        if not lock.acquire(blocking=False):
+            return self._last
+        try:
+            if lock.depth > 1:  # this thread is changing the table: as it is now
+                return self._now()
+        finally:
+            lock.release()  # the outermost release made the snapshot
+        return self._last
+
+    def _settle(self) -> None:
+        """At the outermost release of the lock, still holding it."""
+        self._last = self._now()
+
+    def _now(self) -> Snapshot:
+        log, before = self._engine.log, self._before
+        if len(self._log_tuple) != len(log):
+            self._log_tuple = tuple(log)
+        if len(self._before_tuple) != len(before):
+            self._before_tuple = tuple(before)
+        return Snapshot(
+            self.name,
+            self.file,
+            len(log),
+            self._engine.state,
+            self._log_tuple,
+            self._before_tuple,
+            self._pending,
+            self._physical,
+            tuple(self._requests.values()),
+            self._engine.undoable,
+            self._engine.redoable,
+            self._options_of,
+        )
 
     def records_since(self, seq: int) -> list[Record]:
         """The records from ``seq`` on, as this table holds them."""
@@ -227,14 +281,21 @@ class Table:
     def _options_of(
         self, state: Encounter, actor: str | None, unseen: frozenset[str]
     ) -> list[Option]:
-        """Kept per (state, actor, unseen): every page of the table asks after each change."""
-        key = (state, actor, unseen)
-        found = self._options.get(key)
+        """Kept per (actor, unseen) for the state now alone: every page of the table asks
+        after each change, and what a server's table keeps lives in the garbage
+        collector's oldest generation. When the state moves on, what was kept goes, and
+        with it the rules' kept decisions (they were about the states before, and held
+        them); a snapshot of a state past is answered, not kept."""
+        kept_state, kept = self._options
+        if state is not kept_state:
+            if state is not self._engine.state:
+                return options_now(self.ruleset, state, actor, unseen)
+            kept = {}
+            self._options = (state, kept)
+            self.ruleset.forget()
+        found = kept.get((actor, unseen))
         if found is None:
-            found = options_now(self.ruleset, state, actor, unseen)
-            if len(self._options) >= OPTIONS_KEPT:
-                self._options.clear()
-            self._options[key] = found
+            found = kept[actor, unseen] = options_now(self.ruleset, state, actor, unseen)
         return list(found)
 
     # --- questions: odds and the win bar, as frozen jobs ------------------------------
@@ -501,9 +562,15 @@ class Table:
         """Catch up with what other processes appended; returns (and publishes) the new
         records. While the store's watch is live (``store.listening``: PostgreSQL) there
         is nothing to look for: every commit is heard as it happens (:meth:`catch_up`)."""
-        if self.store.listening and not self._stale:
+        if not self.looks:
             return []
         return self.catch_up()
+
+    @property
+    def looks(self) -> bool:
+        """Whether :meth:`refresh` looks at the store: not while its watch is live (and
+        the table's last append is known)."""
+        return not self.store.listening or self._stale
 
     def catch_up(self) -> list[Record]:
         """:meth:`refresh`, looking at the store whatever its watch says."""

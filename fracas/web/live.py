@@ -66,6 +66,7 @@ from fracas.table import (
     Redo,
     SetDice,
     SetPolicy,
+    Snapshot,
     Table,
     TableService,
     Undo,
@@ -95,6 +96,9 @@ KINDS = (*CHANGES, "odds", "advise")
 
 POLL = 1.0
 """Seconds between two looks at the store for other processes' records."""
+
+FAR_BEHIND = 32
+"""Records a page may be behind for its sync to be made on the event loop."""
 
 
 class Refused(FracasError):
@@ -156,6 +160,9 @@ class Page:
         self.sent: list[float] = []
         self.odds: Future[Odds] | None = None
         self._send = asyncio.Lock()
+        self._replying = asyncio.Lock()
+        """Held while the page's own change is made and answered: the sync its change
+        pushes follows the answer (``asked``, ``done``), as the page expects."""
         self.loop = asyncio.get_running_loop()
 
     @property
@@ -173,13 +180,27 @@ class Page:
         async with self._send:
             await self.ws.send_text(json.dumps(message))
 
-    async def sync(self) -> None:
-        """Send the state, the log lines since the page's seq, and its options."""
+    async def sync(self, snap: Snapshot | None = None) -> None:
+        """Send the state, the log lines since the page's seq, and its options; made on
+        the loop from the table's snapshot (a fraction of a millisecond: no thread
+        hop), but for a page far behind (a hello, a reconnect), whose log lines may be
+        many. ``snap``: the table as its feed told of a change (no look at the store);
+        None: the table caught up with the store now."""
+        if snap is None:
+            snap = self.table.snapshot()
+        else:
+            async with self._replying:
+                pass  # the page's own change answered first
+            if snap.seq < self.seq:
+                return  # a change older than what the page has: a later push tells of it
         played = frozenset(
             c for link in self.hub.links.of(self.encounter) if not link.revoked for c in link.owns
         )
-        view = View(self.table.snapshot(), self.identity, played)
-        message = await anyio.to_thread.run_sync(self._sync_message, view)
+        view = View(snap, self.identity, played)
+        if view.snap.seq - self.seq > FAR_BEHIND:
+            message = await anyio.to_thread.run_sync(self._sync_message, view)
+        else:
+            message = self._sync_message(view)
         await self.send(message)
 
     def _sync_message(self, view: View) -> dict[str, Any]:
@@ -274,15 +295,16 @@ class Page:
             self.hub.winbars.advise(self, asked, message.get("id"))
             return
         command = command_of(kind, message)
-        outcome: Outcome = await anyio.to_thread.run_sync(table.submit, command, identity, seq)
-        ident = message.get("id")
-        if outcome.asked is not None:
-            await self.send({"type": "asked", "id": ident, "seq": outcome.seq})
-        elif outcome.request is not None:
-            reply = {"type": "requested", "id": ident, "seq": outcome.seq}
-            await self.send({**reply, "request": outcome.request.id})
-        else:
-            await self.send({"type": "done", "id": ident, "seq": outcome.seq})
+        async with self._replying:
+            outcome: Outcome = await anyio.to_thread.run_sync(table.submit, command, identity, seq)
+            ident = message.get("id")
+            if outcome.asked is not None:
+                await self.send({"type": "asked", "id": ident, "seq": outcome.seq})
+            elif outcome.request is not None:
+                reply = {"type": "requested", "id": ident, "seq": outcome.seq}
+                await self.send({**reply, "request": outcome.request.id})
+            else:
+                await self.send({"type": "done", "id": ident, "seq": outcome.seq})
 
     def _ask(self, question: OddsQuestion, ident: Any, table: Table) -> None:
         if self.odds is not None:
@@ -308,6 +330,14 @@ class Page:
         await self.send({"type": "odds", "id": ident, "seq": seq, "odds": question.shown(result)})
 
 
+def _refresh(tables: list[Table]) -> None:
+    for table in tables:
+        try:
+            table.refresh()
+        except FracasError:
+            continue  # the store is busy or gone: the next message says so
+
+
 class Hub:
     """Every page of every table this server holds; pushes each table's changes."""
 
@@ -318,7 +348,7 @@ class Hub:
         self.pages: dict[str, set[Page]] = {}
         self._stops: dict[str, Callable[[], None]] = {}
         self._tasks: set[asyncio.Future[None]] = set()
-        self._pollers: dict[str, asyncio.Future[None]] = {}
+        self._poller: asyncio.Future[None] | None = None
         self.winbars = WinBars(self)
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -330,10 +360,9 @@ class Hub:
     def join(self, page: Page) -> None:
         pages = self.pages.setdefault(page.encounter, set())
         pages.add(page)
-        poller = self._pollers.get(page.encounter)
-        if poller is None or poller.done():
-            task = asyncio.ensure_future(self._poll(page.encounter))
-            self._pollers[page.encounter] = task
+        poller = self._poller
+        if poller is None or poller.done() or poller.get_loop().is_closed():
+            self._poller = asyncio.ensure_future(self._poll())
         if page.encounter not in self._stops:
             table = self.tables.open(page.encounter)
             self._stops[page.encounter] = table.subscribe(self._heard)
@@ -348,30 +377,44 @@ class Hub:
             self.pages.pop(page.encounter, None)
         self.winbars.leave(page)
 
-    async def _poll(self, encounter: str) -> None:
-        """While a table has pages, catch up every :data:`POLL` seconds with what other
-        processes (a `fracas play` prompt, another server) wrote to its store; the
-        table's feed then pushes it like any change."""
-        while self.pages.get(encounter):
+    async def _poll(self) -> None:
+        """While any table has pages, catch each up every :data:`POLL` seconds with what
+        other processes (a `fracas play` prompt, another server) wrote to its store; the
+        table's feed then pushes it like any change. One task for every table, one
+        thread hop a round, none while the store's watch tells of every commit (a task
+        a table woke 200 times a second, and each wake-up's objects outlived the
+        collector's young generations)."""
+        while any(self.pages.values()):
             await asyncio.sleep(POLL)
-            if self.pages.get(encounter):
+            tables = []
+            for encounter, pages in list(self.pages.items()):
                 try:
-                    await anyio.to_thread.run_sync(self.tables.open(encounter).refresh)
+                    table = self.tables.held(encounter) if pages else None
                 except FracasError:
                     continue  # the store is busy or gone: the next message says so
+                if table is not None and table.looks:
+                    tables.append(table)
+            if tables:
+                await anyio.to_thread.run_sync(_refresh, tables)
 
     def _heard(self, change: Change) -> None:
-        """The table's feed (in the writer's thread): push to each page on its loop."""
-        for page in list(self.pages.get(change.table, ())):
+        """The table's feed (in the writer's thread, which may hold the table): push to
+        each page on its loop the table as the change left it (on the loop, the table
+        still held, its snapshot would be of the moment before)."""
+        pages = list(self.pages.get(change.table, ()))
+        if not pages:
+            return
+        snap = self.tables.held(change.table).snapshot()
+        for page in pages:
             if not page.loop.is_closed():
-                page.loop.call_soon_threadsafe(self._push, page)
+                page.loop.call_soon_threadsafe(self._push, page, snap)
 
-    def _push(self, page: Page) -> None:
-        self.spawn(self._sync(page))
+    def _push(self, page: Page, snap: Snapshot) -> None:
+        self.spawn(self._sync(page, snap))
 
-    async def _sync(self, page: Page) -> None:
+    async def _sync(self, page: Page, snap: Snapshot | None = None) -> None:
         try:
-            await page.sync()
+            await page.sync(snap)
         except LinkError:
             await page.ws.close(4403)
         except (WebSocketDisconnect, RuntimeError):

@@ -18,6 +18,7 @@ from fracas.errors import FracasError
 from fracas.store import EncounterStore, open_store
 from fracas.table import SetPolicy, Table, TableService
 from fracas.web.app import create_app
+from fracas.web.collector import Collector
 from fracas.web.links import GM_ID, Links, add_player_links
 from fracas.web.setup import SetupKey
 from fracas.web.stopping import Stopping
@@ -140,9 +141,12 @@ def _run(
     gm_tokens: dict[str, str] = {}
     workers = pool()
     app = create_app(service, links, workers, key, gm_tokens)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")
+    config.load()  # its protocols imported now, to be frozen with the rest
+    server = uvicorn.Server(config)
     stopping.server = server
     timer: threading.Timer | None = None
+    collector = Collector()  # the garbage collector kept from stopping the loop for long
     try:
         if stopping.heard is not None:
             return
@@ -158,8 +162,10 @@ def _run(
             if open_browser:
                 timer = threading.Timer(0.8, webbrowser.open, [first])
                 timer.start()
+            collector.start()
             server.run(sockets=[sock])
     finally:
+        collector.stop()
         if timer is not None:
             timer.cancel()
         stop([workers, *app.state.hub.winbars.executors()])

@@ -7,8 +7,10 @@ writes.
 
 from __future__ import annotations
 
+import tempfile
 import threading
 import time
+from collections.abc import Callable
 
 import psycopg
 import pytest
@@ -173,3 +175,46 @@ def test_links_kept_in_postgres_open_pages_of_another_server_process(location: s
     assert [(x.name, x.revoked) for x in first.of("fight")] == [("Ölga the 🐀", True)]
     one.close()
     two.close()
+
+
+def _round_trips(store: PostgresStore, work: Callable[[], object]) -> int:
+    """How many times ``work`` waited for the server: the Sync and Query messages its
+    one connection sent (libpq's protocol trace), each answered before it goes on."""
+    store.records_since(store.list()[0].name, 0)  # a connection in the pool, idle
+    (conn,) = store._idle
+    with tempfile.TemporaryFile("w+") as trace:
+        conn.pgconn.trace(trace.fileno())
+        try:
+            work()
+        finally:
+            conn.pgconn.untrace()
+        trace.seek(0)
+        sent = [line.split("\t") for line in trace]
+    return sum(1 for f in sent if f[1:2] == ["F"] and f[3].split()[0] in ("Sync", "Query"))
+
+
+def test_an_append_and_a_catch_up_are_one_round_trip_each(location: str) -> None:
+    """Each wait for the server's process is a wait for a core on a busy machine: an
+    append was eight (begin, lock, savepoint, insert, release, update, notify, commit),
+    a catch-up's read four; the same checks (the sequence guard, moved_on, an unknown
+    encounter) with the same outcomes."""
+    store = PostgresStore(location)
+    name = store.create(NEW, [rec(0)])
+    assert _round_trips(store, lambda: store.append(name, 1, [rec(1, "a"), rec(2, "b")])) == 1
+    assert _round_trips(store, lambda: store.records_since(name, 2)) == 1
+    assert store.records_since(name, 1) == [rec(1, "a"), rec(2, "b")]
+    assert store.records_since(name, 3) == []
+    with pytest.raises(MovedOn) as err:
+        store.append(name, 2, [rec(2, "late")])
+    assert err.value.records == [rec(2, "b")] and err.value.seq == 3
+    with pytest.raises(StoreError) as bad:
+        store.append(name, 4, [rec(4)])
+    assert bad.value.code == "bad_record"
+    with pytest.raises(StoreError) as unknown:
+        store.records_since("nobody", 0)
+    assert unknown.value.code == "unknown_encounter"
+    with pytest.raises(StoreError) as unknown:
+        store.append("nobody", 0, [rec(0)])
+    assert unknown.value.code == "unknown_encounter"
+    assert store.load(name).info.records == 3
+    store.close()
