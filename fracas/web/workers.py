@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import process as futures_process
 from typing import Any, ParamSpec, TypeVar
 
 __all__ = ["POLL", "Workers", "pool", "stop"]
@@ -128,3 +129,10 @@ def stop(executors: Iterable[Executor]) -> None:
         child.kill()
     for each in pools:
         each.shutdown(wait=True)
+    # These pools' manager threads are joined and their wake-up pipes closed: nothing of
+    # theirs is left for concurrent.futures' exit hook to wake, which on Python 3.11 may
+    # write to such a pipe (a broken pool's, closed as it writes) and print "Exception
+    # ignored … Bad file descriptor" as the process ends. Live pools keep theirs.
+    for thread in list(futures_process._threads_wakeups):
+        if not thread.is_alive():
+            futures_process._threads_wakeups.pop(thread, None)

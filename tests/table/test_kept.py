@@ -65,8 +65,8 @@ def test_a_refusal_offered_keeps_its_words_and_nothing_of_how_it_was_raised(
     throw = next(o for o in table.options() if o.spec.name == "throw")
     assert throw.refusal is not None
     assert (throw.refusal.code, throw.refusal.message) == (
-        "self_target",
-        "'ana' cannot throw itself",
+        "not_throwable",  # DC-17: the reason before a self-target's
+        "'ana' holds 'pistol': only short blades, short blunt weapons and explosives can be thrown",
     )
     assert throw.refusal.__traceback__ is None
     assert throw.refusal.__context__ is None and throw.refusal.__cause__ is None
@@ -79,7 +79,11 @@ def test_may_do_now_keeps_no_decision(tmp_path: Path) -> None:
     ruleset.forget()
     options = options_now(ruleset, table.state)
     attack = next(o for o in options if o.spec.name == "attack")
-    assert (attack.actor, attack.targets, attack.tile) == ("bo", ("ana", "bo", "cy", "dee"), True)
+    assert (attack.actor, attack.targets, attack.tile) == (
+        "bo",
+        ("ana", "dee", "bo", "cy"),
+        True,
+    )  # enemies first
     assert _kept(ruleset) == 0
 
 

@@ -200,6 +200,7 @@ def test_the_log_turn_tile_counter_and_odds_are_polite_live_regions(
         ["die-question", "assertive"],  # a physical die asked for: said at once
         ["odds-live", "polite"],
         ["requests", "polite"],  # a player's request, its answer
+        ["advisor-how", "polite"],  # the advisor's answer, how it was worked out
         ["log", "polite"],
     ]
     assert page.get_attribute("#log", "aria-relevant") == "additions"
