@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from fracas.store import open_store
-from fracas.table import Table, TableService
+from fracas.table import Act, Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links
 from fracas.web.serve import free_port
@@ -501,6 +501,12 @@ def _view_box(page: Any) -> list[float]:
     return box
 
 
+def synced(page: Any, seq: int) -> None:
+    """Wait until ``page`` shows record ``seq`` of the table (a change sent earlier is
+    refused as ``moved_on``: the page saw an older table)."""
+    page.wait_for_function(f"document.body.dataset.seq === '{seq}'")
+
+
 def _centre_of(page: Any, x: int, y: int) -> tuple[float, float]:
     """The page position of tile (x, y)'s centre, under any pan and zoom."""
     point: list[float] = page.evaluate(
@@ -566,11 +572,14 @@ def test_pan_zoom_and_the_game_master_drags_a_token(server: Server, browser: Any
     assert server.table.state.get("cy").at == (3, 4)
     gm.locator("#map-box").screenshot(path=str(SHOTS / "gm-zoomed.png"))
 
-    # a player cannot drag: the press pans (zoomed) or does nothing; nothing is written
+    # where the policy says players do not move, a player's drag pans (zoomed) or does
+    # nothing; nothing is written (the policy allowing it: test_player_move.py)
+    server.table.submit(Act({"actor": "ana", "do": "policy", "player_move": False}))
     pat = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
     pat.goto(f"{server.base}/t/{server.ana}")
     pat.wait_for_selector("#order li")
     seq = server.table.seq
+    synced(pat, seq)
     ana = server.table.state.get("ana").at
     assert ana is not None
     pat.mouse.move(*_centre_of(pat, *ana))

@@ -11,7 +11,7 @@ from typing import Any
 
 from fracas.model import Action
 from fracas.table import GAME_MASTER, Act
-from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, synced
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -72,10 +72,12 @@ def test_links_listed_with_address_copy_and_qr_and_the_winner_said(
             server.table.submit(Act(Action(raider, "heal", params={"amount": 12})), GAME_MASTER)
         phone.wait_for_selector("#outcome", state="hidden")
 
+        synced(gm, server.table.seq)  # the page saw both heals: its finish is not moved_on
         gm.get_by_role("button", name="Finish the fight").click()
         ended = "The game master ended the fight."
         phone.wait_for_function(f"document.getElementById('outcome').textContent === {ended!r}")
         assert server.table.state.ended is True
+        synced(gm, server.table.seq)
         assert "GM ends the fight" in gm.locator("#log").inner_text()
         gm.screenshot(path=str(SHOTS / "finished-gm.png"))
         gm.get_by_role("button", name="Reopen the fight").click()

@@ -116,6 +116,7 @@ function handle(m) {
     if (!first && m.seq !== seq && !changes.size) notice(""); // a refusal is not pinned through later turns
     state = m.state;
     seq = m.seq;
+    document.body.dataset.seq = String(seq); // the record this page shows (tests wait on it)
     options = m.options;
     appendLog(m.lines);
     if (chosen && !findOption(chosen.actor, chosen.do)) chosen = null;
@@ -857,4 +858,7 @@ function endTurn() {
   send({ type: "act", action: { actor, do: "end_turn" } });
 }
 
-setup();
+// Connected once every script has run and set its listeners (table.js, roster.js,
+// links.js listen for "fracas:state" from DOMContentLoaded): a first sync that came
+// earlier would be drawn by app.js alone, the table's rules and the links left blank.
+document.addEventListener("DOMContentLoaded", setup);
