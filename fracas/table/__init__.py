@@ -4,7 +4,8 @@ submit every change to its :class:`Table` as a command with the identity that as
 and the seq it saw (:meth:`Table.submit`); read it as a frozen :class:`Snapshot`
 projected for an identity (:class:`View`); ask the odds of an action or the win bar as
 a frozen job (:meth:`Table.odds_question`, :meth:`Table.win_question`,
-:meth:`Table.advice_question`); hear every
+:meth:`Table.advice_question`); ask what a dragged token's move would cost
+(:meth:`Table.move_cost`); hear every
 change on its feed. It imports no terminal or web library and prints nothing.
 
 A face imports from here, the catalogue, errors, words (``fracas.render``), the store
@@ -33,6 +34,7 @@ from fracas.table.commands import (
 )
 from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity, Role
+from fracas.table.moving import MoveCost
 from fracas.table.physical import DieNeeded, Pending
 from fracas.table.projection import View, hp_label, mentions
 from fracas.table.questions import WIN_LIMITS, AdviceQuestion, OddsQuestion, WinQuestion
@@ -59,6 +61,7 @@ __all__ = [
     "Forbidden",
     "Give",
     "Identity",
+    "MoveCost",
     "Odds",
     "OddsQuestion",
     "Option",

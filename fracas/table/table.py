@@ -54,6 +54,7 @@ from fracas.table.commands import (
 )
 from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity
+from fracas.table.moving import MoveCost, move_cost, own_move
 from fracas.table.outcome import Outcome as FightOutcome
 from fracas.table.outcome import outcome
 from fracas.table.physical import Pending, StopDice, needed
@@ -325,6 +326,37 @@ class Table:
             by.check_act(self.ruleset, state, checked, asking=True)
             return OddsQuestion.of(self.ruleset, state, checked, self.seed, by, limits)
 
+    def move_cost(
+        self,
+        action: Action | Mapping[str, Any],
+        by: Identity = GAME_MASTER,
+        seen_seq: int | None = None,
+    ) -> MoveCost:
+        """What the ``move`` ``action`` (``{actor, do: move, to}``) would cost now, as a
+        token is dragged, before the drop: the actor's own move as its rules take it
+        (:mod:`fracas.table.moving`), planned and never stored; for the game master,
+        whose drop is a move by decree, what the acting combatant's own move would pay.
+
+        Raises:
+            Forbidden: ``by`` may not move that token.
+            FracasError: ``moved_on``; ``bad_value`` (not a move to a tile); the move's
+                validation error; a player's ``not_your_turn``.
+        """
+        with self._lock:
+            self._fresh()
+            self._check_seen(seen_seq)
+            state = self.state
+            checked = self._read(action, by, state)
+            if checked.do != "move" or checked.params.get("to") is None:
+                raise FracasError(
+                    "bad_value",
+                    f"a move's cost is asked of a move to a tile, not {checked.do!r} "
+                    f"with {sorted(checked.params)}",
+                )
+            if not by.is_gm:
+                by.check_act(self.ruleset, state, checked)
+            return move_cost(self.ruleset, state, checked, free=by.is_gm)
+
     def odds(self, action: Action | Mapping[str, Any], **limits: Any) -> Odds:
         """The game master's odds of ``action`` now, worked out here (the question of
         :meth:`odds_question`, answered at once)."""
@@ -451,9 +483,14 @@ class Table:
                 f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
             )
         action = check_now(self.ruleset, known, given, self.file.bounds)
-        if not by.is_gm and action.do == "move" and self.ruleset.move_spec is None:
-            params = {**action.params, "walk": True}  # a player's move is its own walk
-            action = dataclasses.replace(action, params=params)
+        if not by.is_gm and action.do == "move":
+            # a player's move is its actor's own movement as the rules take it (the
+            # table's walk; wasteland: `ap` = the distance, paid MAP then AP, WL-2)
+            own = own_move(self.ruleset, state, action)
+            if own is action and self.ruleset.move_spec is None:
+                own = dataclasses.replace(action, params={**action.params, "walk": True})
+            if own is not action:
+                action = check_now(self.ruleset, known, own, self.file.bounds)
         return action
 
     def _act(self, command: Act, by: Identity) -> Outcome:

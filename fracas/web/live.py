@@ -12,6 +12,9 @@ page -> server
   ``{"type": "act", "id": K, "seq": N, "action": {actor, do, target, at, ...}}``
   ``{"type": "undo" | "redo", "id": K, "seq": N}``
   ``{"type": "odds", "id": K, "seq": N, "action": {...}}``
+  ``{"type": "cost", "id": K, "seq": N, "action": {actor, do: "move", to}}``  what a
+      dragged token's move would cost (asked as it is dragged, before the drop; its own
+      allowance of messages, :data:`COST_RATE`)
   ``{"type": "advise", "id": K, "seq": N}``  the advisor's choices for whoever's turn it
       is (the game master; a player where the policy lets it, in its own turn)
   ``{"type": "dice", "id": K, "seq": N, "physical": true}``  the game master: dice
@@ -32,6 +35,8 @@ server -> page
       game master's answer (the state's ``requests`` say which)
   ``{"type": "refused", "id": K, "code": C, "message": M}``  nothing was written
   ``{"type": "odds", "id": K, "seq": S, "odds": {...}}``  (``fracas odds --json``'s)
+  ``{"type": "cost", "id": K, "seq": S, "cost": {...}}``  (``MoveCost.to_json``: the
+      rules' lines of what the move pays, or their refusal's code and message)
   ``{"type": "advice", "id": K, "seq": S, "advice": {...}}``  (``fracas lab advise
       --json``'s, projected for the page)
 
@@ -83,6 +88,10 @@ MAX_MESSAGE = 16_384
 RATE = (30, 5.0)
 """At most 30 messages in any 5 seconds per page (``too_fast`` past it)."""
 
+COST_RATE = (120, 5.0)
+"""At most 120 questions of a move's cost in any 5 seconds per page, counted apart
+from :data:`RATE` (a drag asks one per tile: it never leaves the drop too fast)."""
+
 
 def _answer(question: OddsQuestion) -> Odds:
     """Run in the odds executor (a process pool: off the event loop, another core)."""
@@ -91,7 +100,7 @@ def _answer(question: OddsQuestion) -> Odds:
 
 CHANGES = ("act", "undo", "redo", "dice", "die", "cancel", "answer", "policy")
 """The message types that ask the table for a change."""
-KINDS = (*CHANGES, "odds", "advise")
+KINDS = (*CHANGES, "odds", "cost", "advise")
 """The message types a page sends after its hello (and ``winbar``)."""
 
 POLL = 1.0
@@ -158,6 +167,7 @@ class Page:
         self.link_id = link_id
         self.seq = 0
         self.sent: list[float] = []
+        self.costs: list[float] = []
         self.odds: Future[Odds] | None = None
         self._send = asyncio.Lock()
         self._replying = asyncio.Lock()
@@ -229,6 +239,17 @@ class Page:
         if len(self.sent) > count:
             raise Refused("too_fast", f"more than {count} messages in {window:g} s; wait a moment")
 
+    def _check_costs(self) -> None:
+        """A cost question counts in :data:`COST_RATE`, not in :data:`RATE`."""
+        self.sent.pop()
+        now = time.monotonic()
+        count, window = COST_RATE
+        self.costs = [t for t in self.costs if now - t < window] + [now]
+        if len(self.costs) > count:
+            raise Refused(
+                "too_fast", f"more than {count} questions of a cost in {window:g} s; wait a moment"
+            )
+
     async def handle(self, text: str | bytes) -> None:
         ident: Any = None
         try:
@@ -246,6 +267,8 @@ class Page:
             if not isinstance(message, dict):
                 raise Refused("bad_message", "a message is a JSON object with a 'type'")
             ident = message.get("id")
+            if message.get("type") == "cost":
+                self._check_costs()
             await self._dispatch(message)
         except LinkError:
             raise  # the link is gone: the socket closes
@@ -289,6 +312,15 @@ class Page:
                 raise Refused("bad_message", "an act or odds message carries an 'action' object")
             question = await anyio.to_thread.run_sync(table.odds_question, raw, identity, seq)
             self._ask(question, message.get("id"), table)
+            return
+        if kind == "cost":  # a dragged token's move, before the drop (planned, not stored)
+            raw = message.get("action")
+            if not isinstance(raw, dict):
+                raise Refused("bad_message", "a cost message carries an 'action' object")
+            cost = await anyio.to_thread.run_sync(table.move_cost, raw, identity, seq)
+            await self.send(
+                {"type": "cost", "id": message.get("id"), "seq": seq, "cost": cost.to_json()}
+            )
             return
         if kind == "advise":  # the advisor, in the win bar's worker (its chains kept)
             asked = await anyio.to_thread.run_sync(table.advice_question, identity, seq)

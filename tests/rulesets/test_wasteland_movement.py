@@ -73,7 +73,7 @@ def test_WL_2_not_enough_map_and_ap_is_refused_and_consumes_nothing() -> None:
     p = fight(VERA, RAIDER, actions=[act("vera", "move", to=[3, 3], ap=12)])
     assert refusal(p) == (1, "not_enough_ap")
     assert p.error is not None
-    assert p.error[1].message == "'vera' has 2 MAP and 9 AP; this move costs 12"
+    assert p.error[1].message == "'vera' has 2 MAP and 9 AP; this move costs 12 (WL-2)"
     assert points(p, "vera") == (2, 9)
     assert p.state.get("vera").at == (0, 0)
     assert len(p.records) == 1  # only the start

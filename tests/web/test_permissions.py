@@ -123,6 +123,14 @@ ATTEMPTS: list[Attempt] = [
         "actor": "bo", "do": "attack", "target": "ana"}), "forbidden"),
     ("odds-of-a-gm-action", "ana", lambda q: frame("odds", q, action={
         "actor": "ana", "do": "heal", "amount": 3}), "forbidden"),
+    # a move's cost asked of a token it may not move (issue 22 item 3)
+    ("cost-of-an-enemys-move", "ana", lambda q: frame("cost", q, action={
+        "actor": "bo", "do": "move", "to": [2, 2]}), "forbidden"),
+    ("cost-out-of-turn", "bo", lambda q: frame("cost", q, action={
+        "actor": "bo", "do": "move", "to": [2, 2]}), "not_your_turn"),
+    ("cost-of-no-move", "ana", lambda q: frame("cost", q, action={
+        "actor": "ana", "do": "end_turn"}), "bad_value"),
+    ("cost-without-an-action", "ana", lambda q: frame("cost", q), "bad_message"),
     # a viewer of the table acts
     ("viewer-acts", "viewer", lambda q: act(q, actor="ana", do="end_turn"), "forbidden"),
     ("viewer-undoes", "viewer", lambda q: frame("undo", q), "forbidden"),
@@ -269,3 +277,29 @@ def test_a_players_free_roll_is_rolled_by_the_table(tmp_path: Path) -> None:
         record = s.table.log[-1]
         assert record.by == "Sam" and [r.label for r in record.rolls] == ["roll"]
         assert s.table.state.turn.actor == "ana"  # it took no turn and ended none
+
+
+def test_a_players_question_of_its_moves_cost_is_answered_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Issue 22 item 3: a ``cost`` frame of the player's own token in its turn is answered
+    with the table's figure (here the table's walk: 6 tiles a turn by default), and
+    counts apart from the messages' rate (a drag asks one a tile)."""
+    with served(tmp_path) as s:
+        seq, state = s.table.seq, s.table.state
+        client = TestClient(s.app)
+        with client.websocket_connect(f"/ws?token={s.ana}") as ws:
+            hello(ws)
+            replies = []
+            for x in range(1, 41):  # more than the 30 messages of RATE
+                ws.send_json(
+                    frame("cost", seq, action={"actor": "ana", "do": "move", "to": [x % 8, 5]})
+                )
+                replies.append(answer(ws))
+            ws.send_json(act(seq, actor="ana", do="end_turn"))
+            done = answer(ws)
+        assert {r["type"] for r in replies} == {"cost"}
+        assert replies[0]["cost"]["words"] == ["Ana walks 5 tiles (1 left this turn)"]
+        assert (replies[6]["cost"]["allowed"], replies[6]["cost"]["code"]) == (False, "too_far")
+        assert done["type"] == "done"  # the drop after a long drag is not too fast
+        assert s.table.seq == seq + 1 and s.table.state != state

@@ -51,6 +51,6 @@ def move_cost(state: Encounter, action: Action) -> list[Event]:
     if from_ap > ap:
         raise Refusal(
             "not_enough_ap",
-            f"{actor.id!r} has {map_} MAP and {ap} AP; this move costs {cost}",
+            f"{actor.id!r} has {map_} MAP and {ap} AP; this move costs {cost} (WL-2)",
         )
     return [MovementPaid(actor.id, from_map, from_ap)]

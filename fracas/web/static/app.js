@@ -21,6 +21,7 @@ let ws = null;
 let nextId = 1;
 let showRanges = false; // the "Ranges" toggle: rings around the measuring combatant
 let cursor = null; // the tile the tile counter reads: [x, y]
+let dragged = null; // the combatant whose token is being dragged (movecost.js: its cost)
 let mapSize = [8, 6]; // tiles drawn: [width, height]
 const sides = [];
 
@@ -123,7 +124,10 @@ function handle(m) {
     render();
     window.dispatchEvent(new CustomEvent("fracas:state", { detail: state })); // table.js
     if (first && state.you.role === "gm") loadLinks();
+  } else if (m.type === "cost") {
+    moveCosts.heard(m); // movecost.js: a dragged token's move, before the drop
   } else if (m.type === "refused") {
+    if (moveCosts.refused(m)) return;
     const change = changes.get(m.id);
     changes.delete(m.id);
     if (change && m.code === "store_unavailable" && change[1] < RETRIES) {
@@ -296,9 +300,10 @@ function placed(cid) {
   return c && c.at ? c : null;
 }
 
-// Whom the tile counter measures from: the chosen action's actor, else the acting one.
+// Whom the tile counter measures from: the token dragged, the chosen action's actor,
+// else the acting one.
 function origin() {
-  return placed(chosen && chosen.actor) || placed(state.turn);
+  return placed(dragged) || placed(chosen && chosen.actor) || placed(state.turn);
 }
 
 // Whose rings are drawn: the counter's combatant when this page is sent its ranges (the
@@ -388,6 +393,9 @@ function showTile() {
     text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
     askTileOdds(cursor);
   }
+  const cost = dragged ? moveCosts.line(dragged, cursor) : null; // the table's figure
+  if (cost) text += cost.text;
+  box.classList.toggle("refused", Boolean(cost && cost.refused)); // a tile it cannot pay
   drawRuler(o, cursor);
   const info = $("tile-info");
   if (info.textContent !== text) info.textContent = text;
@@ -763,7 +771,13 @@ function setup() {
   $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
   mapView.attach({
     canDrag: (cid) => Boolean(state && (state.you.role === "gm" || playerMove(cid))),
-    hover: (e) => pointAt(tileAt(e)),
+    hover: (e, cid) => {
+      const was = dragged;
+      dragged = cid || null;
+      if (was !== dragged) cursor = null; // the counter reads the dragged token's move
+      pointAt(tileAt(e));
+    },
+    dragEnd: () => { dragged = null; if (state) showTile(); },
     drop: (cid, e) => {
       // the game master's move: `move` with only `to` takes no turn and costs nothing
       const [x, y] = tileAt(e);

@@ -14,7 +14,7 @@ const mapView = (() => {
   let press = null; // {id, start, centre, token, moved}
   let pinch = null; // {distance, zoom}
   let suppress = false; // the click after a drag or a pan is not a click
-  const hooks = { canDrag: () => false, drop: () => {}, hover: () => {} };
+  const hooks = { canDrag: () => false, drop: () => {}, hover: () => {}, dragEnd: () => {} };
 
   const svg = () => document.getElementById("map");
 
@@ -112,7 +112,7 @@ const mapView = (() => {
     if (press.token) {
       press.token.setAttribute("transform", `translate(${dx * k} ${dy * k})`);
       press.token.classList.add("dragging");
-      hooks.hover(e);
+      hooks.hover(e, press.token.dataset.id); // the token dragged: its move's cost (app.js)
     } else if (zoom > 1) {
       centre = [press.centre[0] - dx * k, press.centre[1] - dy * k];
       apply();
@@ -131,6 +131,7 @@ const mapView = (() => {
       done.token.removeAttribute("transform");
       done.token.classList.remove("dragging");
       if (e.type === "pointerup") hooks.drop(done.token.dataset.id, e);
+      hooks.dragEnd();
     }
   }
 
