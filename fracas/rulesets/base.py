@@ -549,6 +549,14 @@ class Presenter:
         (dice-combat's scrap, DC-11 and DC-26, only where they apply). Default: none."""
         return ""
 
+    def choice_words(
+        self, state: Encounter, c: Combatant, param: str, value: str
+    ) -> tuple[str, str] | None:
+        """How a face names ``value`` of ``c``'s parameter ``param`` (an item its action
+        would take: ``knife (scrap)``), and the line :meth:`gear_note` would show on it
+        in the hand (empty where no rule changes what it does); None: as given."""
+        return None
+
 
 Ruleset.presenter_type = Presenter
 

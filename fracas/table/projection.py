@@ -431,6 +431,7 @@ class View:
             "params": list(o.spec.params),
             "required": list(o.spec.required),
             "choices": {k: [v for v in vs if v not in unseen] for k, vs in o.choices.items()},
+            "choice_words": self._choice_words(o),
             "flags": list(param_flags(o.spec)),
             "numbers": list(param_numbers(o.spec)),
             "calls": calls,
@@ -438,6 +439,22 @@ class View:
             "allowed": o.allowed,
             "refusal": refusal,
         }
+
+    def _choice_words(self, o: Option) -> dict[str, dict[str, dict[str, str]]]:
+        """Per parameter, the values the ruleset names otherwise (``knife (scrap)``),
+        each with its rule's line (``note``: empty where none applies, DC-11)."""
+        state = self.snap.state
+        if o.actor not in state.combatants:
+            return {}
+        presenter = self.snap.ruleset.presenter()
+        c = state.combatants[o.actor]
+        out: dict[str, dict[str, dict[str, str]]] = {}
+        for param, values in o.choices.items():
+            for value in values:
+                said = presenter.choice_words(state, c, param, value)
+                if said is not None:
+                    out.setdefault(param, {})[value] = {"words": said[0], "note": said[1]}
+        return out
 
     def asks(self, action: Action) -> tuple[str, ...]:
         """The judgement calls ``action`` would ask the game master for, from this

@@ -3,7 +3,8 @@ Gun range to see your throw range, 15 tiles and 20 tiles as rings": the button s
 named draws the throw range (DC-17: 10 tiles, 15 with Strong Arm) and the 15 and 20
 tile rings, labelled, every label on screen (the map grows to show them). DC-11: the
 scrap line sits on the weapon and only where it applies: a scrap pistol has it (it
-opens on a tap), a scrap knife swung in melee has none."""
+opens on a tap), a scrap knife swung in melee has none; the equip choice names the scrap
+item and carries its line likewise."""
 
 from __future__ import annotations
 
@@ -92,5 +93,57 @@ def test_the_scrap_line_sits_on_a_scrap_pistol_and_not_on_a_scrap_knife_in_melee
         )
         assert tips.first.get_attribute("aria-expanded") == "true"
         gm.locator("#order-box").screenshot(path=str(SHOTS / "scrap-tip-390.png"))
+    finally:
+        server.stop()
+
+
+EQUIP = """\
+ruleset: dice-combat
+seed: 3
+order: [ana, bo]
+combatants:
+  - id: ana
+    name: Ana
+    side: players
+    at: [0, 0]
+    hand: knife
+    inventory: [{is: knife, scrap: true}, {is: revolver, scrap: true}, pistol]
+  - {id: bo, name: Bo, side: raiders, at: [3, 2], hand: knife}
+"""
+
+
+def test_the_equip_choice_names_the_scrap_item_and_its_line_opens_on_a_tap(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Item 6: "the equip choice 'item: knife' does not say which knife is the scrap
+    one": it says "knife (scrap)", with no scrap line (DC-11: melee is unaffected); the
+    scrap revolver's line sits on it and opens on a tap; the plain pistol has none."""
+    server = Server(tmp_path, EQUIP)
+    try:
+        pat = browser.new_context(**PHONE).new_page()
+        pat.goto(f"{server.base}/t/{server.ana}")
+        pat.wait_for_selector("#actions button")
+        pat.locator("#actions button", has_text="Equip").tap()
+        item = pat.locator("#actions select[aria-label='item']")
+        assert item.locator("option").all_inner_texts() == [
+            "item: knife (scrap)",
+            "item: revolver (scrap)",
+            "item: pistol",
+        ]
+        tip = pat.locator("#actions .choice-tip")
+        assert item.input_value() == "knife" and tip.is_hidden()  # swung: no line (DC-11)
+        item.select_option("revolver")
+        button = tip.locator(".gear-tip")
+        assert button.inner_text() == "revolver (scrap) ⓘ"
+        note = tip.locator(".gear-note")
+        assert note.is_hidden()
+        button.tap()
+        assert note.is_visible() and note.inner_text() == (
+            "scrap revolver: 1 less damage, never below the floor (DC-11, DC-26)"
+        )
+        assert button.get_attribute("aria-expanded") == "true"
+        pat.locator("#actions").screenshot(path=str(SHOTS / "scrap-equip-tip-390.png"))
+        item.select_option("pistol")
+        assert tip.is_hidden()
     finally:
         server.stop()

@@ -61,14 +61,30 @@ class DiceCombatPresenter(Presenter):
         scrap short weapon its Strong Arm may throw (DC-15, DC-16: when thrown); never a
         scrap weapon only swung (DC-11: melee is unaffected)."""
         sheet = sheet_as(c, Sheet)
-        hand = sheet.hand
-        if hand is None or not hand.scrap:
+        return self._scrap_note(sheet, sheet.hand)
+
+    def choice_words(
+        self, state: Encounter, c: Combatant, param: str, value: str
+    ) -> tuple[str, str] | None:
+        """``equip``'s ``item``: the inventory item it would take (the first of that
+        name, as DC-21's equip takes it), ``knife (scrap)`` where that one is scrap, with
+        the scrap line where DC-11/DC-26 would apply it in the hand (:meth:`gear_note`)."""
+        if param != "item":
+            return None
+        sheet = sheet_as(c, Sheet)
+        item = next((i for i in sheet.inventory if i.name == value), None)
+        if item is None or not item.scrap:
+            return None
+        return f"{item.name} (scrap)", self._scrap_note(sheet, item)
+
+    def _scrap_note(self, sheet: Sheet, item: Item | None) -> str:
+        if item is None or not item.scrap:
             return ""
-        kind = weapon_class(hand, self.ruleset.options.machine_pistol).kind
+        kind = weapon_class(item, self.ruleset.options.machine_pistol).kind
         if kind in ("gun", "explosive"):
-            return _scrap(hand)
-        if hand.short and "strong_arm" in sheet.traits:
-            return _scrap(hand, " when thrown")
+            return _scrap(item)
+        if item.short and "strong_arm" in sheet.traits:
+            return _scrap(item, " when thrown")
         return ""
 
     def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:

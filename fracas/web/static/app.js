@@ -503,6 +503,31 @@ function gearOf(c) {
   return wrap;
 }
 
+// The rule's line on the value chosen (an equip choice's scrap gun, DC-11/DC-26), as on
+// the card's weapon: a button opens it on a tap, a click or a key; none where no rule
+// changes what the item does (a scrap knife swung in melee).
+function choiceTip(said, value) {
+  const node = el("span", { class: "gear choice-tip" });
+  const b = el("button", { type: "button", class: "gear-tip", "aria-expanded": "false" });
+  const note = el("span", { class: "gear-note", role: "note", hidden: true });
+  b.addEventListener("click", () => {
+    const open = b.getAttribute("aria-expanded") !== "true";
+    b.setAttribute("aria-expanded", String(open));
+    note.hidden = !open;
+  });
+  node.append(b, note);
+  const update = () => {
+    const v = value();
+    const line = v && said[v] ? said[v].note : "";
+    node.hidden = !line;
+    b.textContent = line ? `${said[v].words} ⓘ` : "";
+    b.setAttribute("aria-expanded", "false");
+    note.hidden = true;
+    note.textContent = line;
+  };
+  return { node, update };
+}
+
 function findOption(actor, what) {
   return (options[actor] || []).find((o) => o.do === what && o.allowed);
 }
@@ -553,13 +578,16 @@ function chosenPanel() {
   const o = chosen.option;
   const panel = el("div", { role: "group", "aria-label": `${title(o.do)}: choose` });
   for (const [p, values] of Object.entries(o.choices)) {
+    const said = (o.choice_words || {})[p] || {}; // the ruleset's words: "knife (scrap)"
     const sel = el("select", { "aria-label": `${words(p)}${asks(o, p)}` });
     if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${words(p)}: not given`));
-    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${words(p)}: ${valueWords(p, v)}`));
-    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; paramsChanged(); });
+    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${words(p)}: ${said[v] ? said[v].words : valueWords(p, v)}`));
+    const tip = choiceTip(said, () => chosen.params[p]);
+    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; tip.update(); paramsChanged(); });
     if (!o.required.includes(p) || values.length) {
       if (o.required.includes(p) && !chosen.params[p]) chosen.params[p] = values[0];
-      panel.append(sel);
+      panel.append(sel, tip.node);
+      tip.update();
     }
   }
   for (const f of o.flags || []) {  // a yes-or-no parameter: a burst, advantage
