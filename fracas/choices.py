@@ -103,7 +103,7 @@ def _refusal(ruleset: Ruleset, state: Encounter, action: Action) -> FracasError 
         # and tile is tried, and kept they outlived the state by seconds (a Molotov's
         # plan holds every victim): the garbage collector met them all in its oldest
         # generation, and they made it walk that generation every few seconds.
-        ruleset.decide(state, action)
+        ruleset.decide_cited(state, action)
     except FracasError as exc:
         # Kept in an Option for its code and message alone: without its traceback and
         # what it was raised while handling, whose frames held every state and object

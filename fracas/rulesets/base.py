@@ -17,6 +17,7 @@ asks the deciding step alone.
 from __future__ import annotations
 
 import dataclasses
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -163,6 +164,10 @@ class Ruleset(ABC):
 
     statuses: ClassVar[tuple[StatusSpec, ...]] = ()
     """The statuses the rules read (``burning``), with their details."""
+    refusal_rules: ClassVar[Mapping[str, str]] = {}
+    """Each refusal code's rule IDs, as the rules text's table of refusals gives them
+    (``out_of_reach``: ``WL-26``): cited after the words of a refusal that cites none
+    (:meth:`cite`), so a game master reads words first and the rule after them."""
     presenter_type: ClassVar[type[Presenter]]
     """What faces show of the state (set below: :class:`Presenter` by default)."""
 
@@ -206,6 +211,26 @@ class Ruleset(ABC):
         """:meth:`roll` with every step it asks for (``fracas.steps.Then``), in order."""
         return roll_all(self, state, decision, dice)
 
+    def decide_cited(self, state: Encounter, action: Action) -> Hashable:
+        """:meth:`decide`, its refusal's words followed by the rule they apply
+        (:meth:`cite`)."""
+        try:
+            return self.decide(state, action)
+        except Refusal as exc:
+            cited = self.cite(exc)
+            if cited is exc:
+                raise
+            raise cited from None
+
+    def cite(self, refusal: Refusal) -> Refusal:
+        """``refusal`` with its rule IDs (:attr:`refusal_rules`) after its words, where its
+        words cite no rule yet: ``'bo' is 2 tiles away; melee reaches 1 tile, diagonals
+        included (DC-6)``; unchanged where its code has no rule or it cites one."""
+        rules = self.refusal_rules.get(refusal.code)
+        if not rules or RULE_ID.search(refusal.message) or type(refusal) is not Refusal:
+            return refusal
+        return Refusal(refusal.code, f"{refusal.message} ({rules})")
+
     def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
         """Decide (kept per state and action) and roll, in one call."""
         return self.roll_all(state, self.decided(state, action), dice)
@@ -217,7 +242,7 @@ class Ruleset(ABC):
         kept = self._decisions  # one memo throughout, though another thread forget()s
         found = kept.get(key)
         if found is None:
-            found = self.decide(state, action)
+            found = self.decide_cited(state, action)
             if len(kept) >= self.DECISIONS:
                 kept.pop(next(iter(kept), key), None)
             kept[key] = found
@@ -468,6 +493,9 @@ class TypedRuleset(Ruleset, Generic[SheetT, OptionsT]):
 
 
 S = TypeVar("S")
+
+RULE_ID = re.compile(r"\b(?:P-)?[A-Z]{2,3}-[A-Z]?\d+\b")
+"""A rule ID in words (``DC-37``, ``WL-G16``, ``P-TD-4``)."""
 
 
 def sheet_as(c: Combatant, kind: type[S]) -> S:

@@ -8,7 +8,7 @@ procedures P-DC-1 to P-DC-5 and the contract of Part 2); the text: seed
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from fracas.dice.source import Dice
@@ -125,6 +125,19 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
             },
         ),
     )
+    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, dice-combat.md 2.3
+        "knocked_out": "DC-G10",
+        "turn_over": "DC-32, DC-38",
+        "changed_weapon": "DC-21",
+        "no_action_left": "DC-23",
+        "not_a_gun": "DC-10",
+        "not_throwable": "DC-15",
+        "needs_strong_arm": "DC-15",
+        "explosives_round_one": "DC-28",
+        "out_of_reach": "DC-6",
+        "out_of_range": "DC-7, DC-17, DC-27",
+        "empty_gun": "DC-8",
+    }
     presenter_type = DiceCombatPresenter
 
     # --- hooks ------------------------------------------------------------

@@ -11,7 +11,7 @@ round (its turn); the second weapon attack made with an action costs 1 Energy (E
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
@@ -114,6 +114,16 @@ class Escalation(TypedRuleset[Sheet, Options]):
             {"by": Detail(str, "", "the assassin's id")},
         ),
     )
+    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, escalation.md 2.3
+        "down": "ES-G3",
+        "no_action_left": "ES-1",
+        "no_energy": "ES-2",
+        "too_many_targets": "ES-G6",
+        "out_of_range": "ES-3",
+        "total_cover": "ES-17",
+        "underwater": "ES-18",
+        "bad_condition": "ES-12",
+    }
     presenter_type = EscalationPresenter  # 2.6: Energy, conditions, actions; Escalation
 
     # --- hooks ------------------------------------------------------------

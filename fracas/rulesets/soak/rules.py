@@ -86,6 +86,12 @@ class Soak(TypedRuleset[Sheet, Options]):
             per_combatant=True,
         ),
     )  # fmt: skip
+    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, soak.md 2.3
+        "down": "SK-G4",
+        "not_enough_ap": "SK-1, SK-G1",
+        "no_distance": "SK-4",
+        "out_of_range": "SK-G2",
+    }
     presenter_type = SoakPresenter  # 2.6: AV, AP, wounds, the health track
 
     # --- hooks ------------------------------------------------------------

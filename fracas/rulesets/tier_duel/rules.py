@@ -9,7 +9,7 @@ contract and the refusals (2.3, in the table's order); ``contest.py``,
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, StrictBool, StrictStr
@@ -87,6 +87,17 @@ class TierDuel(TypedRuleset[Sheet, Options]):
         DieSpec("notice", 20, "the opponent's stealth die, right after `stealth`"),
         DieSpec("strike", 20, "the stealth attack's damage die, when the initiator won"),
     )
+    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, tier-duel.md 2.3
+        "down": "TD-G1",
+        "no_contested_action": "TD-G6",
+        "no_noncontested_action": "TD-G6",
+        "use_cast": "TD-19",
+        "not_loaded": "TD-11, TD-16",
+        "not_behind": "TD-20",
+        "no_stealth_formula": "TD-23",
+        "out_of_reach": "TD-6",
+        "out_of_range": "TD-G3, P-TD-4",
+    }
     presenter_type = TierDuelPresenter
 
     # --- hooks ------------------------------------------------------------

@@ -144,6 +144,36 @@ class Wasteland(TypedRuleset[Sheet, Options]):
         DieSpec("test", D20, "injury_test: END + Survival against the injury's DC"),
     )  # fmt: skip
     statuses: ClassVar[tuple[StatusSpec, ...]] = STATUSES
+    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, wasteland.md 2.5
+        "down": "WL-19",
+        "surprised": "WL-33",
+        "turn_over": "WL-4",
+        "in_overwatch": "WL-30",
+        "not_enough_ap": "WL-5, WL-34",
+        "no_ap": "WL-29",
+        "use_throw": "WL-27",
+        "not_explosive": "WL-27",
+        "no_burst": "WL-15",
+        "bad_limb": "WL-11",
+        "not_hidden": "WL-17",
+        "target_aware": "WL-17",
+        "out_of_reach": "WL-26",
+        "not_cardinal": "WL-26",
+        "out_of_range": "WL-35",
+        "must_peek": "WL-32",
+        "not_in_overwatch": "WL-30",
+        "no_overwatch_shots": "WL-30",
+        "needs_melee_weapon": "WL-31",
+        "needs_melee_3": "WL-31, WL-36",
+        "needs_melee_7": "WL-31, WL-36",
+        "not_available": "WL-31, WL-36",
+        "no_opportunity_left": "WL-31",
+        "no_riposte_left": "WL-31",
+        "no_reaction_left": "WL-31",
+        "no_riposte_trigger": "WL-36",
+        "not_in_full_cover": "WL-32",
+        "no_major_injury": "WL-21",
+    }
     presenter_type = WastelandPresenter
 
     @classmethod
