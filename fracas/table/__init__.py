@@ -5,7 +5,8 @@ and the seq it saw (:meth:`Table.submit`); read it as a frozen :class:`Snapshot`
 projected for an identity (:class:`View`); ask the odds of an action or the win bar as
 a frozen job (:meth:`Table.odds_question`, :meth:`Table.win_question`,
 :meth:`Table.advice_question`); ask what a dragged token's move would cost
-(:meth:`Table.move_cost`); hear every
+(:meth:`Table.move_cost`); put or remove the map image (:meth:`Table.put_map_image`,
+whose version the state carries); hear every
 change on its feed. It imports no terminal or web library and prints nothing.
 
 A face imports from here, the catalogue, errors, words (``fracas.render``), the store

@@ -170,6 +170,7 @@ class View:
             "next": _next(state.order, acting, unseen),
             "order": order,
             "bounds": list(bounds) if bounds is not None else None,
+            "map_image": snap.map_image,
             "metric": ruleset.metric_name(),
             "values": _shown(presenter.encounter(state)),
             "dice": "physical" if snap.physical else "fracas",

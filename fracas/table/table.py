@@ -54,6 +54,8 @@ from fracas.table.commands import (
 )
 from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity
+from fracas.table.mapimage import KEY as MAP_KEY
+from fracas.table.mapimage import image_type, image_version
 from fracas.table.moving import MoveCost, move_cost, own_move
 from fracas.table.outcome import Outcome as FightOutcome
 from fracas.table.outcome import outcome
@@ -98,6 +100,8 @@ class Snapshot:
     options_of: Callable[[Encounter, str | None, frozenset[str]], list[Option]] = field(
         compare=False, repr=False
     )
+    map_image: str | None = None
+    """The version of the map image the game master put under the grid (None: none)."""
 
     @property
     def ruleset(self) -> Ruleset:
@@ -172,6 +176,9 @@ class Table:
         swapped whole, so read without the lock."""
         self._stale = False
         """An append's outcome is unknown (the store went away): read it back first."""
+        self._map_image: str | None = None
+        self._map_known = False
+        """The map image's version was read from the store (or put through here)."""
         self._log_tuple: tuple[Record, ...] = ()
         self._before_tuple: tuple[Encounter, ...] = ()
         self._last = self._now()
@@ -264,7 +271,38 @@ class Table:
             self._engine.undoable,
             self._engine.redoable,
             self._options_of,
+            self._map_version(),
         )
+
+    def _map_version(self) -> str | None:
+        """The map image's version, read from the store once (a table not yet stored, or
+        a store away for now: none yet)."""
+        if not self._map_known and self.name:
+            try:
+                self._map_image = image_version(self.store.extra(self.name, MAP_KEY))
+            except FracasError:
+                return self._map_image
+            self._map_known = True
+        return self._map_image
+
+    def put_map_image(self, data: bytes | None, by: Identity = GAME_MASTER) -> str | None:
+        """Put ``data`` under the grid as the map image (None: remove it), kept with the
+        encounter in the store; every page is told (the state's ``map_image`` is its new
+        version, returned).
+
+        Raises:
+            Forbidden: ``by`` is not the game master.
+            MapImageError: ``too_big``; ``bad_image`` (not a PNG, JPEG or WebP image).
+        """
+        by.check_gm("upload the map image" if data is not None else "remove the map image")
+        if data is not None:
+            image_type(data)
+        with self._lock:
+            self.store.put_extra(self.name, MAP_KEY, data)
+            self._map_image, self._map_known = image_version(data), True
+            seq = self.seq
+        self.feed.publish(self.name, (), seq)
+        return self._map_image
 
     def records_since(self, seq: int) -> list[Record]:
         """The records from ``seq`` on, as this table holds them."""

@@ -30,6 +30,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 import yaml
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -190,7 +191,7 @@ def create_app(
         )
 
     async def put_map(request: Request) -> dict[str, Any]:
-        encounter, _ = gm(request, "upload the map image")
+        encounter, identity = gm(request, "upload the map image")
         raw = b""
         async for chunk in request.stream():  # bounded while read, not after
             raw += chunk
@@ -201,12 +202,14 @@ def create_app(
                     "smaller one",
                 )
         kind = image_type(raw)
-        tables.store.put_extra(encounter, MAP_KEY, raw)
+        table = tables.open(encounter)
+        await anyio.to_thread.run_sync(table.put_map_image, raw, identity)
         return {"type": kind, "bytes": len(raw), "path": "/map/"}
 
     async def drop_map(request: Request) -> dict[str, Any]:
-        encounter, _ = gm(request, "remove the map image")
-        tables.store.put_extra(encounter, MAP_KEY, None)
+        encounter, identity = gm(request, "remove the map image")
+        table = tables.open(encounter)
+        await anyio.to_thread.run_sync(table.put_map_image, None, identity)
         return {"removed": True}
 
     async def map_image(request: Request) -> Response:

@@ -5,6 +5,7 @@ the table, refused to a player; and in Chromium, laid under the grid."""
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
 from pathlib import Path
@@ -13,6 +14,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from fracas.errors import FracasError
+from fracas.table import Identity
+from fracas.table.table import resume
 from fracas.web.mapimage import KEY, MAX_BYTES
 from tests.web.support import Served, served
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
@@ -130,6 +134,60 @@ def test_a_player_may_not_upload_or_remove_the_map_image(s: Served) -> None:
     assert s.table.store.extra("fight", KEY) is None
 
 
+def test_the_tables_state_carries_the_images_version_and_every_socket_hears_it(
+    s: Served,
+) -> None:
+    """Item 7: the image is put through the table service, whose state carries its
+    version (its bytes' digest): every page's socket is synced with it at once; a
+    removal syncs None; a table resumed from the store reads it back."""
+    client = TestClient(s.app)
+    image = png(4, 4)
+    version = hashlib.sha256(image).hexdigest()[:16]
+    with client.websocket_connect(f"/ws?token={s.ana}") as pat:
+        pat.send_json({"type": "hello", "seq": 0})
+        first = pat.receive_json()
+        assert first["type"] == "sync" and first["state"]["map_image"] is None
+        assert client.put("/api/map", content=image, headers=bearer(s.gm)).status_code == 200
+        heard = _sync(pat)
+        assert heard["state"]["map_image"] == version and heard["seq"] == first["seq"]
+        assert client.delete("/api/map", headers=bearer(s.gm)).status_code == 200
+        assert _sync(pat)["state"]["map_image"] is None
+    assert s.table.snapshot().map_image is None
+    assert s.table.put_map_image(image) == version
+    again = resume(s.table.store, "fight")
+    assert again.snapshot().map_image == version  # read back from the store
+    with pytest.raises(FracasError) as err:
+        s.table.put_map_image(b"GIF89a", Identity.player("Pat", "ana"))
+    assert err.value.code == "forbidden"
+    with pytest.raises(FracasError) as err:
+        s.table.put_map_image(b"GIF89a")
+    assert err.value.code == "bad_image" and s.table.snapshot().map_image == version
+
+
+def _sync(ws: Any) -> dict[str, Any]:
+    for _ in range(10):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "sync":
+            return message
+    raise AssertionError("no sync")
+
+
+def _shown(page: Any, version: str | None) -> None:
+    """Wait until ``page`` draws the image of ``version`` (None: none drawn)."""
+    if version is None:
+        page.wait_for_function(
+            "(() => { const i = document.getElementById('map-image');"
+            " return i && !i.getAttribute('href') && i.getAttribute('display') === 'none'; })()"
+        )
+        return
+    page.wait_for_function(
+        "v => { const i = document.getElementById('map-image');"
+        " return i && i.getAttribute('data-version') === v"
+        " && i.getAttribute('display') === null && i.getBBox().width > 0; }",
+        arg=version,
+    )
+
+
 @NEEDS_CHROMIUM
 def test_the_uploaded_image_lies_under_the_grid_on_every_page(tmp_path: Path, browser: Any) -> None:
     SHOTS.mkdir(exist_ok=True)
@@ -140,6 +198,13 @@ def test_the_uploaded_image_lies_under_the_grid_on_every_page(tmp_path: Path, br
         gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         gm.goto(f"{server.base}/t/{server.gm}")
         gm.wait_for_selector("#map-upload")
+        # the player's page is open before the upload: it sees every new image without
+        # a reload (item 7: the table's state carries the image's version)
+        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        phone.goto(f"{server.base}/t/{server.ana}")
+        phone.wait_for_selector("#order li")
+        _shown(phone, None)
+        phone.evaluate("window.sameLoad = true")  # a reload would lose it
         gm.set_input_files("#map-upload", str(path))
         gm.wait_for_function(
             "(() => { const i = document.getElementById('map-image');"
@@ -155,13 +220,20 @@ def test_the_uploaded_image_lies_under_the_grid_on_every_page(tmp_path: Path, br
         )
         assert order.index("map-image") < order.index("grid-rect")
         gm.locator("#map-box").screenshot(path=str(SHOTS / "map-image-gm.png"))
-        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        phone.goto(f"{server.base}/t/{server.ana}")
-        phone.wait_for_selector("#order li")
-        phone.wait_for_function(
-            "(() => { const i = document.getElementById('map-image');"
-            " return i && i.getAttribute('display') === null; })()"
-        )
+        first = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        _shown(phone, first)
         assert phone.locator("#map-upload").count() == 0  # the game master's only
+        # another image: the open page fetches it (its version in the address)
+        path.write_bytes(png(320, 240, (60, 90, 160)))
+        second = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        gm.set_input_files("#map-upload", str(path))
+        _shown(phone, second)
+        assert phone.get_attribute("#map-image", "href") == f"/map/{server.ana}?v={second}"
+        phone.locator("#map-box").screenshot(path=str(SHOTS / "map-image-player-live.png"))
+        gm.locator("#map-remove").click()
+        _shown(phone, None)
+        _shown(gm, None)
+        assert phone.evaluate("window.sameLoad === true")  # never reloaded
+        assert phone.evaluate("document.body.dataset.seq") == str(server.table.seq)
     finally:
         server.stop()

@@ -61,10 +61,12 @@ window.fracasLinks = (() => {
   }
 
   // The map image, under the grid (served at /map/TOKEN; none: nothing drawn), and the
-  // game master's upload (the server checks the bytes are a PNG, JPEG or WebP image).
+  // game master's upload (the table checks the bytes are a PNG, JPEG or WebP image).
+  // The state carries the image's version (state.map_image): a new one, put by the game
+  // master from any page, is fetched at once on every open page; none: nothing drawn.
   const SVGNS = "http://www.w3.org/2000/svg";
-  let imageShown = null;
-  function mapImage(state, reload = false) {
+  let imageShown; // the version drawn (undefined: none asked yet)
+  function mapImage(state) {
     const svg = $("map");
     if (!svg) return;
     const size = state.bounds || mapSize; // no map: the grid the page draws
@@ -82,9 +84,12 @@ window.fracasLinks = (() => {
     }
     img.setAttribute("width", String(size[0] * 40));
     img.setAttribute("height", String(size[1] * 40));
-    if (imageShown === null || reload) {
-      imageShown = Date.now();
-      img.setAttribute("href", `/map/${token}?v=${imageShown}`);
+    const version = state.map_image || null;
+    if (version !== imageShown) {
+      imageShown = version;
+      img.setAttribute("data-version", version || "");
+      if (version) img.setAttribute("href", `/map/${token}?v=${version}`);
+      else { img.removeAttribute("href"); img.setAttribute("display", "none"); }
     }
     if (state.you.role === "gm" && !$("map-upload")) {
       const row = node("div", { class: "row" });
@@ -100,12 +105,11 @@ window.fracasLinks = (() => {
         const r = await fetch("/api/map", { method: "PUT", headers: { Authorization: `Bearer ${token}` }, body: file });
         const data = await r.json();
         if (!r.ok) { notice(`${data.code}: ${data.message}`); return; }
-        notice("");
-        mapImage(state, true);
+        notice(""); // the table tells every page of the new image (state.map_image)
       });
       drop.addEventListener("click", async () => {
-        await fetch("/api/map", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
-        mapImage(state, true);
+        const r = await fetch("/api/map", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+        if (!r.ok) { const data = await r.json(); notice(`${data.code}: ${data.message}`); }
       });
     }
   }
