@@ -78,3 +78,34 @@ def test_WL_2_a_drag_shows_the_moves_cost_and_an_unpayable_drop_is_refused(
     assert record.action.params == {"to": (2, 0), "ap": 2}
     assert server.table.state.get("vera").sheet.ap == 0
     assert server.table.seq == seq + 1
+
+
+def test_the_game_masters_drag_shows_the_own_moves_cost_and_drops_free(
+    server: Server, browser: Any
+) -> None:
+    """The game master's drag of the acting combatant reads what its own move would pay
+    (or that it could not), and the drop stays the game master's move: free."""
+    server.table.submit(Act({"actor": "vera", "do": "set", "ap": 2}))
+    seq = server.table.seq
+    gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    gm.wait_for_selector("#order li")
+    synced(gm, seq)
+    gm.mouse.move(*_centre_of(gm, 0, 0))
+    gm.mouse.down()
+    gm.mouse.move(*_centre_of(gm, 3, 0), steps=8)
+    info = _info(gm, "cannot move here")
+    assert info.endswith(
+        f"Vera cannot move here: {REFUSED} (not_enough_ap); your drop puts it here anyway "
+        "(the game master's move)"
+    )
+    assert gm.get_attribute("#cursor", "class") == "refused"
+    gm.mouse.move(*_centre_of(gm, 2, 0), steps=4)
+    _info(gm, f"{PAYS} (its own move; your drop puts it here free)")
+    gm.mouse.move(*_centre_of(gm, 3, 0), steps=4)
+    _info(gm, "cannot move here")
+    gm.mouse.up()
+    gm.wait_for_selector('.token[data-id="vera"][aria-label$="at 3, 0"]')
+    record = server.table.log[-1]
+    assert record.action is not None and record.action.params == {"to": (3, 0)}
+    assert server.table.state.get("vera").sheet.ap == 2  # a decree costs nothing

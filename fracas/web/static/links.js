@@ -103,6 +103,7 @@ window.fracasLinks = (() => {
         const file = input.files[0];
         if (!file) return;
         const r = await fetch("/api/map", { method: "PUT", headers: { Authorization: `Bearer ${token}` }, body: file });
+        input.value = ""; // the same file picked again (edited since) is uploaded again
         const data = await r.json();
         if (!r.ok) { notice(`${data.code}: ${data.message}`); return; }
         notice(""); // the table tells every page of the new image (state.map_image)
