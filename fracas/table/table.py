@@ -451,10 +451,23 @@ class Table:
                 f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
             )
         action = check_now(self.ruleset, known, given, self.file.bounds)
-        if not by.is_gm and action.do == "move" and self.ruleset.move_spec is None:
-            params = {**action.params, "walk": True}  # a player's move is its own walk
-            action = dataclasses.replace(action, params=params)
+        if not by.is_gm and action.do == "move":
+            action = self._players_move(action, state)
         return action
+
+    def _players_move(self, action: Action, state: Encounter) -> Action:
+        """A player's ``move`` is its actor's own movement in its turn, as the rules make
+        it: a walk (``walk: true``) where they leave movement to the table; else, where
+        the player gave only the tile (a token dragged on the page), the ruleset's own
+        move to it (wasteland: a Movement Action paying its tiles, MAP then AP, WL-2)."""
+        if self.ruleset.move_spec is None:
+            return dataclasses.replace(action, params={**action.params, "walk": True})
+        if self.ruleset.move_is_own(action):
+            return action
+        own = self.ruleset.walk(state, action.actor, action.params["to"])
+        if own is None:
+            return action
+        return dataclasses.replace(action, params={**action.params, **own.params})
 
     def _act(self, command: Act, by: Identity) -> Outcome:
         self._no_pending()
