@@ -55,6 +55,9 @@ def test_a_player_walks_its_turns_tiles_and_no_more(tmp_path: Path) -> None:
 
 
 def test_wasteland_players_move_by_its_own_rules(tmp_path: Path) -> None:
+    # WL-2: a player's move is its Movement Action, paid MAP first, then AP; a token
+    # dragged on the page gives only the tile: the table makes it the actor's own move,
+    # a point a tile by the metric (the ruleset's walk), as the lab's tactics take it
     example = (Path(__file__).parents[2] / "examples" / "wasteland.yaml").read_text()
     table = TableService(open_store(tmp_path / "s.sqlite3", durable=False)).create(
         example.split("\nactions:")[0] + "\n", "w.yaml", seed=1
@@ -63,10 +66,22 @@ def test_wasteland_players_move_by_its_own_rules(tmp_path: Path) -> None:
     player = Identity.player("Pat", actor)
     at = table.state.get(actor).at
     assert at is not None
-    # a player's drop of its token is its own move as the rules take it: WL-2's cost,
-    # one point a tile (PROPOSED), paid MAP first, then AP (tests/table/test_move_cost.py)
-    table.act(Action(actor, "move", params={"to": (at[0], at[1] + 1)}), player)
+
+    def points() -> int:
+        sheet = table.state.get(actor).sheet
+        total: int = (getattr(sheet, "map", 0) or 0) + (getattr(sheet, "ap", 0) or 0)
+        return total
+
+    before = points()
+    table.act(Action(actor, "move", params={"to": (at[0] + 2, at[1] + 1)}), player)
     record = table.log[-1]
-    assert record.action is not None and record.action.params["ap"] == 1
-    table.act(Action(actor, "move", params={"to": (at[0], at[1] + 2), "ap": 1}), player)
-    assert table.state.get(actor).at == (at[0], at[1] + 2)
+    assert record.action is not None and record.by == "Pat"
+    assert dict(record.action.params) == {"to": (at[0] + 2, at[1] + 1), "ap": 2}
+    assert table.state.get(actor).at == (at[0] + 2, at[1] + 1) and points() == before - 2
+    table.act(Action(actor, "move", params={"to": (at[0] + 2, at[1] + 2), "ap": 1}), player)
+    assert table.state.get(actor).at == (at[0] + 2, at[1] + 2) and points() == before - 3
+    table.act(Action(actor, "move", params={"to": (0, 5)}))  # the game master's: free
+    assert table.state.get(actor).at == (0, 5) and points() == before - 3
+    with pytest.raises(FracasError) as err:  # the rest of its points and one more
+        table.act(Action(actor, "move", params={"to": (0, 5 + before - 2)}), player)
+    assert err.value.code == "not_enough_ap"

@@ -114,3 +114,24 @@ def test_quick_hp_a_condition_a_copy_and_a_secret_roll(server: Server, browser: 
     assert pat.locator("#roster-box").is_hidden() and pat.locator("#roll-secret").is_hidden()
     gm.locator("#roster-box").screenshot(path=str(SHOTS / "roster-gm.png"))
     gm.locator("#roll-box").screenshot(path=str(SHOTS / "roller-gm.png"))
+
+
+def test_a_free_mark_chosen_stays_chosen_when_the_table_moves_on(
+    server: Server, browser: Any
+) -> None:
+    # the condition's select is drawn again at every change of the table: the game
+    # master's "another (a free mark)" stays chosen (it fell back to burning, DC-29)
+    gm = _gm(server, browser)
+    gm.locator('.token[data-id="bo"]').click()
+    gm.wait_for_function("document.getElementById('quick-who').innerText.startsWith('Bo:')")
+    gm.select_option("#cond-name", "")
+    gm.fill("#cond-free", "spotted")
+    gm.fill("#quick-hp", "-1")
+    gm.press("#quick-hp", "Enter")  # the table moves on; the page is drawn again
+    _wait_seq(gm, server, 1)
+    gm.wait_for_function("document.body.dataset.seq === '2'")
+    assert gm.input_value("#cond-name") == "" and gm.locator("#cond-free").is_visible()
+    gm.fill("#cond-turns", "2")
+    gm.get_by_role("button", name="Set condition").click()
+    _wait_seq(gm, server, 2)
+    assert dict(server.table.state.get("bo").statuses) == {"spotted": {"turns": 2}}

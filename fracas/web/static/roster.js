@@ -83,10 +83,12 @@ const roster = (() => {
 
   function drawConditions() {
     const sel = $("cond-name");
-    const was = sel.value;
+    // the game master's choice kept through every redraw, "another (a free mark)" too;
+    // before any choice, the ruleset's first status
+    const was = sel.options.length ? sel.value : null;
     const list = state.status_list || [];
     sel.replaceChildren(...list.map((s) => el("option", { value: s.name, selected: s.name === was }, s.name.replace(/_/g, " "))),
-      el("option", { value: "", selected: was === "" && list.length === 0 }, "another (a free mark)"));
+      el("option", { value: "", selected: was === "" || (was === null && list.length === 0) }, "another (a free mark)"));
     const spec = list.find((s) => s.name === sel.value);
     $("cond-free").closest("label").hidden = Boolean(spec);
     $("cond-help").textContent = spec ? `${spec.summary}${spec.details.length ? "; details: " + spec.details.map((d) => `${d.name}${d.default !== null ? ` (default ${d.default})` : ""}`).join(", ") : ""}` : "A mark of the game master's own: any name, turns if you like.";
