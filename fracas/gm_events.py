@@ -188,7 +188,7 @@ class TacticsSet(Event):
 
     def describe(self, state: Encounter) -> str | None:
         name = state.name(self.actor)
-        was = state.presets.get(self.actor)
+        was = state.presets.get(self.actor, "default")
         same = " (as before)" if was == self.preset else ""
         return f"GM sets the tactics of {name}: {self.preset}{same}"
 
