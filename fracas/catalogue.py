@@ -18,7 +18,7 @@ from pydantic import Field
 
 from fracas.combatants import CORE_FIELDS
 from fracas.dice import notation
-from fracas.model import HP_SHOWN, Action
+from fracas.model import HP_SHOWN, PRESETS, Action
 from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
 
 __all__ = [
@@ -165,6 +165,17 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
         types={"text": str},
     ),
     ActionSpec(
+        "tactics",
+        "a game master's tactics preset of the actor, which the win bar and the advisor "
+        "play it by: `preset: default|naive|random` (as a file's `tactics: {ID: {preset: "
+        "...}}`); never read by the rules, never sent to a player",
+        ("preset",),
+        "none",
+        required=("preset",),
+        choices={"preset": PRESETS},
+        types={"preset": Literal["default", "naive", "random"]},
+    ),
+    ActionSpec(
         "policy",
         "a game master's change of the table's policy: `player_undo`, `player_calls: "
         "[names]`, `enemy_hp: exact|label|hidden`, `winbar`, `player_move`, `advisor` "
@@ -183,14 +194,14 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
     ),
 )
 
-PRIVATE_ACTIONS = frozenset({"note"})
+PRIVATE_ACTIONS = frozenset({"note", "tactics"})
 """Table actions whose records only the game master reads (a player's log has no line of
 them, nor of their undo and redo)."""
 
 
 def is_private(action: Action) -> bool:
     """Whether only the game master reads ``action``'s record: a private action (a
-    note), or a secret roll (``roll`` with ``secret: true``)."""
+    note, a tactics preset), or a secret roll (``roll`` with ``secret: true``)."""
     return action.do in PRIVATE_ACTIONS or (
         action.do == "roll" and action.params.get("secret") is True
     )
@@ -309,7 +320,8 @@ class Who(enum.Enum):
 
     GM = "gm"
     """The game master alone: an edit of the table by decree (the order, HP, statuses,
-    who is in the fight, hidden or noted, the policy) or a move of someone's token."""
+    who is in the fight, hidden or noted, the tactics presets, the policy) or a move of
+    someone's token."""
     TURN = "turn"
     """The actor's player, in the actor's own turn."""
     ANY_TIME = "any_time"
@@ -335,6 +347,7 @@ CORE_WHO: dict[str, Who] = {
     "hide": Who.GM,
     "show": Who.GM,
     "note": Who.GM,
+    "tactics": Who.GM,
     "policy": Who.GM,
     "finish": Who.GM,
     "reopen": Who.GM,

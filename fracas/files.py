@@ -226,6 +226,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         )
         known += added_ids(actions[-1])
     first = order[0] if order else ids[0]
+    tactics = _tactics(ruleset, top.tactics, ids, locate)
     start = Encounter(
         ruleset.name,
         combatants,
@@ -235,6 +236,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         ruleset.initial_values(),
         read_table(top.table, locate, bounds),
         policy=_policy(ruleset, top.policy, locate),
+        presets={cid: t.preset for cid, t in tactics.items() if t.preset != "default"},
     )
     where = tuple(locate(("actions", i)).split(": ")[0] for i in range(len(actions)))
     return EncounterFile(
@@ -248,8 +250,27 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         top.map,
         where,
         {k: v for k, v in raw.items() if k != "actions"},
-        _tactics(ruleset, top.tactics, ids, locate),
+        tactics,
     )
+
+
+def _with_presets(
+    setup: dict[str, Any], ef: EncounterFile, presets: Mapping[str, str]
+) -> dict[str, Any]:
+    """``setup`` with ``presets`` written in its ``tactics:`` (``default``: no ``preset``
+    key; a tactic left empty: no entry), for the file's own combatants."""
+    tactics = {cid: dict(t) for cid, t in dict(setup.get("tactics") or {}).items()}
+    for cid, preset in presets.items():
+        if cid not in ef.start.combatants:
+            continue
+        entry = tactics.setdefault(cid, {})
+        if preset == "default":
+            entry.pop("preset", None)
+        else:
+            entry["preset"] = preset
+        if not entry:
+            del tactics[cid]
+    return {k: v for k, v in {**setup, "tactics": tactics}.items() if k != "tactics" or v}
 
 
 def _merge_partial(kind: type[Any], given: Mapping[str, Any]) -> dict[str, Any]:
@@ -610,7 +631,10 @@ def action_json(action: Action, dice: Mapping[str, Sequence[int]] | None = None)
 
 
 def export(
-    ef: EncounterFile, records: Sequence[Record], order: Sequence[str] | None = None
+    ef: EncounterFile,
+    records: Sequence[Record],
+    order: Sequence[str] | None = None,
+    presets: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """An encounter file that replays ``records`` exactly with ``fracas run``.
 
@@ -620,9 +644,14 @@ def export(
     comes from the seed and the start's order follows again. ``order`` (the turn
     order in play) is not written: the game master's actions (``initiative``,
     ``delay``, ``add``, ``remove``) change it during play, and the file's actions
-    replay those changes.
+    replay those changes. ``presets`` (the state's :attr:`~fracas.model.Encounter.presets`
+    at the end): written in the file's ``tactics:`` for its own combatants, so the
+    lab reads them as the table plays them (the ``tactics`` actions replay them too,
+    and set those of a combatant added in play).
     """
     out: dict[str, Any] = dict(ef.setup)
+    if presets:
+        out = _with_presets(out, ef, presets)
     actions: list[dict[str, Any]] = []
     for record in records:
         rolled = dice_from_rolls(record.rolls)

@@ -1,6 +1,6 @@
 """The game master's table actions, in every ruleset: ``set``, ``heal``, ``damage``,
-``status``, ``add``, ``remove``, ``initiative``, ``delay``, ``roll``, ``hide``, ``show``
-and ``note``.
+``status``, ``add``, ``remove``, ``initiative``, ``delay``, ``roll``, ``hide``, ``show``,
+``note``, ``tactics``, ``policy``, ``finish`` and ``reopen``.
 
 They take no turn (like ``set``): the engine plans them without advancing to the
 actor's turn, they are records of the log like any action (undo and redo work on
@@ -40,6 +40,7 @@ from fracas.model import (
     Rolled,
     StatusCleared,
     StatusSet,
+    TacticsSet,
 )
 from fracas.rulesets.base import Ruleset, plain
 from fracas.validation import validate
@@ -101,6 +102,8 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
                 f"{action.do}: the fight is {now} already",
             )
         return [Ended(ending)]
+    if action.do == "tactics":
+        return [TacticsSet(actor, params["preset"])]
     if action.do == "policy":
         return [PolicySet(policy_of(ruleset, state.policy, params, "policy"))]
     assert action.do == "roll", action.do

@@ -1,5 +1,5 @@
 """The game master's table events (made by :mod:`fracas.gm`): edits of HP, the order,
-who is in the fight, hidden or noted, and free rolls. Import them from
+who is in the fight, hidden or noted, the tactics presets, and free rolls. Import them from
 :mod:`fracas.model`.
 """
 
@@ -23,6 +23,7 @@ __all__ = [
     "OrderSet",
     "PolicySet",
     "Rolled",
+    "TacticsSet",
     "TurnSkipped",
 ]
 
@@ -83,6 +84,7 @@ class CombatantRemoved(Event):
             order=tuple(cid for cid in state.order if cid != self.actor),
             hidden=state.hidden - {self.actor},
             notes={k: v for k, v in state.notes.items() if k != self.actor},
+            presets={k: v for k, v in state.presets.items() if k != self.actor},
         )
 
     def describe(self, state: Encounter) -> str | None:
@@ -171,6 +173,24 @@ class NoteWritten(Event):
     def describe(self, state: Encounter) -> str | None:
         name = state.name(self.actor)
         return f"GM notes on {name}: {self.text}" if self.text else f"GM clears the note on {name}"
+
+
+@dataclass(frozen=True, slots=True)
+class TacticsSet(Event):
+    """The game master sets the tactics preset a combatant plays by in the win bar and
+    the advisor (``tactics``): table state, never read by the rules."""
+
+    actor: str
+    preset: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(state, presets={**state.presets, self.actor: self.preset})
+
+    def describe(self, state: Encounter) -> str | None:
+        name = state.name(self.actor)
+        was = state.presets.get(self.actor, "default")
+        same = " (as before)" if was == self.preset else ""
+        return f"GM sets the tactics of {name}: {self.preset}{same}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,13 +39,15 @@ from fracas.gm_events import (
     OrderSet,
     PolicySet,
     Rolled,
+    TacticsSet,
     TurnSkipped,
     policy_words,
 )
-from fracas.state import HP_SHOWN, Action, Combatant, Encounter, Policy, TableRules, Turn
+from fracas.state import HP_SHOWN, PRESETS, Action, Combatant, Encounter, Policy, TableRules, Turn
 
 __all__ = [
     "HP_SHOWN",
+    "PRESETS",
     "Action",
     "ActionUsed",
     "Attempted",
@@ -69,6 +71,7 @@ __all__ = [
     "StatusCleared",
     "StatusSet",
     "TableRules",
+    "TacticsSet",
     "Turn",
     "TurnEnded",
     "TurnFlagged",

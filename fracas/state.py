@@ -18,6 +18,7 @@ from fracas.grid import Tile
 
 __all__ = [
     "HP_SHOWN",
+    "PRESETS",
     "Action",
     "Combatant",
     "Encounter",
@@ -150,6 +151,10 @@ class TableRules(HashKept):
 HP_SHOWN = ("exact", "label", "hidden")
 """The ways a table may show an enemy's HP to players (:attr:`Policy.enemy_hp`)."""
 
+PRESETS = ("default", "naive", "random")
+"""The balance lab's tactics presets of a combatant (:attr:`Encounter.presets`; a file's
+``tactics: {bo: {preset: naive}}``; docs/lab.md, "Tactics")."""
+
 
 @dataclass(frozen=True, slots=True)
 class Policy:
@@ -209,6 +214,12 @@ class Encounter(HashKept):
     ended: bool = False
     """The game master ended the fight (``finish``; ``reopen`` opens it again): table
     state, never read by the rules; no rules action is taken while it holds."""
+    presets: Mapping[str, str] = EMPTY
+    """The tactics preset (:data:`PRESETS`) a combatant plays by in the balance lab,
+    where one was given: the file's ``tactics:`` presets other than ``default`` at the
+    start, then the game master's ``tactics`` action (which writes ``default`` too).
+    Table state, never read by the rules; the win bar and the advisor play the fight
+    out by it (a combatant not named: its file tactic's preset)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.combatants, FrozenDict):
@@ -218,6 +229,8 @@ class Encounter(HashKept):
             object.__setattr__(self, "values", freeze(self.values))
         if type(self.notes) is not FrozenDict:
             object.__setattr__(self, "notes", freeze(self.notes))
+        if type(self.presets) is not FrozenDict:
+            object.__setattr__(self, "presets", freeze(self.presets))
         if type(self.hidden) is not frozenset:
             object.__setattr__(self, "hidden", frozenset(self.hidden))
         if type(self.order) is not tuple:
@@ -239,6 +252,7 @@ class Encounter(HashKept):
                     self.hidden,
                     self.notes,
                     self.policy,
+                    self.presets,
                 )
             )
             object.__setattr__(self, "_hash", h)

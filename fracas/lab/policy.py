@@ -9,6 +9,9 @@ expected damage to enemies, from the exact distribution of the states it leads t
 (cached per state and action); reload, equip or any other untargeted action only
 when nothing can be attacked now and it makes an attack possible; otherwise end the
 turn. No movement unless the file's ``tactics:`` asks for it (``approach``).
+A combatant's preset (``naive``, ``random``) is the state's
+(:attr:`~fracas.model.Encounter.presets`: the file's, then the game master's), else its
+tactic's.
 
 A pure function of the state: the same state always gets the same action, so the
 exact chain and every simulated fight (in any process) follow the same tactics.
@@ -82,7 +85,7 @@ class Policy:
 
     def _choose(self, state: Encounter) -> Action:
         actor = state.turn.actor
-        preset = self.tactic(actor).preset
+        preset = self.preset(state, actor)
         if preset == "naive":
             return naive(self, state)
         if preset == "random":
@@ -92,6 +95,11 @@ class Policy:
     def tactic(self, actor: str) -> Tactic:
         """The file's tactic of ``actor`` (the default's where it gives none)."""
         return self.tactics.get(actor, _DEFAULT)
+
+    def preset(self, state: Encounter, actor: str) -> str:
+        """The preset ``actor`` plays by in ``state``: the state's (the file's at the
+        start, then the game master's ``tactics`` action), else its tactic's."""
+        return state.presets.get(actor) or self.tactic(actor).preset
 
     @property
     def presenter(self) -> Presenter:

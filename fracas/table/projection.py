@@ -19,8 +19,9 @@ its own player.
 
 A combatant the game master hides (``hide``) is not sent to a player or a viewer at
 all: not in the state, the turn order, the log, the options' targets or the odds. The
-game master's notes (``note``) are sent to the game master alone, and a player's log
-has no line of a note's record.
+game master's notes (``note``) and the tactics presets the lab plays each combatant by
+(``tactics``) are sent to the game master alone, and a player's log has no line of
+their records.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from fracas.engine import Record
 from fracas.errors import FracasError
 from fracas.gm import judgement_calls
 from fracas.model import (
+    PRESETS,
     Action,
     Combatant,
     CombatantAdded,
@@ -188,6 +190,7 @@ class View:
             },
             "combatants": combatants,
             "status_list": _status_list(ruleset) if self.gm else [],
+            "presets": list(PRESETS) if self.gm else [],
             "ranges_button": ruleset.presenter().ranges_button,
             "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
             "outcome": _outcome(ruleset, state, unseen),
@@ -225,6 +228,10 @@ class View:
         if self.gm:
             entry["hidden"] = c.id in state.hidden
             entry["note"] = state.notes.get(c.id, "")
+            tactic = self.snap.file.tactics.get(c.id)
+            entry["tactics"] = state.presets.get(c.id) or (
+                tactic.preset if tactic is not None else "default"
+            )
         if self.gm or c.id in self.identity.owns:
             entry["ranges"] = [
                 {"label": r.label, "tiles": r.tiles} for r in presenter.ranges(state, c)

@@ -764,7 +764,12 @@ class Table:
         with self._lock:
             start = self._engine.log[0]
             out: dict[str, Any] = thaw(
-                export(self.file, [start, *self._engine.effective], self.state.order)
+                export(
+                    self.file,
+                    [start, *self._engine.effective],
+                    self.state.order,
+                    self.state.presets,
+                )
             )
             return out
 

@@ -1,6 +1,12 @@
-"""Mirror duels, one per ruleset whose duel the exact chain holds (wasteland's, with its
-AP, limbs and bleeding, passes 20,000 states): two identical combatants four tiles apart (so the
-tactics must walk), as file texts with ``ORDER`` and ``TACTICS`` to fill in."""
+"""Mirror duels, one per ruleset: two identical combatants four tiles apart (so the
+tactics must walk), as file texts with ``ORDER`` and ``TACTICS`` to fill in. Those of
+:data:`MIRRORS` are answered by the exact chain itself; wasteland's (:data:`LARGE`) as
+``fracas lab win`` answers it (:func:`fracas.lab.win.win`: exact, float or estimate, by
+size and time). Wasteland's duels grow past the exact chain's 20,000 states or its
+time quickly (CRIT dice explode, six limbs keep their Cripple Thresholds, 8 AP buy
+many actions a turn), so its mirror is kept small: 4 HP, 4 AP and 3 MAP (walk three
+tiles, then one knife attack a turn), no CRIT or CRITFAIL (``crit_min: 21``,
+``critfail_max: 0``), Evasion 12."""
 
 from __future__ import annotations
 
@@ -42,9 +48,24 @@ TACTICS""",
 }
 
 
+LARGE: dict[str, str] = {
+    "wasteland": """
+ruleset: wasteland
+order: ORDER
+combatants:
+  - {id: ana, name: Ana, side: a, at: [0, 0], max_hp: 4, agi_mod: -8, max_map: 3,
+     evasion_mod: 10, crit_min: 21, critfail_max: 0, skills: {melee: 2},
+     weapons: [{name: knife, kind: melee, damage: 1d4, ap: 4}]}
+  - {id: bo, name: Bo, side: b, at: [4, 0], max_hp: 4, agi_mod: -8, max_map: 3,
+     evasion_mod: 10, crit_min: 21, critfail_max: 0, skills: {melee: 2},
+     weapons: [{name: knife, kind: melee, damage: 1d4, ap: 4}]}
+TACTICS""",
+}
+
+
 def mirror(ruleset: str, first: str, tactics: str) -> str:
     """The mirror duel of ``ruleset``, ``first`` acting first, Bo under ``tactics``'
     preset (``default``: no ``tactics:``)."""
     order = "[ana, bo]" if first == "ana" else "[bo, ana]"
     extra = "" if tactics == "default" else f"tactics: {{bo: {{preset: {tactics}}}}}\n"
-    return MIRRORS[ruleset].replace("ORDER", order).replace("TACTICS", extra)
+    return {**MIRRORS, **LARGE}[ruleset].replace("ORDER", order).replace("TACTICS", extra)

@@ -233,7 +233,7 @@ def test_rules_soak_json() -> None:
         "attack",
         *("end_turn", "move", "set", "heal", "damage", "status"),
         *("add", "remove", "initiative", "delay", "roll", "hide", "show"),
-        *("finish", "reopen", "note", "policy"),
+        *("finish", "reopen", "note", "tactics", "policy"),
     ]
     attack = out["actions"][0]
     assert attack["params"] == ["weapon", "advantage", "disadvantage", "modifier", "distance"]

@@ -74,6 +74,7 @@ GM_ACTIONS = (
     "finish",
     "reopen",
     "note",
+    "tactics",
     "policy",
 )
 """The game master's core actions, after ``set`` (fracas.gm)."""

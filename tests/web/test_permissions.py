@@ -91,6 +91,7 @@ ATTEMPTS: list[Attempt] = [
             ("hide", {}),
             ("show", {}),
             ("note", {"text": "mine"}),
+            ("tactics", {"preset": "naive"}),
             ("policy", {"player_undo": True}),
             ("finish", {}),
             ("reopen", {}),
@@ -303,3 +304,28 @@ def test_a_players_question_of_its_moves_cost_is_answered_and_writes_nothing(
         assert (replies[6]["cost"]["allowed"], replies[6]["cost"]["code"]) == (False, "too_far")
         assert done["type"] == "done"  # the drop after a long drag is not too fast
         assert s.table.seq == seq + 1 and s.table.state != state
+
+
+def test_the_game_masters_tactics_frame_is_taken_and_told_to_the_game_master_alone(
+    tmp_path: Path,
+) -> None:
+    """Issue 23, item 1: the page's tactics select sends a ``tactics`` action; the game
+    master's is taken (the state's preset, which the win bar and the advisor play), and
+    a player's socket is told nothing of it (no line, no preset), while Pat's own frame
+    for it was refused above (``gm-action-tactics``)."""
+    with served(tmp_path) as s:
+        seq = s.table.seq
+        client = TestClient(s.app)
+        with (
+            client.websocket_connect(f"/ws?token={s.gm}") as gm,
+            client.websocket_connect(f"/ws?token={s.ana}") as pat,
+        ):
+            hello(gm)
+            hello(pat)
+            gm.send_json(act(seq, actor="bo", do="tactics", preset="random"))
+            assert answer(gm)["type"] == "done"
+            synced = pat.receive_json()
+            while synced["type"] != "sync" or synced["seq"] != seq + 1:
+                synced = pat.receive_json()
+        assert s.table.seq == seq + 1 and s.table.state.presets == {"bo": "random"}
+        assert "tactics" not in json.dumps(synced) and "random" not in json.dumps(synced)

@@ -1,7 +1,8 @@
 // fracas serve: the roster, for the game master (issue 22, item 2): the turn order,
 // reordered by dragging a name or by keys (Alt+arrows), a delay, a removal; quick HP on the token
 // picked (type -5 or +3, Enter); conditions from the ruleset's statuses with their
-// turns; a copy of a combatant added mid-fight; and a dice roller (the table rolls,
+// turns; each combatant's tactics preset (default, naive, random: what the win bar and
+// the advisor play it by); a copy of a combatant added mid-fight; and a dice roller (the table rolls,
 // shown to all or secret to the game master). Every control is an action the table
 // checks (app.js's send); nothing here decides.
 "use strict";
@@ -39,13 +40,23 @@ const roster = (() => {
     return b;
   }
 
+  // the tactics preset the win bar and the advisor play this combatant by: a change is
+  // the game master's `tactics` action (the table checks it, logs it, undoes it)
+  function tactics(c) {
+    const label = `Tactics of ${c.name}`;
+    const sel = el("select", { class: "roster-tactics", "aria-label": label, title: label });
+    sel.append(...(state.presets || []).map((p) => el("option", { value: p, selected: p === c.tactics }, p)));
+    sel.addEventListener("change", () => gmAct2(c.id, "tactics", { preset: sel.value }));
+    return sel;
+  }
+
   function row(cid, i) {
     const c = byId(cid);
     const li = el("li", { tabindex: "0", "data-id": cid,
       class: `${picked === cid ? "picked" : ""}${c && c.acting ? " acting" : ""}`,
       "aria-label": `${name(cid)}, ${i + 1} in the order; Alt and the arrow keys move it` });
     li.append(el("span", { class: "roster-name" }, `${i + 1}. ${name(cid)}${c && c.hidden ? " (hidden)" : ""}`));
-    if (c) li.append(el("span", { class: "small" }, `HP ${hpText(c)}`));
+    if (c) li.append(el("span", { class: "small" }, `HP ${hpText(c)}`), tactics(c));
     const next = state.order[(i + 1) % state.order.length];
     li.append(
       small("↑", `Move ${name(cid)} earlier`, () => moved(cid, -1)),
