@@ -66,7 +66,8 @@ def test_a_refusal_offered_keeps_its_words_and_nothing_of_how_it_was_raised(
     assert throw.refusal is not None
     assert (throw.refusal.code, throw.refusal.message) == (
         "not_throwable",  # DC-17: the reason before a self-target's
-        "'ana' holds 'pistol': only short blades, short blunt weapons and explosives can be thrown",
+        "'ana' holds 'pistol': only short blades, short blunt weapons and explosives can be "
+        "thrown (DC-15)",  # the words, then the rule (issue 22 item 8)
     )
     assert throw.refusal.__traceback__ is None
     assert throw.refusal.__context__ is None and throw.refusal.__cause__ is None

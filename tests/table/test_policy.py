@@ -94,7 +94,7 @@ def test_wl31_a_reaction_is_taken_off_turn_and_an_attack_is_not() -> None:
     with pytest.raises(FracasError) as err:
         table.act(Action("knox", "reaction", params={"name": "hit_the_deck"}), knox)
     assert err.value.code == "not_available"
-    assert err.value.message == "'knox' cannot hit the deck (needs hit_the_deck)"
+    assert err.value.message == "'knox' cannot hit the deck (needs hit_the_deck) (WL-31, WL-36)"
     with pytest.raises(FracasError) as err:
         table.act(Action("knox", "attack", "vera"), knox)
     assert err.value.code == "not_your_turn"

@@ -58,7 +58,7 @@ def test_a_self_target_refusal_names_the_combatant(tmp_path: Path) -> None:
         # the reason Ana cannot throw, not "'ana' cannot throw itself"
         assert throw.refusal is not None and throw.refusal.message == (
             "'ana' holds 'pistol': only short blades, short blunt weapons and explosives can "
-            "be thrown"
+            "be thrown (DC-15)"
         )
 
 
