@@ -171,7 +171,11 @@ class _SQLite(SQLStore[sqlite3.Connection]):
         return lambda: None
 
     def close(self) -> None:
-        self._db.close()
+        """Closed once no other thread is in a transaction (the lock): a close under a
+        statement another thread runs can crash SQLite's module; a use after it is a
+        ``store_failed`` refusal."""
+        with self._lock:
+            self._db.close()
 
 
 class SQLiteStore(_SQLite):

@@ -6,6 +6,7 @@ their encounter, durability settings, files that are not fracas stores, the defa
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,35 @@ def test_store_in_a_new_directory_and_default_path(tmp_path: Path) -> None:
     assert store.list() == []
     assert default_db_path().name == "encounters.sqlite3"
     assert "fracas" in str(default_db_path())
+
+
+def test_a_close_waits_for_another_threads_transaction_and_a_use_after_it_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A server's poller may be reading when its store closes: the close waits for the
+    transaction (SQLite's module can crash closing under a running statement), and a
+    read after it is a ``store_failed`` refusal, not a crash."""
+    store, name = make(tmp_path, 3)
+    inside, release = threading.Event(), threading.Event()
+    seen: list[int] = []
+
+    def reader() -> None:
+        with store._transaction(write=False) as db:
+            inside.set()
+            release.wait(10)
+            seen.append(db.execute("SELECT count(*) FROM records").fetchone()[0])
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    inside.wait(10)
+    closer = threading.Thread(target=store.close)
+    closer.start()
+    closer.join(0.2)
+    assert closer.is_alive()  # waiting for the reader's transaction
+    release.set()
+    thread.join(10)
+    closer.join(10)
+    assert not closer.is_alive() and seen == [3]
+    with pytest.raises(StoreError) as err:
+        store.load(name)
+    assert err.value.code == "store_failed"

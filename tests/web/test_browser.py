@@ -82,7 +82,8 @@ class Server:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(60)  # the server's tasks done before the store closes
+        assert not self.thread.is_alive(), "the test server did not stop in 60 s"
         self.pool.shutdown()
         self.store.close()
 
