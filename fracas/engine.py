@@ -23,6 +23,8 @@ from fracas.model import (
     Event,
     Moved,
     Note,
+    StatusCleared,
+    StatusSet,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
@@ -113,9 +115,30 @@ def next_turn(
 def begin_turn(
     ruleset: Ruleset, state: Encounter, actor: str, round_: int, dice: Dice
 ) -> list[Event]:
-    """A turn's start: TurnStarted, then the ruleset's start-of-turn effects."""
+    """A turn's start: TurnStarted, the actor's free-form marks counting down
+    (:func:`marks_tick`), then the ruleset's start-of-turn effects."""
     started = TurnStarted(actor, round_)
-    return [started, *ruleset.turn_start(started.apply(state), actor, dice)]
+    now = started.apply(state)
+    marks = marks_tick(ruleset, now, actor)
+    if marks:
+        now = fold(now, marks)
+    return [started, *marks, *ruleset.turn_start(now, actor, dice)]
+
+
+def marks_tick(ruleset: Ruleset, state: Encounter, actor: str) -> list[Event]:
+    """A free-form mark (a status the ruleset does not read, the game master's) with a
+    whole number of ``turns`` counts one down at the start of its bearer's turn and is
+    gone when none is left; the ruleset's own statuses tick by its rules."""
+    out: list[Event] = []
+    for name, details in state.get(actor).statuses.items():
+        turns = details.get("turns")
+        if type(turns) is not int or ruleset.status_spec(name) is not None:
+            continue
+        if turns <= 1:
+            out.append(StatusCleared(actor, name))
+        else:
+            out.append(StatusSet(actor, name, {**details, "turns": turns - 1}))
+    return out
 
 
 def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> list[Event]:

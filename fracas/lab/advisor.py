@@ -74,6 +74,9 @@ class Advice:
     method: str | None
     """How the chances to win were found: ``exact`` or ``float`` (None: not found)."""
     states: int = 0
+    preset: str = "default"
+    """The preset the actor plays by: its first choice is "the tactics' choice" only
+    where that is ``default`` (``naive`` and ``random`` choose otherwise)."""
 
     def to_json(self, state: Encounter) -> dict[str, Any]:
         """The advice as data (``fracas lab advise --json``, the page's panel)."""
@@ -83,7 +86,7 @@ class Advice:
             entry: dict[str, Any] = {
                 "rank": c.rank,
                 "kind": p.kind,
-                "tactics": c.rank == 1,
+                "tactics": c.rank == 1 and self.preset == "default",
                 "steps": [action_json(a) for a in p.steps],
                 "why": p.why,
                 "plain": plain_why(p, c.odds, state),
@@ -100,6 +103,7 @@ class Advice:
             "win": self.win,
             "method": self.method,
             "states": self.states,
+            "preset": self.preset,
             "choices": out,
         }
 
@@ -203,6 +207,7 @@ def advise(
         now,
         method,
         states,
+        policy.preset(state, actor),
     )
 
 

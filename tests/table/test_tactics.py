@@ -130,12 +130,16 @@ def test_the_win_bar_and_the_advisor_play_the_preset(tmp_path: Path) -> None:
     advice = table.advice_question(GM, table.seq).answer()
     assert (advice["actor"], advice["method"]) == ("bo", "exact")
     assert advice["win"] == pytest.approx(float(default["b"]), abs=1e-12)
+    assert advice["preset"] == "default" and advice["choices"][0]["tactics"]
 
     table.submit(preset("naive"))
     now = bar(table)
     assert now["method"] == "exact" and now["sides"]["a"]["win"] == float(naive["a"])
     advice = table.advice_question(GM, table.seq).answer()
     assert advice["win"] == pytest.approx(float(naive["b"]), abs=1e-12)
+    # the advisor still ranks by the default's score; a naive Bo does not take its first
+    # choice, so none is called "the tactics' choice"
+    assert advice["preset"] == "naive" and not any(c["tactics"] for c in advice["choices"])
 
     table.undo()
     assert bar(table)["sides"]["a"]["win"] == float(default["a"])
