@@ -27,6 +27,15 @@ NUMBER_CONTROLS = """() => {
   reachable.forEach((e, i) => { e.dataset.k = String(i); });
   return reachable.length;
 }"""
+SETTLED = """() => new Promise((done) => {
+  let quiet = setTimeout(done, 500);
+  setTimeout(done, 5000);
+  new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(done, 500); })
+    .observe(document.body, {subtree: true, childList: true});
+})"""
+"""Resolves once the page has drawn nothing new for 500 ms (at most 5 s): the links, the
+win bar and the roster arrive after the first sync, and a control drawn again after
+the count would lose its number."""
 FOCUSED = """() => {
   const e = document.activeElement;
   const cs = getComputedStyle(e);
@@ -79,6 +88,7 @@ def test_tab_reaches_every_control_and_each_shows_its_focus(
     page.goto(server.base + path)
     page.wait_for_selector(ready)
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    page.evaluate(SETTLED)
     count = page.evaluate(NUMBER_CONTROLS)
     assert count > 10
     reached: dict[str, dict[str, Any]] = {}
