@@ -139,7 +139,7 @@ def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None)
     tactics (the first is the one they take), each with the exact odds of its attack
     (as `fracas odds` gives them) and, where the fight's chain can say, the side's chance
     to win after it."""
-    from fracas.lab.advisor import ADVICE_SECONDS, advise
+    from fracas.lab.advisor import ADVICE_SECONDS, advise, step_words
     from fracas.lab.fight import file_start
     from fracas.lab.keep import Kept
     from fracas.lab.policy import Policy
@@ -160,7 +160,7 @@ def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None)
         how = "" if advice.method is None else f" ({advice.method}, {advice.states:,} states)"
         _out.print(f"[bold]{escape(data['name'])}[/bold]'s turn{now}{how}")
         for c in data["choices"]:
-            steps = ", then ".join(_words(s) for s in c["steps"])
+            steps = ", then ".join(step_words(s, actor=False) for s in c["steps"])
             figures = ""
             odds = c["odds"]
             if odds is not None and c["target"] in odds["combatants"]:
@@ -178,20 +178,6 @@ def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None)
             _out.print(f"       [dim]{escape(c['why'])}[/dim]")
 
     _guard(go)
-
-
-def _words(step: dict[str, object]) -> str:
-    """One step of a choice in a few words (``ana attack bo``, ``walk to [3, 4]``)."""
-    if step["do"] == "move":
-        return f"walk to {step['to']}"
-    parts = [str(step["do"])]
-    if "target" in step:
-        parts.append(str(step["target"]))
-    if "at" in step:
-        parts.append(f"at {step['at']}")
-    skip = {"actor", "do", "target", "at", "dice"}
-    parts += [f"{k}={v}" for k, v in step.items() if k not in skip]
-    return " ".join(parts)
 
 
 @lab.command("sim")

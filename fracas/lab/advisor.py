@@ -291,11 +291,12 @@ def advice_lines(data: dict[str, Any], top: int | None = None) -> list[str]:
     return out
 
 
-def step_words(step: dict[str, Any]) -> str:
-    """One step of a choice in a few words (``ana attack bo``, ``walk to [3, 4]``)."""
+def step_words(step: dict[str, Any], *, actor: bool = True) -> str:
+    """One step of a choice in a few words (``ana attack bo``, ``walk to [3, 4]``;
+    ``actor=False``: ``attack bo``, where the heading names whose turn it is)."""
     if step["do"] == "move":
         return f"walk to {list(step['to'])}"
-    parts = [str(step["actor"]), str(step["do"])]
+    parts = [str(step["actor"]), str(step["do"])] if actor else [str(step["do"])]
     if "target" in step:
         parts.append(str(step["target"]))
     if "at" in step:
