@@ -366,6 +366,7 @@ def _attack(s: Session, page: Any, actor: str, target: str) -> None:
     """Tap Attack and a target, read the odds in the preview, then tap Confirm."""
     table = s.server.table
     seq = table.seq
+    synced(page, seq)  # the page's own targets are those of the table as it is now
     page.get_by_role("button", name="Attack", exact=True).tap()
     page.locator(f"#actions .targets button[data-target='{target}']").tap()
     page.wait_for_selector("#odds .odds-line")
