@@ -123,12 +123,21 @@ def stop(executors: Iterable[Executor]) -> None:
     process killed (a worker ignores SIGTERM), their threads and queues joined. For a
     process that is stopping: it ends every child process it started."""
     pools = list(executors)
+    # Each process pool's manager thread, taken before the first shutdown forgets it
+    # (a shutdown without wait drops its reference; a second one has nothing to join).
+    managers = [
+        thread
+        for each in pools
+        if isinstance(thread := getattr(each, "_executor_manager_thread", None), threading.Thread)
+    ]
     for each in pools:
         each.shutdown(wait=False, cancel_futures=True)
     for child in multiprocessing.active_children():
         child.kill()
     for each in pools:
         each.shutdown(wait=True)
+    for thread in managers:
+        thread.join()
     # These pools' manager threads are joined and their wake-up pipes closed: nothing of
     # theirs is left for concurrent.futures' exit hook to wake, which on Python 3.11 may
     # write to such a pipe (a broken pool's, closed as it writes) and print "Exception
