@@ -41,6 +41,7 @@ __all__ = [
     "Shown",
     "StatusSpec",
     "TypedRuleset",
+    "on_sheet",
     "plain",
     "sheet_as",
 ]
@@ -112,6 +113,10 @@ class StatusSpec:
     name: str
     summary: str
     details: Mapping[str, Detail] = dataclasses.field(default_factory=dict)
+    on_sheet: str | None = None
+    """The sheet field that holds it, where the rules keep it on the sheet (a tuple of
+    names: escalation's ``conditions``, ES-12) rather than among the statuses; the
+    table's status edits add the name to that field and take it off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,6 +501,16 @@ S = TypeVar("S")
 
 RULE_ID = re.compile(r"\b(?:P-)?[A-Z]{2,3}-[A-Z]?\d+\b")
 """A rule ID in words (``DC-37``, ``WL-G16``, ``P-TD-4``)."""
+
+
+def on_sheet(ruleset: Ruleset, c: Combatant) -> tuple[str, ...]:
+    """The statuses ``c``'s sheet holds (:attr:`StatusSpec.on_sheet`: escalation's
+    conditions), in the order the sheet holds them."""
+    fields = dict.fromkeys(s.on_sheet for s in ruleset.statuses if s.on_sheet is not None)
+    known = {s.name for s in ruleset.statuses if s.on_sheet is not None}
+    return tuple(
+        name for field in fields for name in getattr(c.sheet, field or "", ()) if name in known
+    )
 
 
 def sheet_as(c: Combatant, kind: type[S]) -> S:

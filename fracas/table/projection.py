@@ -48,7 +48,7 @@ from fracas.model import (
     policy_words,
 )
 from fracas.render import action_title, record_entries
-from fracas.rulesets.base import Ruleset, Shown
+from fracas.rulesets.base import Ruleset, Shown, on_sheet
 from fracas.table.identity import Identity, Role
 from fracas.table.outcome import Outcome as FightOutcome
 from fracas.table.outcome import outcome
@@ -221,7 +221,9 @@ class View:
             "acting": c.id == state.turn.actor,
             "mine": c.id in self.identity.owns,
             "hp_shown": shown,
-            "statuses": _shown(presenter.statuses(state, c)),
+            "statuses": _shown(
+                (*presenter.statuses(state, c), *(Shown(n, "") for n in on_sheet(ruleset, c)))
+            ),
             "gear": presenter.gear(state, c),
             "gear_note": presenter.gear_note(state, c),
         }
