@@ -14,22 +14,15 @@
 `;
   let asked = null; // {id, seq} of the advice on its way
 
-  function make(tag, attrs = {}, text = "") {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text) node.textContent = text;
-    return node;
-  }
-
   function box() {
     let section = document.getElementById("advisor-box");
     if (section) return section;
-    const style = make("style");
+    const style = el("style");
     style.textContent = STYLE;
     document.head.append(style);
-    section = make("section", { id: "advisor-box", "aria-labelledby": "advisor-h" });
+    section = el("section", { id: "advisor-box", "aria-labelledby": "advisor-h" });
     section.hidden = true;
-    const button = make("button", { type: "button", id: "advisor-suggest" }, "Suggest");
+    const button = el("button", { type: "button", id: "advisor-suggest" }, "Suggest");
     button.addEventListener("click", () => {
       const id = send({ type: "advise" }); // app.js's send (it adds the seq seen)
       if (id === null) return;
@@ -38,10 +31,10 @@
       document.getElementById("advisor-list").replaceChildren();
     });
     section.append(
-      make("h2", { id: "advisor-h" }, "Advisor"),
+      el("h2", { id: "advisor-h" }, "Advisor"),
       button,
-      make("p", { class: "how", id: "advisor-how", "aria-live": "polite" }),
-      make("ol", { id: "advisor-list" }),
+      el("p", { class: "how", id: "advisor-how", "aria-live": "polite" }),
+      el("ol", { id: "advisor-list" }),
     );
     const bar = document.getElementById("winbar-box") || document.getElementById("order-box");
     if (bar) bar.after(section); else document.querySelector("main").append(section);
@@ -71,8 +64,8 @@
     const now = a.win === null ? "" : `; ${a.side} win ${pct(a.win)} now (${a.method === "exact" ? "exact" : "floating point"})`;
     how.textContent = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
     for (const c of a.choices) {
-      const li = make("li", { "data-rank": String(c.rank) });
-      const head = make("div", { class: "steps" }, c.steps.map(stepWords).join(", then ") + (c.tactics ? " — the tactics' choice" : ""));
+      const li = el("li", { "data-rank": String(c.rank) });
+      const head = el("div", { class: "steps" }, c.steps.map(stepWords).join(", then ") + (c.tactics ? " — the tactics' choice" : ""));
       li.append(head);
       const figures = [];
       const o = c.odds && c.target ? c.odds.combatants[c.target] : null;
@@ -83,8 +76,8 @@
         if (c.odds.estimate) figures.push("(an estimate)");
       }
       if (c.win !== null) figures.push(`then ${a.side} win ${pct(c.win)}`);
-      if (figures.length) li.append(make("div", { class: "figures" }, figures.join(", ")));
-      li.append(make("div", { class: "why" }, c.why));
+      if (figures.length) li.append(el("div", { class: "figures" }, figures.join(", ")));
+      li.append(el("div", { class: "why" }, c.why));
       list.append(li);
     }
   }

@@ -10,7 +10,6 @@ const SIDE_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#5
 const SIDE_INKS = ["#fff", "#000", "#000", "#000", "#000", "#000"];
 const token = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 
 let state = null;
 let seq = 0;
@@ -24,15 +23,6 @@ let cursor = null; // the tile the tile counter reads: [x, y]
 let dragged = null; // the combatant whose token is being dragged (movecost.js: its cost)
 let mapSize = [8, 6]; // tiles drawn: [width, height]
 const sides = [];
-
-function el(tag, attrs = {}, text = "") {
-  const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-  }
-  if (text) node.textContent = text;
-  return node;
-}
 
 function sideColour(side) {
   if (!sides.includes(side)) sides.push(side);

@@ -7,26 +7,19 @@
 window.fracasLinks = (() => {
   const $ = (id) => document.getElementById(id);
 
-  function node(tag, attrs = {}, text = "") {
-    const n = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-    if (text) n.textContent = text;
-    return n;
-  }
-
   // The address, "Copy" and the QR code of one listed link (nothing for a revoked one).
   function row(link) {
     if (!link.url) return [];
-    const box = node("div", { class: "link-url" });
-    const input = node("input", { readonly: "", value: link.url, "aria-label": `${link.name}'s link`, class: "link-address" });
-    const copy = node("button", { type: "button", class: "link-copy" }, `Copy ${link.name}'s link`);
+    const box = el("div", { class: "link-url" });
+    const input = el("input", { readonly: "", value: link.url, "aria-label": `${link.name}'s link`, class: "link-address" });
+    const copy = el("button", { type: "button", class: "link-copy" }, `Copy ${link.name}'s link`);
     copy.addEventListener("click", async () => {
       try { await navigator.clipboard.writeText(link.url); copy.textContent = "Copied"; } catch (e) {
         input.select(); document.execCommand("copy"); copy.textContent = "Copied";
       }
       setTimeout(() => { copy.textContent = `Copy ${link.name}'s link`; }, 1500);
     });
-    const qr = node("img", { class: "link-qr", alt: `QR code of ${link.name}'s link`,
+    const qr = el("img", { class: "link-qr", alt: `QR code of ${link.name}'s link`,
       src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qr)}` });
     box.append(input, copy, qr);
     return [box];
@@ -38,7 +31,7 @@ window.fracasLinks = (() => {
     let b = $("gm-finish");
     if (state.you.role !== "gm") { if (b) b.remove(); return; }
     if (!b) {
-      b = node("button", { type: "button", id: "gm-finish" });
+      b = el("button", { type: "button", id: "gm-finish" });
       b.addEventListener("click", () => {
         const ended = b.dataset.ended === "true";
         send({ type: "act", action: { actor: b.dataset.actor, do: ended ? "reopen" : "finish" } });
@@ -64,7 +57,6 @@ window.fracasLinks = (() => {
   // game master's upload (the table checks the bytes are a PNG, JPEG or WebP image).
   // The state carries the image's version (state.map_image): a new one, put by the game
   // master from any page, is fetched at once on every open page; none: nothing drawn.
-  const SVGNS = "http://www.w3.org/2000/svg";
   let imageShown; // the version drawn (undefined: none asked yet)
   function mapImage(state) {
     const svg = $("map");
@@ -72,7 +64,7 @@ window.fracasLinks = (() => {
     const size = state.bounds || mapSize; // no map: the grid the page draws
     let img = $("map-image");
     if (!img) {
-      img = document.createElementNS(SVGNS, "image");
+      img = document.createElementNS(SVG, "image");
       img.id = "map-image";
       img.setAttribute("x", "0");
       img.setAttribute("y", "0");
@@ -92,11 +84,11 @@ window.fracasLinks = (() => {
       else { img.removeAttribute("href"); img.setAttribute("display", "none"); }
     }
     if (state.you.role === "gm" && !$("map-upload")) {
-      const row = node("div", { class: "row" });
-      const label = node("label", {}, "Map image (PNG, JPEG or WebP, at most 4 MiB) ");
-      const input = node("input", { type: "file", id: "map-upload", accept: "image/png,image/jpeg,image/webp" });
+      const row = el("div", { class: "row" });
+      const label = el("label", {}, "Map image (PNG, JPEG or WebP, at most 4 MiB) ");
+      const input = el("input", { type: "file", id: "map-upload", accept: "image/png,image/jpeg,image/webp" });
       label.append(input);
-      const drop = node("button", { type: "button", id: "map-remove" }, "Remove the map image");
+      const drop = el("button", { type: "button", id: "map-remove" }, "Remove the map image");
       row.append(label, drop);
       $("gm-box").append(row);
       input.addEventListener("change", async () => {

@@ -8,22 +8,12 @@ const TILE = 40;
 const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
 const token = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 
 let forms = [];
 let form = null; // the chosen ruleset's form
 let rows = []; // one per combatant: {box, controls: {field: getter}, x, y}
 let sent = new Map(); // field path -> the control that gave it (for errors)
 let nextId = 1;
-
-function el(tag, attrs = {}, text = "") {
-  const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-  }
-  if (text) node.textContent = text;
-  return node;
-}
 
 function uid(prefix) { return `${prefix}-${nextId++}`; }
 

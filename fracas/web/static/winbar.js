@@ -38,28 +38,21 @@
     return text;
   }
 
-  function make(tag, attrs = {}, text = "") {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text) node.textContent = text;
-    return node;
-  }
-
   function box() {
     let section = document.getElementById("winbar-box");
     if (section) return section;
-    const style = make("style");
+    const style = el("style");
     style.textContent = STYLE;
     document.head.append(style);
-    section = make("section", { id: "winbar-box", "aria-labelledby": "winbar-h" });
+    section = el("section", { id: "winbar-box", "aria-labelledby": "winbar-h" });
     section.hidden = true;
     section.append(
-      make("h2", { id: "winbar-h" }, "Win chance"),
-      make("div", { class: "bar", id: "winbar", role: "img" }),
-      make("ul", { id: "winbar-sides", "aria-live": "polite" }),
-      make("p", { class: "how", id: "winbar-how" }),
+      el("h2", { id: "winbar-h" }, "Win chance"),
+      el("div", { class: "bar", id: "winbar", role: "img" }),
+      el("ul", { id: "winbar-sides", "aria-live": "polite" }),
+      el("p", { class: "how", id: "winbar-how" }),
     );
-    const toggle = make("button", { type: "button", id: "winbar-players", "aria-pressed": "false" }, "Show the win bar to players");
+    const toggle = el("button", { type: "button", id: "winbar-players", "aria-pressed": "false" }, "Show the win bar to players");
     toggle.hidden = true;
     toggle.addEventListener("click", () => {
       send({ type: "winbar", players: !players }); // app.js's send; the server decides
@@ -104,25 +97,25 @@
     section.classList.toggle("estimate", estimate);
     const words = [];
     for (const [side, s] of Object.entries(bar.sides)) {
-      const seg = make("span", { "data-side": side });
+      const seg = el("span", { "data-side": side });
       seg.style.width = pct(s.win);
       seg.style.background = colour(side);
       strip.append(seg);
       const ci = s.ci95 ? ` (95%: ${said(s.ci95[0])}–${said(s.ci95[1])})` : "";
       const line = `${side}: ${estimate ? "about " : ""}${said(s.win, s.certain)}${ci}`;
-      const li = make("li", { "data-side": side });
-      const sw = make("span", { class: "swatch", "aria-hidden": "true" });
+      const li = el("li", { "data-side": side });
+      const sw = el("span", { class: "swatch", "aria-hidden": "true" });
       sw.style.background = colour(side);
       li.append(sw, document.createTextNode(line));
       list.append(li);
       words.push(line);
     }
     if (bar.draw > 0) {
-      const seg = make("span", { class: "draw" });
+      const seg = el("span", { class: "draw" });
       seg.style.width = pct(bar.draw);
       strip.append(seg);
       const line = `draw: ${estimate ? "about " : ""}${said(bar.draw, bar.draw_certain)}`;
-      list.append(make("li", { "data-side": "" }, line));
+      list.append(el("li", { "data-side": "" }, line));
       words.push(line);
     }
     const kind = { exact: "exact", float: "solved in floating point", estimate: "an estimate" }[bar.method];
