@@ -16,7 +16,7 @@ from fracas.choices import options_now
 from fracas.errors import FileError, FracasError
 from fracas.files import load as load_file
 from fracas.model import Action
-from fracas.rulesets.escalation.tables import SIZE_CATEGORIES, STANDARD_CONDITIONS
+from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from tests.rulesets.escalation_support import (
     actions_left,
     attack,

@@ -32,8 +32,8 @@ from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter
 from fracas.odds import action_odds
 from fracas.rulesets.escalation.damage import judge
+from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from tests.test_properties import NoDice, merged_chisquare, rolls_by_label
 
 

@@ -20,7 +20,7 @@ from fracas.model import Damaged, fold
 from fracas.odds import Odds
 from fracas.rulesets.soak import Soak
 from fracas.rulesets.soak.attack import Attack
-from fracas.rulesets.soak.tables import ODDS_MAX_ROLLS
+from fracas.rulesets.soak.data import ODDS_MAX_ROLLS
 from tests.rulesets.soak_support import act, doc, odds_of, state_and_action, who
 
 

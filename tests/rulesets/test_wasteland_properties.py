@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from fracas.engine import Engine
 from fracas.model import Damaged
+from fracas.rulesets.wasteland.data import LIMBS
 from fracas.rulesets.wasteland.events import CritRolled, LimbHit
-from fracas.rulesets.wasteland.tables import LIMBS
 from tests.rulesets.wasteland_support import (
     SMG,
     act,

@@ -16,10 +16,10 @@ from fracas.model import Attempted, Damaged, Encounter, Event
 from fracas.odds import Odds, action_odds
 from fracas.render import log_lines
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.wasteland.data import LimbName
 from fracas.rulesets.wasteland.events import LimbDamaged, LimbHit, ShotRolled
 from fracas.rulesets.wasteland.sheet import Sheet
 from fracas.rulesets.wasteland.stats import LimbView, limb_view
-from fracas.rulesets.wasteland.tables import LimbName
 from tests.helpers import Played, load_text, play
 
 __all__ = [

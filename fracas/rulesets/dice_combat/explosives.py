@@ -21,6 +21,7 @@ from fracas.model import (
     TurnOver,
 )
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.dice_combat.data import BURN_LUCK, CRIT_PROFILES, SCATTER_DIE, WeaponClass
 from fracas.rulesets.dice_combat.events import (
     AttackRolled,
     BlastEmpty,
@@ -43,7 +44,6 @@ from fracas.rulesets.dice_combat.rolls import (
     guard,
 )
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.tables import BURN_LUCK, CRIT_PROFILES, SCATTER_DIE, WeaponClass
 
 __all__ = ["Blast", "Victim", "blast", "roll_blast", "victims"]
 

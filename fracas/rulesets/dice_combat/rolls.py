@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from fracas.dice.pools import Faces, Pool, keep_highest, keep_lowest, roll_pool
 from fracas.dice.source import Dice
 from fracas.model import Damaged
+from fracas.rulesets.dice_combat.data import COVER_BONUS, CRIT_DIE, CRIT_PROFILES
 from fracas.rulesets.dice_combat.events import DefenceRolled
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.tables import COVER_BONUS, CRIT_DIE, CRIT_PROFILES
 
 __all__ = [
     "D20",

@@ -19,6 +19,7 @@ from fracas.dice.source import Dice
 from fracas.frozen import FrozenDict, HashKept, canonical, kept_hash
 from fracas.model import Combatant, Damaged, Event, StatusSet
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.wasteland.data import D20, INJURY_DC_BASE, LIMBS, Injury, LimbName
 from fracas.rulesets.wasteland.events import DeathDefied, EffectGained, LimbDamaged, LimbHit
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
@@ -29,7 +30,6 @@ from fracas.rulesets.wasteland.stats import (
     limb_view,
     location,
 )
-from fracas.rulesets.wasteland.tables import D20, INJURY_DC_BASE, LIMBS, Injury, LimbName
 from fracas.rulesets.wasteland.weapons import Weapon, dice_spec
 
 __all__ = [
