@@ -1,4 +1,4 @@
-"""The rolls every dice-combat attack shares (DC-35 to DC-44): the d20 with an edge, the
+"""The rolls and damage every dice-combat attack shares (DC-35 to DC-44): the d20 with an edge, the
 critical profiles, a defender's Defend roll and the damage with its extra d4s."""
 
 from __future__ import annotations
