@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from fracas.dice.source import TableDice
+from fracas.dice.source import GivenDice
 from fracas.engine import Engine
 from fracas.errors import FracasError
 from fracas.model import Event, Note, fold
@@ -211,8 +211,8 @@ def test_P_ES_1_an_attack_is_decided_once_by_value_then_rolled() -> None:
     equal = dataclasses.replace(state, combatants=dict(state.combatants))
     assert equal is not state and ef.ruleset.decided(equal, action) is decision
     assert "resolve" not in vars(type(ef.ruleset))
-    rolled = ef.ruleset.roll(state, decision, TableDice({"trigger": (12,)}, None))
+    rolled = ef.ruleset.roll(state, decision, GivenDice({"trigger": (12,)}, None))
     # 1 + 3 + 5 crit + 2 backstab - 1 = 10 > 8 HP.
     assert fold(state, rolled).get("bo").hp == 0
-    missed = ef.ruleset.roll(state, decision, TableDice({"trigger": (3,)}, None))
+    missed = ef.ruleset.roll(state, decision, GivenDice({"trigger": (3,)}, None))
     assert fold(state, missed).get("bo").hp == 8

@@ -14,7 +14,7 @@ import icepool
 import pytest
 from scipy.stats import chisquare
 
-from fracas.dice.source import RandomDice, TableDice
+from fracas.dice.source import GivenDice, RandomDice
 from fracas.engine import plan
 from fracas.model import Damaged, fold
 from fracas.odds import Odds
@@ -337,7 +337,7 @@ def test_P_SK_1_is_decided_once_by_value_then_rolled() -> None:
     assert equal == state and equal is not state
     assert ruleset.decided(equal, action) is decision
     assert not hasattr(ruleset, "_memo") and "resolve" not in vars(type(ruleset))
-    events = ruleset.roll_all(state, decision, TableDice({"attack": (10,), "damage": (5,)}, None))
+    events = ruleset.roll_all(state, decision, GivenDice({"attack": (10,), "damage": (5,)}, None))
     assert [type(e).__name__ for e in events] == [
         "APSpent",
         "ActionUsed",
