@@ -36,7 +36,7 @@ from fracas.rulesets.soak.events import Harmed
 from fracas.rulesets.wasteland.events import EffectGained
 from fracas.rulesets.wasteland.turn_events import PeekEnded
 from fracas.steps import run_steps
-from tests.rulesets.wasteland_support import act, doc, who
+from tests.rulesets.wasteland.support import act, doc, who
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAG = {"name": "frag", "kind": "explosive", "damage": "3d6", "ap": 4, "count": 1}
