@@ -179,7 +179,7 @@ def test_DC_28_no_explosives_in_round_one(do: str) -> None:
         thrower(),
         who("ana", (0, 0)),
         actions=[act("bo", do, "ana")],
-        round_=1,
+        round=1,
     )
     assert refusal(p) == (1, "explosives_round_one")
     assert hand(p, "bo") == "molotov"
