@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from fracas.model import Action, Event, Note
 from fracas.rulesets.base import Shown
 from tests.rulesets.dice_combat.support import act, fight, log, ok, refusal, who
-from tests.test_properties import begin, check_hashes_replay, encounters, load
+from tests.rulesets.dice_combat.test_properties import begin, check_hashes_replay, encounters, load
 
 # --- statuses: burning as `set` gives it (DC-24, DC-25, P-DC-4) -------------------------
 

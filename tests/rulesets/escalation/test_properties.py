@@ -34,7 +34,7 @@ from fracas.odds import action_odds
 from fracas.rulesets.escalation.damage import judge
 from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from fracas.rulesets.escalation.sheet import Sheet
-from tests.test_properties import NoDice, merged_chisquare, rolls_by_label
+from tests.rulesets.dice_combat.test_properties import NoDice, merged_chisquare, rolls_by_label
 
 
 def trigger_classes(ef: EncounterFile, state: Encounter, action: Action) -> int:

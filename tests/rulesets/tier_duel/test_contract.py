@@ -20,9 +20,9 @@ from fracas.rulesets.tier_duel.events import (
     Unanswered,
     Verdict,
 )
+from tests.rulesets.dice_combat.test_properties import check_hashes_replay
 from tests.rulesets.tier_duel.support import act, duel, log, ok, who
 from tests.rulesets.tier_duel.test_properties import begin, encounters, load
-from tests.test_properties import check_hashes_replay
 
 SWORD: dict[str, Any] = {"reflex": 2, "body": 3, "skills": {"sword": 3}, "hand": "sword"}
 SPEAR: dict[str, Any] = {"reflex": 1, "skills": {"spear": 2}, "hand": "spear"}

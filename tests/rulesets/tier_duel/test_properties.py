@@ -33,7 +33,7 @@ from fracas.errors import FracasError, Refusal
 from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Attempted, Damaged, Encounter
 from fracas.odds import action_odds
-from tests.test_properties import NoDice, merged_chisquare, rolls_by_label
+from tests.rulesets.dice_combat.test_properties import NoDice, merged_chisquare, rolls_by_label
 
 IDS = ("ana", "bo", "cy")
 SKILLS = ("sword", "axe", "spear", "bow", "thrown", "crossbow", "firearm", "unarmed", "stealth")

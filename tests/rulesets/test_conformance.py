@@ -28,7 +28,7 @@ from fracas.rulesets import RULESETS, Ruleset
 from fracas.store import open_store
 from fracas.table import Table, TableService
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _setup(ruleset: type[Ruleset]) -> str:
