@@ -7,19 +7,25 @@ An encounter is written as Python data and handed to :func:`tests.helpers.play` 
 (:meth:`Encounters.fight`), the one fight fixture, made once per ruleset with that
 ruleset's defaults. Then what a test reads back: refused or not, the log, the state
 after an action, the events and dice of an action, and the exact odds of a file's last
-action.
+action; and for generated encounters, the file read, begun, and its records replayed
+with every die given.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import EllipsisType
 from typing import Any, TypeVar
 
-from fracas.dice.source import Roll
-from fracas.engine import Engine
+from scipy.stats import chisquare
+
+from fracas.dice.source import RandomDice, Roll
+from fracas.engine import Engine, Record
+from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter, Event, fold
 from fracas.odds import Odds, action_odds
 from fracas.render import log_lines
@@ -29,18 +35,23 @@ from tests.helpers import Played, load_text, play
 
 __all__ = [
     "Encounters",
+    "NoDice",
     "act",
     "after",
     "before_last",
+    "begin",
     "damage",
     "events",
     "labels",
+    "load",
     "log",
+    "merged_chisquare",
     "odds_of",
     "ok",
     "one",
     "refusal",
     "rolls",
+    "rolls_by_label",
     "sheet_of",
     "who",
 ]
@@ -190,3 +201,51 @@ def odds_of(text_or_doc: str | Doc, max_rolls: int | None = None, **how: Any) ->
     """Exact odds of the file's last action, every earlier action played first."""
     ruleset, state, action = before_last(text_or_doc)
     return action_odds(ruleset, state, action, max_rolls=max_rolls, **how)
+
+
+def load(d: Mapping[str, Any]) -> EncounterFile:
+    """A generated encounter as a file (JSON is YAML too; the JSON reader is faster)."""
+    return parse_text(json.dumps(d), "generated.json")
+
+
+def begin(ef: EncounterFile, seed: int | None) -> tuple[Engine, Record]:
+    """An engine over the file's start, seeded, and its start record."""
+    engine = Engine(ef.ruleset, ef.start, seed)
+    return engine, engine.begin(ef.dice, ef.order)
+
+
+class NoDice(RandomDice):
+    """A fallback that refuses every roll: a replay must give every die."""
+
+    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        raise AssertionError(f"the replay rolled {label!r} (of={of!r}) that the log did not give")
+
+
+def rolls_by_label(record: Record) -> dict[str, tuple[int, ...]]:
+    """A record's dice as an action's given dice: every face by its full label, in order."""
+    out: dict[str, list[int]] = {}
+    for roll in record.rolls:
+        out.setdefault(roll.label, []).append(roll.value)
+    return {label: tuple(values) for label, values in out.items()}
+
+
+def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -> float:
+    """Pearson's chi-square p-value; neighbouring outcomes merged until each expects >= 5."""
+    assert set(observed) <= set(expected), "an outcome of probability 0 was sampled"
+    n = sum(observed.values())
+    cells: list[tuple[int, float]] = []
+    obs_acc, exp_acc = 0, 0.0
+    for outcome in sorted(expected):
+        obs_acc += observed.get(outcome, 0)
+        exp_acc += float(expected[outcome]) * n
+        if exp_acc >= 5:
+            cells.append((obs_acc, exp_acc))
+            obs_acc, exp_acc = 0, 0.0
+    if exp_acc or obs_acc:  # the tail joins the last full cell
+        last_obs, last_exp = cells.pop()
+        cells.append((last_obs + obs_acc, last_exp + exp_acc))
+    assert len(cells) >= 2
+    obs = [c[0] for c in cells]
+    exp = [c[1] for c in cells]
+    scale = sum(obs) / sum(exp)  # float rounding only: the Fractions sum to 1
+    return float(chisquare(obs, [e * scale for e in exp]).pvalue)

@@ -8,25 +8,44 @@ gets an equal state with an equal hash (a different route to it: the fold of the
 replayed records). Refusals of listed actions are counted: "may do now" must not list
 what the rules then refuse. The exact odds of each example's last action sum to 1
 (less the cut mass, where dice explode).
+
+The one random-play harness of generated encounters too (:func:`play_generated`): each
+ruleset's tests give their encounters (hypothesis strategies) and what holds after every
+action (:data:`GENERATED`); the harness checks the rest, the same for every ruleset: a
+refused action changes nothing (not even the generator), every state and every kept
+decision hashes, the log renders, the recorded rolls replayed as given dice (no seed at
+all) give the same events, rolls and states with the same hashes, step by step.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fracas.engine import Engine
 from fracas.errors import FracasError
-from fracas.files import parse_text
-from fracas.model import Action
+from fracas.files import EncounterFile, parse_text
+from fracas.model import Action, Encounter
 from fracas.odds import action_odds
+from fracas.render import log_lines, state_json
 from fracas.rulesets import RULESETS, Ruleset
 from fracas.store import open_store
 from fracas.table import Table, TableService
+from tests.rulesets import builders
+from tests.rulesets.dice_combat import test_properties as dice_combat
+from tests.rulesets.escalation import test_properties as escalation
+from tests.rulesets.soak import test_properties as soak
+from tests.rulesets.tier_duel import test_properties as tier_duel
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -118,3 +137,93 @@ def test_the_odds_of_each_examples_last_action_sum_to_one(ruleset: type[Ruleset]
         assert sum(o.damage.values(), Fraction(0)) + odds.truncated == 1
         assert o.hit is None or 0 <= o.hit <= 1
         assert 0 <= o.down <= 1
+
+
+# --- generated play: one harness, each ruleset's encounters and invariants -----------------
+
+Invariants = Callable[[EncounterFile, Encounter, Encounter | None, Action | None], None]
+"""What a ruleset says holds after every action: (the file, the state now, the state
+before the action and the action; both None at the start)."""
+Generated = tuple[dict[str, Any], list[Action], int]
+"""A generated encounter: the file as data, the actions tried in turn, the seed."""
+
+
+def play_generated(case: Generated, invariants: Invariants) -> None:
+    """Play a generated encounter, refused actions skipped, then replay its records with
+    every die given; assert what every ruleset must keep (see the module's docstring)."""
+    doc, moves, seed = case
+    ef = builders.load(doc)
+    engine, first = builders.begin(ef, seed)
+    invariants(ef, engine.state, None, None)
+    records, hashes = [first], [hash(engine.state)]
+    for action in moves:
+        before, length, stream = engine.state, len(engine.log), engine.random.getstate()
+        try:
+            records.append(engine.act(action))
+        except FracasError:
+            # README: an illegal action consumes nothing, not even a random die.
+            assert engine.state == before
+            assert len(engine.log) == length
+            assert engine.random.getstate() == stream
+        else:
+            hashes.append(hash(engine.state))  # the state is a value
+        invariants(ef, engine.state, before, action)
+    assert all(hash(d) is not None for d in ef.ruleset._decisions.values())  # decisions hash
+    start = dataclasses.replace(ef.start, order=engine.state.order)
+    assert len(log_lines(start, records)) >= 1
+    assert set(state_json(ef.ruleset, engine.state)["combatants"]) == set(ef.start.combatants)
+
+    # Replay: every die from the log, by its full label; the fallback refuses to roll.
+    replay = Engine(ef.ruleset, ef.start, 0)
+    replay.random = builders.NoDice(0)
+    again = [replay.begin(builders.rolls_by_label(first), ef.order)]
+    replayed = [hash(replay.state)]
+    for record in records[1:]:
+        assert record.action is not None
+        given_dice = builders.rolls_by_label(record)
+        again.append(replay.act(dataclasses.replace(record.action, dice=given_dice)))
+        replayed.append(hash(replay.state))
+    assert replay.state == engine.state
+    assert replayed == hashes
+    assert [r.events for r in again] == [r.events for r in records]
+    assert [r.rolls for r in again] == [r.rolls for r in records]
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A ruleset's generated encounters for the harness, and how many to try."""
+
+    encounters: Callable[[], st.SearchStrategy[Generated]]
+    invariants: Invariants
+    examples: int
+
+
+GENERATED: dict[str, Generation] = {
+    "dice-combat": Generation(dice_combat.plays, dice_combat.invariants, 800),
+    "escalation": Generation(escalation.encounters, escalation.invariants, 300),
+    "soak": Generation(soak.encounters, soak.invariants, 200),
+    "tier-duel": Generation(tier_duel.encounters, tier_duel.invariants, 250),
+}
+"""Each ruleset with a generator of encounters (wasteland's properties are of attacks
+alone, tests/rulesets/wasteland/test_properties.py). tier-duel's run without ``--slow``."""
+
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(name, marks=() if name == "tier-duel" else SLOW) for name in GENERATED],
+)
+def test_generated_play_keeps_each_rulesets_invariants_and_replays(name: str) -> None:
+    generation = GENERATED[name]
+
+    @settings(
+        max_examples=generation.examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(generation.encounters())
+    def play(case: Generated) -> None:
+        play_generated(case, generation.invariants)
+
+    play()

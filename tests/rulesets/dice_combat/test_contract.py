@@ -1,19 +1,16 @@
 """dice-combat's contract with the core: the statuses its rules read (DC-24, DC-25,
 P-DC-4) as ``set`` may give them, critical failures as structured events (DC-34,
-DC-38), what a face shows (the presenter), and hashable states under random play."""
+DC-38), what a face shows (the presenter).
+Random play (states hash, replays hash alike) is the conformance suite's
+(tests/rulesets/test_conformance.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from fracas.model import Action, Event, Note
+from fracas.model import Event, Note
 from fracas.rulesets.base import Shown
 from tests.rulesets.dice_combat.support import act, fight, log, ok, refusal, who
-from tests.rulesets.dice_combat.test_properties import begin, check_hashes_replay, encounters, load
 
 # --- statuses: burning as `set` gives it (DC-24, DC-25, P-DC-4) -------------------------
 
@@ -222,32 +219,3 @@ def test_burning_set_by_hand_and_by_a_molotov_hash_alike() -> None:
     )
     a, b = thrown.state.get("ana"), by_hand.state.get("ana")
     assert a == b and hash(a) == hash(b)
-
-
-@st.composite
-def plays(draw: st.DrawFn) -> tuple[dict[str, Any], list[Action], int]:
-    """Random play (tests/test_properties.py's), with burning set by hand now and then."""
-    doc, moves, seed = draw(encounters())
-    ids = [c["id"] for c in doc["combatants"]]
-    for _ in range(draw(st.integers(0, 3))):
-        details = draw(
-            st.fixed_dictionaries(
-                {}, optional={"turns": st.integers(0, 3), "damage": st.integers(0, 3)}
-            )
-        )
-        set_burning = Action(
-            draw(st.sampled_from(ids)), "set", params={"statuses": {"burning": details}}
-        )
-        moves.insert(draw(st.integers(0, len(moves))), set_burning)
-    return doc, moves, seed
-
-
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(plays())
-def test_random_play_states_hash_and_replay_to_equal_hashes(
-    case: tuple[dict[str, Any], list[Action], int],
-) -> None:
-    doc, moves, seed = case
-    ef = load(doc)
-    engine, first = begin(ef, seed)
-    check_hashes_replay(ef, engine, first, moves)

@@ -1,8 +1,8 @@
 """Properties of play and odds over generated dice-combat encounters, and statistical checks.
 
-* Random play (hypothesis): HP stays in 0..max_hp, ammo in 0..capacity, a refused
-  action changes nothing, and the recorded rolls replayed as given dice (no seed at
-  all) reproduce the same log and the same end state.
+* Random play (hypothesis): the generated encounters (:func:`plays`) and what holds
+  after every action (:func:`invariants`: HP in 0..max_hp, ammo in 0..capacity), played
+  by the one random-play harness (tests/rulesets/test_conformance.py).
 * Exact odds: every damage distribution sums to exactly 1, ``hit`` and ``down`` are
   probabilities and agree with the damage distribution.
 * Sampling: 20,000 seeded pistol attacks against the exact distribution (chi-square),
@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -23,16 +21,15 @@ import icepool
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from scipy.stats import chisquare
 
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice
-from fracas.engine import Engine, Record, plan
-from fracas.errors import FracasError, Refusal
-from fracas.files import EncounterFile, parse_text
+from fracas.engine import Engine, plan
+from fracas.errors import Refusal
+from fracas.files import EncounterFile
 from fracas.model import Action, Damaged, Encounter
 from fracas.odds import Odds, action_odds
-from fracas.render import log_lines, state_json
+from tests.rulesets.builders import begin, load, merged_chisquare
 
 IDS = ("ana", "bo", "cy", "dee")
 
@@ -66,34 +63,12 @@ TRAITS = (
 )
 
 
-# --- building and playing encounters ------------------------------------------------------
-
-
-def load(doc: Mapping[str, Any]) -> EncounterFile:
-    """A generated encounter as a file (JSON is YAML too; the JSON reader is faster)."""
-    return parse_text(json.dumps(doc), "generated.json")
-
-
-def begin(ef: EncounterFile, seed: int | None) -> tuple[Engine, Record]:
-    engine = Engine(ef.ruleset, ef.start, seed)
-    return engine, engine.begin(ef.dice, ef.order)
-
-
-class NoDice(RandomDice):
-    """A fallback that refuses every roll: a replay must give every die."""
-
-    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
-        raise AssertionError(f"the replay rolled {label!r} (of={of!r}) that the log did not give")
-
-
-def rolls_by_label(record: Record) -> dict[str, tuple[int, ...]]:
-    out: dict[str, list[int]] = {}
-    for roll in record.rolls:
-        out.setdefault(roll.label, []).append(roll.value)
-    return {label: tuple(values) for label, values in out.items()}
-
-
-def check_invariants(state: Encounter) -> None:
+def invariants(
+    ef: EncounterFile, state: Encounter, before: Encounter | None, action: Action | None
+) -> None:
+    """What holds after every action of random play (the conformance suite's generated
+    play): HP in 0..max_hp, ammo in 0..capacity, a burning's turns and damage at least 1
+    where the rules wrote them (a game master's ``set`` may give any, :func:`plays`)."""
     for c in state.combatants.values():
         assert 0 <= c.hp <= c.max_hp, (c.id, c.hp, c.max_hp)
         for item in (c.sheet.hand, *c.sheet.inventory):
@@ -101,8 +76,12 @@ def check_invariants(state: Encounter) -> None:
                 assert item.capacity is not None and item.loaded is not None, item
                 assert 0 <= item.loaded <= item.capacity, (c.id, item)
         burning = c.statuses.get("burning")
-        if burning is not None:
-            assert burning["turns"] >= 1 and burning["damage"] >= 1, (c.id, burning)
+        prev = before.combatants.get(c.id) if before is not None else None
+        was = prev.statuses.get("burning") if prev is not None else None
+        if burning is not None and (action is None or action.do != "set"):
+            for key in ("turns", "damage"):  # each the rules wrote
+                if was is None or burning.get(key) != was.get(key):
+                    assert burning[key] >= 1, (c.id, burning)
 
 
 # --- strategies -------------------------------------------------------------------------
@@ -216,48 +195,23 @@ def encounters(draw: st.DrawFn) -> tuple[dict[str, Any], list[Action], int]:
     return doc, moves, seed
 
 
-# --- random play --------------------------------------------------------------------------
-
-
-@pytest.mark.slow
-@settings(
-    max_examples=800,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(encounters())
-def test_random_play_keeps_invariants_and_replays(
-    case: tuple[dict[str, Any], list[Action], int],
-) -> None:
-    doc, moves, seed = case
-    ef = load(doc)
-    engine, first = begin(ef, seed)
-    check_invariants(engine.state)
-    records = [first]
-    for action in moves:
-        before, log_length, stream = engine.state, len(engine.log), engine.random.getstate()
-        try:
-            records.append(engine.act(action))
-        except FracasError:
-            # README: an illegal action consumes nothing, not even a random die.
-            assert engine.state == before
-            assert len(engine.log) == log_length
-            assert engine.random.getstate() == stream
-        check_invariants(engine.state)
-    start = dataclasses.replace(ef.start, order=engine.state.order)
-    assert len(log_lines(start, records)) >= 1
-    assert set(state_json(ef.ruleset, engine.state)["combatants"]) == set(ef.start.combatants)
-
-    # Replay: every die from the log, by its full label; the fallback refuses to roll.
-    replay = Engine(ef.ruleset, ef.start, 0)
-    replay.random = NoDice(0)
-    again = [replay.begin(rolls_by_label(first), ef.order)]
-    for record in records[1:]:
-        assert record.action is not None
-        again.append(replay.act(dataclasses.replace(record.action, dice=rolls_by_label(record))))
-    assert replay.state == engine.state
-    assert [r.events for r in again] == [r.events for r in records]
-    assert [r.rolls for r in again] == [r.rolls for r in records]
+@st.composite
+def plays(draw: st.DrawFn) -> tuple[dict[str, Any], list[Action], int]:
+    """Random play of :func:`encounters`, with burning set by hand now and then (P-DC-4:
+    the statuses the rules read, as ``set`` may give them)."""
+    doc, moves, seed = draw(encounters())
+    ids = [c["id"] for c in doc["combatants"]]
+    for _ in range(draw(st.integers(0, 3))):
+        details = draw(
+            st.fixed_dictionaries(
+                {}, optional={"turns": st.integers(0, 3), "damage": st.integers(0, 3)}
+            )
+        )
+        set_burning = Action(
+            draw(st.sampled_from(ids)), "set", params={"statuses": {"burning": details}}
+        )
+        moves.insert(draw(st.integers(0, len(moves))), set_burning)
+    return doc, moves, seed
 
 
 # --- exact odds ----------------------------------------------------------------------------
@@ -395,28 +349,6 @@ def pistol_duel(attack_bonus: int = 0) -> tuple[EncounterFile, Encounter, Action
     return ef, engine.state, Action("ana", "attack", "bo")
 
 
-def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -> float:
-    """Pearson's chi-square p-value; neighbouring outcomes merged until each expects >= 5."""
-    assert set(observed) <= set(expected), "an outcome of probability 0 was sampled"
-    n = sum(observed.values())
-    cells: list[tuple[int, float]] = []
-    obs_acc, exp_acc = 0, 0.0
-    for outcome in sorted(expected):
-        obs_acc += observed.get(outcome, 0)
-        exp_acc += float(expected[outcome]) * n
-        if exp_acc >= 5:
-            cells.append((obs_acc, exp_acc))
-            obs_acc, exp_acc = 0, 0.0
-    if exp_acc or obs_acc:  # the tail joins the last full cell
-        last_obs, last_exp = cells.pop()
-        cells.append((last_obs + obs_acc, last_exp + exp_acc))
-    assert len(cells) >= 2
-    obs = [c[0] for c in cells]
-    exp = [c[1] for c in cells]
-    scale = sum(obs) / sum(exp)  # float rounding only: the Fractions sum to 1
-    return float(chisquare(obs, [e * scale for e in exp]).pvalue)
-
-
 def sample_damage(ef: EncounterFile, state: Encounter, action: Action, seed: int) -> Counter[int]:
     dice = RandomDice(seed)
     counts: Counter[int] = Counter()
@@ -532,29 +464,3 @@ def test_natural_one_rules_matter_in_the_comparison() -> None:
     ef, state, action = melee_duel(0, 25)
     odds = action_odds(ef.ruleset, state, action).combatants["bo"]
     assert odds.hit == Fraction(19, 400)  # only the defender's natural 1 lets it land
-
-
-def check_hashes_replay(
-    ef: EncounterFile, engine: Engine, first: Record, moves: list[Action]
-) -> None:
-    """Play ``moves`` (refused ones skipped): every state hashes, every kept decision
-    hashes, and replaying the recorded rolls with no seed gives equal states with equal
-    hashes, step by step."""
-    records, hashes = [first], [hash(engine.state)]
-    for action in moves:
-        try:
-            records.append(engine.act(action))
-        except FracasError:
-            continue
-        hashes.append(hash(engine.state))
-    assert all(hash(d) is not None for d in ef.ruleset._decisions.values())  # decisions hash
-    replay = Engine(ef.ruleset, ef.start, 0)
-    replay.random = NoDice(0)
-    replay.begin(rolls_by_label(first), ef.order)
-    again = [hash(replay.state)]
-    for record in records[1:]:
-        assert record.action is not None
-        replay.act(dataclasses.replace(record.action, dice=rolls_by_label(record)))
-        again.append(hash(replay.state))
-    assert replay.state == engine.state
-    assert again == hashes

@@ -1,10 +1,9 @@
 """Properties of escalation play and odds over generated encounters, and a sampling check.
 
-* Random play (hypothesis): HP stays in 0..max_hp, Energy in 0..its start, Escalation
-  never decreases, conditions stay a set of standard names, a refused action changes
-  nothing (not even the generator), and the recorded rolls replayed as given dice
-  reproduce the same log and end state; every state hashes, and the replayed end state
-  hashes as the played one.
+* Random play (hypothesis): the generated encounters (:func:`encounters`) and what holds
+  after every action (:func:`invariants`: HP in 0..max_hp, Energy in 0..its start,
+  Escalation never decreasing, conditions a set of standard names), played by the one
+  random-play harness (tests/rulesets/test_conformance.py).
 * Exact odds: every damage distribution sums to exactly 1; each target's ``hit`` is
   the trigger's success chance computed here from the failure formula (ES-9, ES-10);
   ``down`` agrees with the damage; a Whelm on three targets too.
@@ -15,9 +14,7 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections import Counter
-from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -26,15 +23,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from fracas.dice.source import RandomDice
-from fracas.engine import Engine, Record, plan
-from fracas.errors import FracasError, Refusal
-from fracas.files import EncounterFile, parse_text
+from fracas.engine import plan
+from fracas.errors import Refusal
+from fracas.files import EncounterFile
 from fracas.model import Action, Damaged, Encounter
 from fracas.odds import action_odds
 from fracas.rulesets.escalation.damage import judge
 from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from fracas.rulesets.escalation.sheet import Sheet
-from tests.rulesets.dice_combat.test_properties import NoDice, merged_chisquare, rolls_by_label
+from tests.rulesets.builders import begin, load, merged_chisquare
 
 
 def trigger_classes(ef: EncounterFile, state: Encounter, action: Action) -> int:
@@ -56,15 +53,6 @@ IDS = ("ana", "bo", "cy", "dee")
 LEVELS = ("none", "partial", "total")
 ONE_IN = {n: [False] * (n - 1) + [True] for n in range(2, 11)}
 """`draw(st.sampled_from(ONE_IN[n]))`: true about once in n (integers lean towards 0)."""
-
-
-def load(doc: Mapping[str, Any]) -> EncounterFile:
-    return parse_text(json.dumps(doc), "generated.json")
-
-
-def begin(ef: EncounterFile, seed: int) -> tuple[Engine, Record]:
-    engine = Engine(ef.ruleset, ef.start, seed)
-    return engine, engine.begin(ef.dice, ef.order)
 
 
 def _sheet(state: Encounter, cid: str) -> Sheet:
@@ -174,55 +162,21 @@ def encounters(draw: st.DrawFn) -> tuple[dict[str, Any], list[Action], int]:
 # --- random play --------------------------------------------------------------------------------
 
 
-def check_invariants(state: Encounter, start: Encounter, escalation: int) -> int:
-    """Bounds after every action; returns the Escalation (it never decreases)."""
-    now = state.values["escalation"]
-    assert now >= escalation
+def invariants(
+    ef: EncounterFile, state: Encounter, before: Encounter | None, action: Action | None
+) -> None:
+    """What holds after every action of random play (the conformance suite's generated
+    play): HP in 0..max_hp, Energy in 0..its start, the Escalation never decreases,
+    conditions a set of standard names, no status but ``dead``."""
+    if before is not None:
+        assert state.values["escalation"] >= before.values["escalation"]
     for cid, c in state.combatants.items():
         sheet = _sheet(state, cid)
         assert 0 <= c.hp <= c.max_hp, (cid, c.hp)
-        assert 0 <= sheet.energy <= _sheet(start, cid).energy, (cid, sheet.energy)
+        assert 0 <= sheet.energy <= _sheet(ef.start, cid).energy, (cid, sheet.energy)
         assert len(set(sheet.conditions)) == len(sheet.conditions)
         assert set(sheet.conditions) <= set(STANDARD_CONDITIONS)
         assert set(c.statuses) <= {"dead"}
-    return now
-
-
-@pytest.mark.slow
-@settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(encounters())
-def test_random_play_keeps_bounds_and_replays(
-    case: tuple[dict[str, Any], list[Action], int],
-) -> None:
-    doc, moves, seed = case
-    ef = load(doc)
-    engine, first = begin(ef, seed)
-    escalation = check_invariants(engine.state, ef.start, 0)
-    records = [first]
-    for action in moves:
-        before, log_length, stream = engine.state, len(engine.log), engine.random.getstate()
-        try:
-            records.append(engine.act(action))
-        except FracasError:
-            assert engine.state == before
-            assert len(engine.log) == log_length
-            assert engine.random.getstate() == stream
-        escalation = check_invariants(engine.state, ef.start, escalation)
-        hash(engine.state)  # the state is a value (FrozenDict, tuples, frozen sheets)
-
-    replay = Engine(ef.ruleset, ef.start, 0)
-    replay.random = NoDice(0)
-    again = [replay.begin(rolls_by_label(first), ef.order)]
-    for record in records[1:]:
-        assert record.action is not None
-        again.append(replay.act(dataclasses.replace(record.action, dice=rolls_by_label(record))))
-    assert replay.state == engine.state
-    assert hash(replay.state) == hash(engine.state)
-    assert [r.events for r in again] == [r.events for r in records]
 
 
 # --- exact odds ---------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 """Properties of soak play and odds over generated encounters (hypothesis).
 
-* Random play: the health track and hp agree (hp = max(0, max_hp - superficial -
-  aggravated), 0..max_hp), AV stays >= 0 and only erodes, wounds only grow, AP stay in
-  0..max_ap; a refused action changes nothing, not even the generator; the recorded
-  rolls replayed as given dice (no seed) reproduce the log and the end state; every state
-  hashes, and the replayed end state hashes as the played one.
+* Random play: the generated encounters (:func:`encounters`) and what holds after every
+  action (:func:`invariants`: the health track and hp agree, hp = max(0, max_hp -
+  superficial - aggravated) in 0..max_hp, AV stays >= 0 and only erodes, wounds only
+  grow, AP stay in 0..max_ap), played by the one random-play harness
+  (tests/rulesets/test_conformance.py).
 * Exact odds: each distribution sums to exactly 1 minus the reported cut mass, the cut
   mass is all on hits (hit + cut = the d20's chance, computed here from the rules), and
   ``down`` agrees with the damage.
@@ -12,18 +12,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from fractions import Fraction
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.dice.source import RandomDice
-from fracas.engine import Engine, Record
-from fracas.errors import FracasError
+from fracas.engine import Engine
+from fracas.files import EncounterFile
 from fracas.grid import METRICS
 from fracas.model import Action, Encounter
 from fracas.odds import action_odds
@@ -42,13 +39,6 @@ WEAPONS: dict[str, dict[str, Any]] = {
     "fists": {"is": "unarmed", "name": "fists"},
 }
 TYPES = ("sword", "bow", "sling", "club", "torch", "claw")
-
-
-class NoDice(RandomDice):
-    """A fallback that refuses every roll: a replay must give every die."""
-
-    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
-        raise AssertionError(f"the replay rolled {label!r} (of={of!r}) that the log did not give")
 
 
 @st.composite
@@ -159,7 +149,12 @@ def encounters(draw: st.DrawFn) -> tuple[dict[str, Any], list[Action], int]:
     return data, acts, draw(st.integers(min_value=0, max_value=2**32 - 1))
 
 
-def check_invariants(state: Encounter, before: Encounter | None, action: Action | None) -> None:
+def invariants(
+    ef: EncounterFile, state: Encounter, before: Encounter | None, action: Action | None
+) -> None:
+    """What holds after every action of random play (the conformance suite's generated
+    play): the health track and hp agree, AV stays >= 0 and only erodes, wounds only
+    grow (one an attack), AP stay in 0..max_ap."""
     for cid, c in state.combatants.items():
         s: Sheet = c.sheet
         assert c.hp == max(0, c.max_hp - s.superficial - s.aggravated), cid
@@ -171,49 +166,6 @@ def check_invariants(state: Encounter, before: Encounter | None, action: Action 
             assert s.av <= old.av  # AV only erodes (SK-13)
             assert old.wounds <= s.wounds <= old.wounds + 1  # one per attack (SK-14)
             assert s.superficial >= old.superficial and s.aggravated >= old.aggravated
-
-
-def by_label(record: Record) -> dict[str, tuple[int, ...]]:
-    out: dict[str, list[int]] = {}
-    for roll in record.rolls:
-        out.setdefault(roll.label, []).append(roll.value)
-    return {label: tuple(values) for label, values in out.items()}
-
-
-@pytest.mark.slow
-@settings(
-    max_examples=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(encounters())
-def test_random_play_keeps_the_track_whole_and_replays(
-    case: tuple[dict[str, Any], list[Action], int],
-) -> None:
-    data, acts, seed = case
-    ef = load_text(json.dumps(data))
-    engine = Engine(ef.ruleset, ef.start, seed)
-    records = [engine.begin(ef.dice, ef.order)]
-    check_invariants(engine.state, None, None)
-    for action in acts:
-        before, length, stream = engine.state, len(engine.log), engine.random.getstate()
-        try:
-            records.append(engine.act(action))
-        except FracasError:
-            assert engine.state == before
-            assert len(engine.log) == length
-            assert engine.random.getstate() == stream
-        check_invariants(engine.state, before, action)
-        hash(engine.state)  # the state is a value (FrozenDict, tuples, frozen sheets)
-    replay = Engine(ef.ruleset, ef.start, 0)
-    replay.random = NoDice(0)
-    again = [replay.begin(by_label(records[0]), ef.order)]
-    for record in records[1:]:
-        assert record.action is not None
-        again.append(replay.act(dataclasses.replace(record.action, dice=by_label(record))))
-    assert replay.state == engine.state
-    assert hash(replay.state) == hash(engine.state)
-    assert [r.events for r in again] == [r.events for r in records]
 
 
 # --- exact odds ------------------------------------------------------------------------------

@@ -1,15 +1,16 @@
 """tier-duel's contract with the core: verdicts and explanations as structured events
 (TD-3, TD-6, TD-9, TD-11, TD-16, TD-17, TD-21, TD-22, TD-G3), what a face shows (the
-presenter), and hashable states under random play."""
+presenter).
+Random play (states hash, replays hash alike) is the conformance suite's
+(tests/rulesets/test_conformance.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
-from fracas.model import Action, Event, Note
+from fracas.model import Event, Note
 from fracas.rulesets.base import Shown
 from fracas.rulesets.tier_duel.events import (
     AutomaticHit,
@@ -20,9 +21,7 @@ from fracas.rulesets.tier_duel.events import (
     Unanswered,
     Verdict,
 )
-from tests.rulesets.dice_combat.test_properties import check_hashes_replay
 from tests.rulesets.tier_duel.support import act, duel, log, ok, who
-from tests.rulesets.tier_duel.test_properties import begin, encounters, load
 
 SWORD: dict[str, Any] = {"reflex": 2, "body": 3, "skills": {"sword": 3}, "hand": "sword"}
 SPEAR: dict[str, Any] = {"reflex": 1, "skills": {"spear": 2}, "hand": "spear"}
@@ -151,17 +150,3 @@ def test_presenter_shows_tier_armor_temporary_damage_and_actions_left() -> None:
         Shown("Actions", "1+1", "1 contested, 1 non-contested left this round (TD-G6)"),
     )
     assert shows.gear(p.state, cy) == "hex"
-
-
-# --- hashable state ---------------------------------------------------------------------
-
-
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(encounters())
-def test_random_play_states_hash_and_replay_to_equal_hashes(
-    case: tuple[dict[str, Any], list[Action], int],
-) -> None:
-    doc, moves, seed = case
-    ef = load(doc)
-    engine, first = begin(ef, seed)
-    check_hashes_replay(ef, engine, first, moves)

@@ -1,8 +1,9 @@
 """Properties of tier-duel play and odds over generated encounters, and statistical checks.
 
-* Random play (hypothesis): HP stays in 0..max_hp, temporary damage >= 0, the round's
-  actions stay within the options; a refused action changes nothing, not even the
-  random generator; the recorded rolls replayed as given dice reproduce the log.
+* Random play (hypothesis): the generated encounters (:func:`encounters`) and what holds
+  after every action (:func:`invariants`: HP in 0..max_hp, temporary damage >= 0, the
+  round's actions within the options), played by the one random-play harness
+  (tests/rulesets/test_conformance.py).
 * Exact odds: every distribution sums to exactly 1; on every dice path a combatant is
   damaged only where the event marks it as having lost to a side that can damage it
   (the odds' ``hit``); ``down`` agrees with the damage.
@@ -14,8 +15,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -28,27 +27,18 @@ from hypothesis import strategies as st
 
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice
-from fracas.engine import Engine, Record, plan
-from fracas.errors import FracasError, Refusal
-from fracas.files import EncounterFile, parse_text
+from fracas.engine import plan
+from fracas.errors import Refusal
+from fracas.files import EncounterFile
 from fracas.model import Action, Attempted, Damaged, Encounter
 from fracas.odds import action_odds
-from tests.rulesets.dice_combat.test_properties import NoDice, merged_chisquare, rolls_by_label
+from tests.rulesets.builders import begin, load, merged_chisquare
 
 IDS = ("ana", "bo", "cy")
 SKILLS = ("sword", "axe", "spear", "bow", "thrown", "crossbow", "firearm", "unarmed", "stealth")
 WEAPONS = ("sword", "axe", "spear", "greatsword", "bow", "javelin", "crossbow_1h",
            "crossbow_2h", "firearm")  # fmt: skip
 SPELLS = ("fireball", "hex")
-
-
-def load(doc: Mapping[str, Any]) -> EncounterFile:
-    return parse_text(json.dumps(doc), "generated.json")
-
-
-def begin(ef: EncounterFile, seed: int | None) -> tuple[Engine, Record]:
-    engine = Engine(ef.ruleset, ef.start, seed)
-    return engine, engine.begin(ef.dice, ef.order)
 
 
 # --- strategies ------------------------------------------------------------------------------
@@ -162,7 +152,12 @@ def encounters(draw: st.DrawFn) -> tuple[dict[str, Any], list[Action], int]:
 # --- random play ---------------------------------------------------------------------------
 
 
-def check_invariants(ef: EncounterFile, state: Encounter) -> None:
+def invariants(
+    ef: EncounterFile, state: Encounter, before: Encounter | None, action: Action | None
+) -> None:
+    """What holds after every action of random play (the conformance suite's generated
+    play): HP in 0..max_hp, temporary damage >= 0, a status's source a combatant, the
+    round's actions within the options."""
     o = ef.ruleset.options
     for c in state.combatants.values():
         assert 0 <= c.hp <= c.max_hp, (c.id, c.hp)
@@ -172,34 +167,6 @@ def check_invariants(ef: EncounterFile, state: Encounter) -> None:
     used = state.turn.used
     assert used.get("contested", 0) <= o.contested_actions
     assert used.get("noncontested", 0) <= o.noncontested_actions
-
-
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(encounters())
-def test_random_play_keeps_invariants_and_replays(
-    case: tuple[dict[str, Any], list[Action], int],
-) -> None:
-    doc, moves, seed = case
-    ef = load(doc)
-    engine, first = begin(ef, seed)
-    records = [first]
-    for action in moves:
-        before, length, stream = engine.state, len(engine.log), engine.random.getstate()
-        try:
-            records.append(engine.act(action))
-        except FracasError:
-            # README: an illegal action consumes nothing, not even a random die.
-            assert (engine.state, len(engine.log)) == (before, length)
-            assert engine.random.getstate() == stream
-        check_invariants(ef, engine.state)
-    replay = Engine(ef.ruleset, ef.start, 0)
-    replay.random = NoDice(0)
-    again = [replay.begin(rolls_by_label(first), ef.order)]
-    for record in records[1:]:
-        assert record.action is not None
-        again.append(replay.act(dataclasses.replace(record.action, dice=rolls_by_label(record))))
-    assert replay.state == engine.state
-    assert [r.events for r in again] == [r.events for r in records]
 
 
 # --- exact odds ----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from fracas.errors import FracasError
 from fracas.model import Action, Damaged
 from fracas.odds import action_odds
 from tests.helpers import load_text
-from tests.rulesets.dice_combat.test_properties import merged_chisquare
+from tests.rulesets.builders import merged_chisquare
 from tests.rulesets.wasteland.support import PISTOL, SMG, act, doc, who
 
 SAMPLES = 20_000
