@@ -28,12 +28,12 @@ __all__ = [
     "CORE_FIELDS",
     "CORE_WHO",
     "GM_ACTIONS",
+    "GM_ACTION_NAMES",
     "NOTE_MAX",
     "POLICY_FIELDS",
     "PRIVATE_ACTIONS",
     "ROLL_LABEL",
     "SET_ONLY_FIELDS",
-    "TABLE_ACTIONS",
     "Who",
     "advances_turn",
     "calls_in",
@@ -252,7 +252,7 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
 )
 """The actions of every ruleset. All but ``end_turn`` (and a ruleset's own ``move``) are
 the game master's: they take no turn (``fracas.gm``)."""
-TABLE_ACTIONS = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
+GM_ACTION_NAMES = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
 """The game master's actions: planned without a turn advance, no ruleset decision."""
 
 
@@ -304,7 +304,7 @@ def advances_turn(ruleset: Ruleset, action: Action) -> bool:
     or a ``move`` the ruleset makes the actor's own; never a table action, a game
     master's move or an action taken off-turn (a reaction). The engine's plan and the
     odds both ask here."""
-    if action.do in TABLE_ACTIONS:
+    if action.do in GM_ACTION_NAMES:
         return False
     if action.do == "move":
         return ruleset.move_is_own(action) or walks(action)

@@ -18,11 +18,11 @@ from pydantic import ConfigDict, Field
 from fracas.errors import FileError, FracasError
 from fracas.frozen import freeze
 from fracas.grid import Tile
-from fracas.model import Combatant, TableRules
+from fracas.model import Combatant, HouseRules
 from fracas.rulesets.base import Ruleset
 from fracas.validation import Locator, TileInput, validate
 
-__all__ = ["CORE_FIELDS", "ID", "MAX_MAP", "check_tile", "read_combatant", "read_table"]
+__all__ = ["CORE_FIELDS", "ID", "MAX_MAP", "check_tile", "read_combatant", "read_house_rules"]
 
 ID = re.compile(r"^[a-z0-9_-]+$")
 """What a combatant id may be."""
@@ -43,7 +43,7 @@ class _Core:
 
 
 @dataclass(frozen=True, slots=True)
-class _Table:
+class _HouseRulesBlock:
     __pydantic_config__ = ConfigDict(extra="forbid")
 
     skip_down: bool = True
@@ -120,11 +120,12 @@ def check_tile(
         )
 
 
-def read_table(
+def read_house_rules(
     raw: Mapping[str, Any], locate: Locator, map_size: tuple[int, int] | None
-) -> TableRules:
-    """The file's ``table:`` (how the table runs the encounter), with the map's size."""
-    table: _Table = validate(
-        _Table, dict(raw), locate, ("table",), valid_fields=["skip_down", "move"]
+) -> HouseRules:
+    """The file's ``table:``: the house rules (how the encounter runs, whatever the ruleset),
+    with the map's size."""
+    block: _HouseRulesBlock = validate(
+        _HouseRulesBlock, dict(raw), locate, ("table",), valid_fields=["skip_down", "move"]
     )
-    return TableRules(skip_down=table.skip_down, map_size=map_size, move=table.move)
+    return HouseRules(skip_down=block.skip_down, map_size=map_size, move=block.move)

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fracas.actions import Bounds, check_now
-from fracas.catalogue import TABLE_ACTIONS, advances_turn, spec_of, walks
-from fracas.dice.source import Dice, RandomDice, Roll, TableDice
+from fracas.catalogue import GM_ACTION_NAMES, advances_turn, spec_of, walks
+from fracas.dice.source import Dice, GivenDice, RandomDice, Roll
 from fracas.errors import FracasError, Refusal
 from fracas.gm import plan_gm
 from fracas.model import (
@@ -69,7 +69,7 @@ def end_turn(
 
     A turn ended by its actor (not ``passed`` on to another who acts) goes to the next
     combatant that is not down, where the table skips down combatants' turns
-    (``TableRules.skip_down``); ``stop`` is never skipped (default: this actor).
+    (``HouseRules.skip_down``); ``stop`` is never skipped (default: this actor).
     ``following``: the order whose next combatant begins (a delay's old order).
     """
     actor = state.turn.actor
@@ -165,7 +165,7 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
     """Every event of one action, computed from ``state`` without changing it."""
     spec = spec_of(ruleset, action.do)
     _in_fight(state, action, spec)
-    if action.do in TABLE_ACTIONS:  # a game master's action: takes no turn
+    if action.do in GM_ACTION_NAMES:  # a game master's action: takes no turn
         return _table_action(ruleset, state, action, dice)
     if action.do == "end_turn" and _skipped(ruleset, state, action.actor):
         name = state.name(action.actor)
@@ -218,7 +218,9 @@ def _in_fight(state: Encounter, action: Action, spec: ActionSpec | None) -> None
     named = [("actor", action.actor)]
     if action.target is not None:
         named.append(("target", action.target))
-    for key in spec.combatant_params if spec is not None and action.do not in TABLE_ACTIONS else ():
+    for key in (
+        spec.combatant_params if spec is not None and action.do not in GM_ACTION_NAMES else ()
+    ):
         value = action.params.get(key)
         if isinstance(value, Mapping | tuple | list):
             named += [(key, cid) for cid in value]
@@ -293,7 +295,7 @@ class Engine:
         self, given: Mapping[str, Sequence[int]] | None = None, order: Sequence[str] | None = None
     ) -> Record:
         """Roll initiative unless ``order`` is given, and begin the first turn."""
-        dice = TableDice(given or {}, self.random)
+        dice = GivenDice(given or {}, self.random)
         state = self.state
         opening: list[Event] = []
         if order:
@@ -335,15 +337,15 @@ class Engine:
         """
         if not checked:
             action = self.check(action)
-        table = TableDice(action.dice, dice if dice is not None else self.random)
+        given = GivenDice(action.dice, dice if dice is not None else self.random)
         saved = self.random.getstate()
         try:
-            events = plan(self.ruleset, self.state, action, table)
-            table.check_used()
+            events = plan(self.ruleset, self.state, action, given)
+            given.check_used()
         except FracasError:
             self.random.setstate(saved)
             raise
-        return self._commit(action, table, events, "action", by)
+        return self._commit(action, given, events, "action", by)
 
     def undo(self, *, by: str | None = None) -> Record:
         """Take back the latest effective action (appends an ``undo`` record)."""
@@ -380,10 +382,10 @@ class Engine:
         if record.kind == "action":
             assert record.action is not None
             action = dataclasses.replace(record.action, dice=dice_from_rolls(record.rolls))
-            table = TableDice(action.dice, None)
-            events = plan(self.ruleset, self.state, action, table)
-            table.check_used()
-            return self._commit(record.action, table, events, "action", record.by)
+            given = GivenDice(action.dice, None)
+            events = plan(self.ruleset, self.state, action, given)
+            given.check_used()
+            return self._commit(record.action, given, events, "action", record.by)
         expected = self.undoable if record.kind == "undo" else self.redoable
         if expected is None or record.target != expected.seq:  # stored data: never assert
             what = "the latest action" if record.kind == "undo" else "the latest undone action"
@@ -404,7 +406,7 @@ class Engine:
     def _commit(
         self,
         action: Action | None,
-        dice: TableDice,
+        dice: GivenDice,
         events: list[Event],
         kind: str,
         by: str | None = None,

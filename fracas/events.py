@@ -164,7 +164,7 @@ class TurnFlagged(Event):
 
 @dataclass(frozen=True, slots=True)
 class Walked(Event):
-    """The actor walks ``tiles`` of its turn's walking (``TableRules.move``)."""
+    """The actor walks ``tiles`` of its turn's walking (``HouseRules.move``)."""
 
     actor: str
     tiles: int

@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field
 
 from fracas.actions import Bounds, check_action, check_dice, dotted
 from fracas.catalogue import POLICY_FIELDS
-from fracas.combatants import MAX_MAP, read_combatant, read_table
+from fracas.combatants import MAX_MAP, read_combatant, read_house_rules
 from fracas.engine import Engine, Record, dice_from_rolls
 from fracas.errors import FileError, FracasError, Where, brief
 from fracas.gm import added_ids, policy_of
@@ -234,7 +234,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
         top.round,
         Turn(first),
         ruleset.initial_values(),
-        read_table(top.table, locate, bounds),
+        read_house_rules(top.table, locate, bounds),
         policy=_policy(ruleset, top.policy, locate),
         presets={cid: t.preset for cid, t in tactics.items() if t.preset != "default"},
     )

@@ -93,7 +93,7 @@ class CombatantRemoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class TurnSkipped(Event):
-    """A down combatant's turn came up and was skipped (``TableRules.skip_down``)."""
+    """A down combatant's turn came up and was skipped (``HouseRules.skip_down``)."""
 
     actor: str
     tone: ClassVar[str] = "down"

@@ -43,7 +43,7 @@ from fracas.gm_events import (
     TurnSkipped,
     policy_words,
 )
-from fracas.state import HP_SHOWN, PRESETS, Action, Combatant, Encounter, Policy, TableRules, Turn
+from fracas.state import HP_SHOWN, PRESETS, Action, Combatant, Encounter, HouseRules, Policy, Turn
 
 __all__ = [
     "HP_SHOWN",
@@ -60,6 +60,7 @@ __all__ = [
     "Ended",
     "Event",
     "FieldsSet",
+    "HouseRules",
     "HpChanged",
     "Moved",
     "Note",
@@ -70,7 +71,6 @@ __all__ = [
     "Rolled",
     "StatusCleared",
     "StatusSet",
-    "TableRules",
     "TacticsSet",
     "Turn",
     "TurnEnded",

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fracas.catalogue import TABLE_ACTIONS, advances_turn
+from fracas.catalogue import GM_ACTION_NAMES, advances_turn
 from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.exact import DEFAULT_MAX_PATHS
-from fracas.dice.source import Dice, RandomDice, TableDice
+from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.engine import advance_to, plan
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter, Event, fold
@@ -172,13 +172,13 @@ def action_odds(
             ``too_slow`` without ``estimate``.
     """
     if advances_turn(ruleset, action) and state.turn.actor != action.actor:
-        dice = TableDice(action.dice, RandomDice(seed))
+        dice = GivenDice(action.dice, RandomDice(seed))
         state = fold(state, advance_to(ruleset, state, action.actor, dice))
     before = state
     # The game master's table actions (set, heal, status, roll, ...), moves and ends of
     # turns are not a ruleset's decision: their odds are planned as the engine plans
     # them, whole.
-    core = action.do in TABLE_ACTIONS or action.do in ("move", "end_turn")
+    core = action.do in GM_ACTION_NAMES or action.do in ("move", "end_turn")
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
     # raised here), and only its rolling step is replayed on every dice path.
     decision = None if core else ruleset.decided(before, action)

@@ -29,7 +29,7 @@ from typing import Any
 
 from fracas.dice.budget import Budget
 from fracas.dice.exact import enumerate_exact
-from fracas.dice.source import Dice, RandomDice, TableDice
+from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.errors import FracasError
 from fracas.frozen import FrozenDict, evolve
 from fracas.model import Combatant, Encounter, Event, fold
@@ -274,7 +274,7 @@ def sample_outcomes(
     counts: dict[Path, int] = {}
     n = 0
     while not until(n):
-        dice: Dice = TableDice(given, source) if given else source
+        dice: Dice = GivenDice(given, source) if given else source
         events = run_steps(roller, before, decision, dice)
         path = summary(ruleset, merge((), events), fold(before, relevant(events)))
         counts[path] = counts.get(path, 0) + 1

@@ -1,4 +1,4 @@
-"""The encounter state: combatants, the turn, the table's rules, the encounter, and an
+"""The encounter state: combatants, the turn, the house rules, the encounter, and an
 action as the file or the prompt gives it.
 
 State is immutable: an event's :meth:`~fracas.events.Event.apply` returns a new
@@ -22,9 +22,9 @@ __all__ = [
     "Action",
     "Combatant",
     "Encounter",
+    "HouseRules",
     "Policy",
     "Statuses",
-    "TableRules",
     "Turn",
 ]
 
@@ -111,7 +111,7 @@ class Turn(HashKept):
     """Actions used this turn by kind (``ActionUsed.kind``), for rulesets whose turns
     hold several kinds of action; ``actions_used`` counts them all."""
     walked: int = 0
-    """Tiles the actor walked this turn (``move`` with ``walk``; ``TableRules.move``)."""
+    """Tiles the actor walked this turn (``move`` with ``walk``; ``HouseRules.move``)."""
 
     def __post_init__(self) -> None:
         _frozen(self, "used")
@@ -126,8 +126,8 @@ class Turn(HashKept):
 
 
 @dataclass(frozen=True, slots=True)
-class TableRules(HashKept):
-    """How the table runs the encounter, whatever the ruleset (the file's ``table:`` and
+class HouseRules(HashKept):
+    """The house rules: how the encounter runs, whatever the ruleset (the file's ``table:`` and
     ``map:``): part of the state, so every path (play, replay, odds) sees the same."""
 
     skip_down: bool = True
@@ -136,7 +136,7 @@ class TableRules(HashKept):
     map_size: tuple[int, int] | None = None
     """The map's width and height, where the file gives them (tiles are checked)."""
     move: int = 6
-    """Tiles a combatant walks in its turn where the rules leave movement to the table
+    """Tiles a combatant walks in its turn where the ruleset leaves movement to the house rules
     (a ``move`` with ``walk``: a player's own, the lab's tactics); 0: nobody walks."""
 
     def __hash__(self) -> int:
@@ -202,8 +202,8 @@ class Encounter(HashKept):
     turn: Turn
     values: Mapping[str, int] = EMPTY
     """Encounter-wide ruleset values, reported beside ``round``."""
-    table: TableRules = TableRules()
-    """The table's own rules (skipping down combatants' turns, the map's size)."""
+    table: HouseRules = HouseRules()
+    """The house rules (skipping down combatants' turns, the map's size)."""
     hidden: frozenset[str] = frozenset()
     """Combatants the game master hides from the players (``hide`` / ``show``): table
     state, never read by the rules; the players' projection leaves them out."""

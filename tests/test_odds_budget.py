@@ -23,7 +23,7 @@ from fracas.model import Action, Encounter
 from fracas.odds import action_odds
 from fracas.rulesets.base import Ruleset
 from tests.helpers import cli, load_text
-from tests.rulesets.wasteland_support import act, doc, who
+from tests.rulesets.wasteland.support import act, doc, who
 
 NEVER = 10**40
 """A path budget no enumeration reaches: only the clock or the caller can stop it."""

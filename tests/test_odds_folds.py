@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fracas.dice.exact import enumerate_exact
-from fracas.dice.source import Dice, RandomDice, TableDice
+from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.engine import advance_to
 from fracas.events import changes_one
 from fracas.files import EncounterFile, load, parse_text, play_file
@@ -36,7 +36,7 @@ from fracas.rulesets.soak.events import Harmed
 from fracas.rulesets.wasteland.events import EffectGained
 from fracas.rulesets.wasteland.turn_events import PeekEnded
 from fracas.steps import run_steps
-from tests.rulesets.wasteland_support import act, doc, who
+from tests.rulesets.wasteland.support import act, doc, who
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAG = {"name": "frag", "kind": "explosive", "damage": "3d6", "ap": 4, "count": 1}
@@ -65,7 +65,7 @@ def _paths(ef: EncounterFile) -> tuple[Encounter, list[tuple[Event, ...]]]:
     engine = play_file(ef, len(ef.actions) - 1).engine
     ruleset, action, before = ef.ruleset, ef.actions[-1], engine.state
     if before.turn.actor != action.actor:  # the turns before it end first, as in play
-        dice = TableDice(action.dice, RandomDice(engine.seed))
+        dice = GivenDice(action.dice, RandomDice(engine.seed))
         before = fold(before, advance_to(ruleset, before, action.actor, dice))
     decision = ruleset.decided(before, action)
 

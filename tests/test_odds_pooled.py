@@ -26,7 +26,7 @@ from fracas.odds import action_odds
 from fracas.rulesets import RULESETS, Ruleset
 from fracas.store import open_store
 from fracas.table import TableService
-from tests.test_conformance import _random_action, _setup
+from tests.rulesets.test_conformance import _random_action, _setup
 
 PLAIN_PATHS = 60_000
 """The die-by-die enumeration is given up past this many paths (the pair is skipped)."""

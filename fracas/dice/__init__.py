@@ -4,7 +4,7 @@ budget, notation."""
 from fracas.dice.budget import Budget, Cancel
 from fracas.dice.exact import Distribution, enumerate_exact
 from fracas.dice.notation import Expression, parse
-from fracas.dice.source import Dice, RandomDice, Roll, TableDice, label_keys, label_of
+from fracas.dice.source import Dice, GivenDice, RandomDice, Roll, label_keys, label_of
 
 __all__ = [
     "Budget",
@@ -12,9 +12,9 @@ __all__ = [
     "Dice",
     "Distribution",
     "Expression",
+    "GivenDice",
     "RandomDice",
     "Roll",
-    "TableDice",
     "enumerate_exact",
     "label_keys",
     "label_of",

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from fracas.dice.budget import CHECK_EVERY, Budget
 from fracas.dice.pools import Faces, Joint, JointKey, Key, Pool
-from fracas.dice.source import Dice, TableDice, label_keys, label_of
+from fracas.dice.source import Dice, GivenDice, label_keys, label_of
 from fracas.errors import DiceError, FracasError
 
 __all__ = ["DEFAULT_MAX_PATHS", "DEFAULT_MAX_ROLLS", "Distribution", "enumerate_exact"]
@@ -101,7 +101,7 @@ def _estimate_paths(
         if probe_no % CHECK_EVERY == 0:
             stop()
         probe = _ProbeDice(rng, max_rolls, irrelevant)
-        source: Dice = TableDice(given, probe) if given else probe
+        source: Dice = GivenDice(given, probe) if given else probe
         with contextlib.suppress(_Truncated):
             fn(source)
         total += probe.weight
@@ -152,7 +152,7 @@ class _PathDice:
     """Answers rolls from the current path, extending it with face 1 where it ends.
 
     Given faces (by full or short label, README "Dice") are answered first, as
-    :class:`~fracas.dice.source.TableDice` would, without wrapping every roll: only a
+    :class:`~fracas.dice.source.GivenDice` would, without wrapping every roll: only a
     roll whose name starts a given label looks them up.
     """
 

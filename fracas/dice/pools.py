@@ -168,10 +168,10 @@ def roll_joint(dice: Dice, joint: Joint, *, key: JointKey) -> tuple[Faces, ...]:
     """The faces of every part of ``joint``: die by die, or one branch per class of
     ``key`` where the source can (the exact enumerator).
 
-    >>> from fracas.dice.source import TableDice
+    >>> from fracas.dice.source import GivenDice
     >>> big = Joint((Part(Pool((6,)), "damage"),
     ...              Part(Pool((6,), "repeat"), "crit", when=lambda f: total(f[0]) > 3)))
-    >>> roll_joint(TableDice({"damage": [2, 5], "crit": [6, 1]}, None), big, key=repr)
+    >>> roll_joint(GivenDice({"damage": [2, 5], "crit": [6, 1]}, None), big, key=repr)
     (((2,),), ())
     """
     draw = getattr(dice, "draw_joint", None)
@@ -192,8 +192,8 @@ def roll_pool(
     """The faces of ``pool`` rolled under ``label``: die by die, or as one draw where the
     source can (the exact enumerator), branching on ``key``'s classes.
 
-    >>> from fracas.dice.source import TableDice
-    >>> roll_pool(TableDice({"damage": [6, 2, 3]}, None), Pool((6, 4), "repeat"), "damage",
+    >>> from fracas.dice.source import GivenDice
+    >>> roll_pool(GivenDice({"damage": [6, 2, 3]}, None), Pool((6, 4), "repeat"), "damage",
     ...           key=total)
     ((6, 2), (3,))
     """

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from fracas.errors import DiceError
 
-__all__ = ["Dice", "RandomDice", "Roll", "TableDice", "label_keys", "label_of"]
+__all__ = ["Dice", "GivenDice", "RandomDice", "Roll", "label_keys", "label_of"]
 
 
 class Dice(Protocol):
@@ -78,7 +78,7 @@ class RandomDice:
         self._rng.setstate(state)  # type: ignore[arg-type]
 
 
-class TableDice:
+class GivenDice:
     """Given faces by label first, the fallback source for the rest; records every roll.
 
     This is how physical dice and replays enter the rules: ``given`` maps a

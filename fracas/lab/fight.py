@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fracas.catalogue import TABLE_ACTIONS
+from fracas.catalogue import GM_ACTION_NAMES
 from fracas.dice.exact import Distribution, enumerate_exact
 from fracas.dice.source import Dice
 from fracas.engine import Engine, plan
@@ -98,7 +98,7 @@ def next_states(
     Raises:
         FracasError: the action's refusal, or ``too_many_paths`` past ``max_paths``.
     """
-    core = action.do in ("end_turn", "move") or action.do in TABLE_ACTIONS
+    core = action.do in ("end_turn", "move") or action.do in GM_ACTION_NAMES
     own = state.turn.actor == action.actor
     decision = None if core or not own else ruleset.decided(state, action)
 

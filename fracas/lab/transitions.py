@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NoReturn
 
-from fracas.catalogue import TABLE_ACTIONS
+from fracas.catalogue import GM_ACTION_NAMES
 from fracas.dice.source import Dice
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.watch import Notes, watched
@@ -104,7 +104,7 @@ class Transitions:
         shareable); None where the plain way applies (a core action, another's turn,
         dice given, something unhashable)."""
         rs = self.ruleset
-        core = action.do in ("end_turn", "move") or action.do in TABLE_ACTIONS
+        core = action.do in ("end_turn", "move") or action.do in GM_ACTION_NAMES
         if core or state.turn.actor != action.actor or action.dice:
             return None
         decision = rs.decided(state, action)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from fracas.dice.source import TableDice, label_of
+from fracas.dice.source import GivenDice, label_of
 from fracas.engine import plan
 from fracas.errors import DiceError
 from fracas.model import Action, Encounter
@@ -56,7 +56,7 @@ class StopDice:
 def needed(ruleset: Ruleset, state: Encounter, action: Action) -> DieNeeded | None:
     """The first die ``action`` (checked) needs beyond its given dice, or None when they
     are all given. A refusal of the rules (before any die) is raised."""
-    dice = TableDice(action.dice, StopDice())
+    dice = GivenDice(action.dice, StopDice())
     try:
         plan(ruleset, state, action, dice)
     except _Stopped as stop:

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, total
-from fracas.dice.source import Dice, TableDice
+from fracas.dice.source import Dice, GivenDice
 
 
 def _over(limit: int):  # type: ignore[no-untyped-def]
@@ -99,5 +99,5 @@ def test_live_dice_roll_every_die_in_order_and_skip_a_refused_part() -> None:
     high = _Log([6, 4, 6, 2])
     assert roll_joint(high, GATED, key=_sum_all) == (((6,), (4,)), ((6, 2),))
     assert high.rolls == [("damage", 6), ("damage", 4), ("crit", 6), ("crit", 2)]
-    given = TableDice({"damage": [5, 4], "crit": [3]}, None)
+    given = GivenDice({"damage": [5, 4], "crit": [3]}, None)
     assert roll_joint(given, GATED, key=_sum_all) == (((5,), (4,)), ((3,),))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.notation import Constant, DiceTerm, Expression, parse
-from fracas.dice.source import TableDice
+from fracas.dice.source import GivenDice
 from fracas.errors import FracasError
 
 
@@ -192,14 +192,14 @@ def test_exploding_keep_equals_icepool() -> None:
 
 
 def test_every_die_is_rolled_under_the_label() -> None:
-    dice = TableDice({"dmg:bo": [6, 2, 5, 1]}, None)
+    dice = GivenDice({"dmg:bo": [6, 2, 5, 1]}, None)
     assert parse("1d6!+2d6kh1").roll(dice, "dmg", of="bo") == 6 + 2 + 5 + 0
     dice.check_used()
     assert [r.label for r in dice.rolls] == ["dmg:bo"] * 4
 
 
 def test_explosion_rolls_right_after_its_die() -> None:
-    dice = TableDice({"x": [6, 6, 1, 3]}, None)
+    dice = GivenDice({"x": [6, 6, 1, 3]}, None)
     assert parse("2d6!").roll(dice, "x") == 6 + 6 + 1 + 3
     dice.check_used()
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.dice.source import Dice, RandomDice, Roll, TableDice, label_keys, label_of
+from fracas.dice.source import Dice, GivenDice, RandomDice, Roll, label_keys, label_of
 from fracas.errors import DiceError, FracasError
 
 
@@ -47,14 +47,14 @@ def test_label_keys_most_specific_first() -> None:
 
 
 def test_full_label_is_used() -> None:
-    dice = TableDice({"defend:bo": [7]}, None)
+    dice = GivenDice({"defend:bo": [7]}, None)
     assert dice.roll(20, "defend", of="bo") == 7
     dice.check_used()
     assert dice.rolls == [Roll("defend:bo", 20, 7)]
 
 
 def test_short_label_stands_for_the_only_such_roll() -> None:
-    dice = TableDice({"defend": [13]}, None)
+    dice = GivenDice({"defend": [13]}, None)
     assert dice.roll(20, "defend", of="bo") == 13
     dice.check_used()
     # The record keeps the full label, whatever key the value came from.
@@ -62,19 +62,19 @@ def test_short_label_stands_for_the_only_such_roll() -> None:
 
 
 def test_short_label_for_a_numbered_roll() -> None:
-    dice = TableDice({"attack": [4]}, None)
+    dice = GivenDice({"attack": [4]}, None)
     assert dice.roll(20, "attack", n=1) == 4
     dice.check_used()
     assert dice.rolls[0].label == "attack:1"
 
 
 def test_full_label_wins_over_short_label() -> None:
-    dice = TableDice({"defend": [2], "defend:bo": [19]}, _Scripted([]))
+    dice = GivenDice({"defend": [2], "defend:bo": [19]}, _Scripted([]))
     assert dice.roll(20, "defend", of="bo") == 19
 
 
 def test_a_list_is_consumed_in_order() -> None:
-    dice = TableDice({"damage": [1, 6, 3, 4]}, None)
+    dice = GivenDice({"damage": [1, 6, 3, 4]}, None)
     faces = [dice.roll(6, "damage") for _ in range(4)]
     assert faces == [1, 6, 3, 4]
     dice.check_used()
@@ -82,13 +82,13 @@ def test_a_list_is_consumed_in_order() -> None:
 
 
 def test_a_list_for_one_combatant_is_consumed_in_order() -> None:
-    dice = TableDice({"defend:bo": [3, 17]}, None)
+    dice = GivenDice({"defend:bo": [3, 17]}, None)
     assert [dice.roll(20, "defend", of="bo") for _ in range(2)] == [3, 17]
     dice.check_used()
 
 
 def test_labels_are_independent_queues() -> None:
-    dice = TableDice({"attack": [11], "defend:bo": [5], "defend:cy": [6]}, None)
+    dice = GivenDice({"attack": [11], "defend:bo": [5], "defend:cy": [6]}, None)
     assert dice.roll(20, "defend", of="cy") == 6
     assert dice.roll(20, "attack") == 11
     assert dice.roll(20, "defend", of="bo") == 5
@@ -97,7 +97,7 @@ def test_labels_are_independent_queues() -> None:
 
 def test_unnamed_rolls_go_to_the_fallback_with_their_label() -> None:
     fallback = _Scripted([2, 9])
-    dice = TableDice({"attack": [20]}, fallback)
+    dice = GivenDice({"attack": [20]}, fallback)
     assert dice.roll(20, "attack") == 20
     assert dice.roll(3, "ammo") == 2
     assert dice.roll(20, "defend", of="bo") == 9
@@ -107,14 +107,14 @@ def test_unnamed_rolls_go_to_the_fallback_with_their_label() -> None:
 
 
 def test_a_list_shorter_than_the_rolls_falls_back_for_the_rest() -> None:
-    dice = TableDice({"attack": [15]}, _Scripted([4]))
+    dice = GivenDice({"attack": [15]}, _Scripted([4]))
     assert [dice.roll(20, "attack"), dice.roll(20, "attack")] == [15, 4]
     dice.check_used()
 
 
 @pytest.mark.parametrize(("sides", "value"), [(20, 0), (20, 21), (6, 7), (4, -1)])
 def test_die_out_of_range(sides: int, value: int) -> None:
-    dice = TableDice({"attack": [value]}, RandomDice(1))
+    dice = GivenDice({"attack": [value]}, RandomDice(1))
     with pytest.raises(DiceError) as exc:
         dice.roll(sides, "attack")
     assert _code(exc) == "die_out_of_range"
@@ -122,13 +122,13 @@ def test_die_out_of_range(sides: int, value: int) -> None:
 
 
 def test_faces_on_the_edges_are_in_range() -> None:
-    dice = TableDice({"a": [1], "b": [20]}, None)
+    dice = GivenDice({"a": [1], "b": [20]}, None)
     assert (dice.roll(20, "a"), dice.roll(20, "b")) == (1, 20)
     dice.check_used()
 
 
 def test_unused_die_never_rolled() -> None:
-    dice = TableDice({"attack": [10], "crit": [3]}, RandomDice(1))
+    dice = GivenDice({"attack": [10], "crit": [3]}, RandomDice(1))
     dice.roll(20, "attack")
     with pytest.raises(DiceError) as exc:
         dice.check_used()
@@ -137,7 +137,7 @@ def test_unused_die_never_rolled() -> None:
 
 
 def test_unused_die_too_many_values() -> None:
-    dice = TableDice({"attack": [10, 12]}, RandomDice(1))
+    dice = GivenDice({"attack": [10, 12]}, RandomDice(1))
     dice.roll(20, "attack")
     with pytest.raises(DiceError) as exc:
         dice.check_used()
@@ -146,7 +146,7 @@ def test_unused_die_too_many_values() -> None:
 
 
 def test_unused_die_when_nothing_rolls() -> None:
-    dice = TableDice({"attack": [10]}, RandomDice(1))
+    dice = GivenDice({"attack": [10]}, RandomDice(1))
     with pytest.raises(DiceError) as exc:
         dice.check_used()
     assert _code(exc) == "unused_die"
@@ -154,7 +154,7 @@ def test_unused_die_when_nothing_rolls() -> None:
 
 
 def test_ambiguous_short_label() -> None:
-    dice = TableDice({"defend": [5, 6]}, None)
+    dice = GivenDice({"defend": [5, 6]}, None)
     dice.roll(20, "defend", of="bo")
     dice.roll(20, "defend", of="cy")
     with pytest.raises(DiceError) as exc:
@@ -164,7 +164,7 @@ def test_ambiguous_short_label() -> None:
 
 
 def test_short_label_is_ambiguous_even_when_its_values_ran_out() -> None:
-    dice = TableDice({"defend": [5]}, RandomDice(3))
+    dice = GivenDice({"defend": [5]}, RandomDice(3))
     dice.roll(20, "defend", of="bo")
     dice.roll(20, "defend", of="cy")  # the fallback answers, but the label matched twice
     with pytest.raises(DiceError) as exc:
@@ -173,7 +173,7 @@ def test_short_label_is_ambiguous_even_when_its_values_ran_out() -> None:
 
 
 def test_missing_die_without_fallback() -> None:
-    dice = TableDice({"attack": [10]}, None)
+    dice = GivenDice({"attack": [10]}, None)
     dice.roll(20, "attack")
     with pytest.raises(DiceError) as exc:
         dice.roll(20, "defend", of="bo")
@@ -182,7 +182,7 @@ def test_missing_die_without_fallback() -> None:
 
 
 def test_missing_die_when_the_list_runs_out() -> None:
-    dice = TableDice({"attack": [10]}, None)
+    dice = GivenDice({"attack": [10]}, None)
     dice.roll(20, "attack")
     with pytest.raises(DiceError) as exc:
         dice.roll(20, "attack")
@@ -194,7 +194,7 @@ def test_dice_errors_are_fracas_errors() -> None:
 
 
 def test_reset_serves_the_same_table_again() -> None:
-    dice = TableDice({"attack": [8, 9]}, None)
+    dice = GivenDice({"attack": [8, 9]}, None)
     first = [dice.roll(20, "attack"), dice.roll(20, "attack")]
     dice.reset()
     assert dice.rolls == []
@@ -246,8 +246,8 @@ def test_state_restores_the_stream() -> None:
     assert _faces(dice, 20) == first
 
 
-def test_seeded_fallback_through_a_table() -> None:
+def test_seeded_fallback_through_given_dice() -> None:
     plain = _faces(RandomDice(42), 10)
-    table = TableDice({}, RandomDice(42))
-    assert _faces(table, 10) == plain
-    assert [r.value for r in table.rolls] == plain
+    given = GivenDice({}, RandomDice(42))
+    assert _faces(given, 10) == plain
+    assert [r.value for r in given.rolls] == plain

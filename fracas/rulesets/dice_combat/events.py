@@ -10,9 +10,9 @@ from fracas.frozen import evolve
 from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.dice_combat.data import BEGAN_UNARMED
 from fracas.rulesets.dice_combat.items import Item
 from fracas.rulesets.dice_combat.sheet import Sheet
-from fracas.rulesets.dice_combat.tables import BEGAN_UNARMED
 from fracas.rulesets.hands import equipped, held, with_hand
 from fracas.rulesets.words import attached_terms as _terms
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict
 from pydantic_core import PydanticCustomError
 
-from fracas.rulesets.dice_combat.tables import CLASS_GROUPS, CLASSES, WeaponClass
+from fracas.rulesets.dice_combat.data import CLASS_GROUPS, CLASSES, WeaponClass
 from fracas.rulesets.shorthands import expand_shorthand
 
 __all__ = ["SHORTHANDS", "Item", "check_item", "expand_item", "gun_group", "weapon_class"]

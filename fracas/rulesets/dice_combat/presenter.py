@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
+from fracas.rulesets.dice_combat.data import BANDS, COVER_BONUS, THROW
 from fracas.rulesets.dice_combat.items import Item, weapon_class
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.tables import BANDS, COVER_BONUS, THROW
 
 __all__ = ["DiceCombatPresenter"]
 

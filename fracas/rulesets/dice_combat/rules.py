@@ -32,6 +32,12 @@ from fracas.rulesets.base import (
     sheet_as,
 )
 from fracas.rulesets.dice_combat.attack import Strike, decide_attack, roll_strike
+from fracas.rulesets.dice_combat.data import (
+    BEGAN_UNARMED,
+    BURN_DAMAGE,
+    BURN_TURNS,
+    EDGES,
+)
 from fracas.rulesets.dice_combat.explosives import Blast, roll_blast
 from fracas.rulesets.dice_combat.gear import (
     Ready,
@@ -43,12 +49,6 @@ from fracas.rulesets.dice_combat.gear import (
 from fracas.rulesets.dice_combat.items import SHORTHANDS, Item, gun_group, weapon_class
 from fracas.rulesets.dice_combat.presenter import DiceCombatPresenter
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.tables import (
-    BEGAN_UNARMED,
-    BURN_DAMAGE,
-    BURN_TURNS,
-    EDGES,
-)
 
 __all__ = ["DiceCombat"]
 

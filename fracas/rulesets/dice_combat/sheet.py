@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 
+from fracas.rulesets.dice_combat.data import TRAITS
 from fracas.rulesets.dice_combat.items import Item, check_item, expand_item
-from fracas.rulesets.dice_combat.tables import TRAITS
 from fracas.rulesets.names import one_of
 
 __all__ = ["Options", "Sheet"]

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fracas.rulesets.escalation.options import Options
-from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import (
+from fracas.rulesets.escalation.data import (
     BACKSTAB_BONUS,
     CONCEALMENT_FAILURE,
     COVER_FAILURE,
     SIZE_STEP_FAILURE,
 )
+from fracas.rulesets.escalation.options import Options
+from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.weapons import Weapon
 
 __all__ = ["Verdict", "damage", "failure_parts", "judge"]

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-from fracas.rulesets.escalation.tables import SIZE_CATEGORIES, STANDARD_CONDITIONS
+from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS
 
 __all__ = ["Options", "options_of"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Shown, sheet_as
+from fracas.rulesets.escalation.data import ACTIONS_PER_ROUND, ESCALATION
 from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import ACTIONS_PER_ROUND, ESCALATION
 
 __all__ = ["EscalationPresenter"]
 

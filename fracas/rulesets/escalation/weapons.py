@@ -3,7 +3,7 @@ weapon's own fields that override them (ES-0).
 
 A weapon in a file is a short-hand (``melee``, ``remote``, ``whelm``) or a mapping
 (``{is: melee, name: sword}``, ``{name: bow, archetype: remote, range: 40}``). Every field
-the file leaves out takes its archetype's default from ``tables.WEAPON_DEFAULTS``; the
+the file leaves out takes its archetype's default from ``data.WEAPON_DEFAULTS``; the
 condition threshold is the trigger die's top face minus 2 (10 on a d12).
 """
 
@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, ValidationInfo
 from pydantic_core import PydanticCustomError
 
+from fracas.rulesets.escalation.data import ARCHETYPES, CONDITION_BELOW_TOP, WEAPON_DEFAULTS
 from fracas.rulesets.escalation.options import options_of
-from fracas.rulesets.escalation.tables import ARCHETYPES, CONDITION_BELOW_TOP, WEAPON_DEFAULTS
 from fracas.rulesets.names import one_of
 
 __all__ = ["SHORTHANDS", "Weapon", "WeaponField", "check_condition_names"]

@@ -26,6 +26,7 @@ from fracas.rulesets.soak.damage import (
     roll_dice,
     soak,
 )
+from fracas.rulesets.soak.data import UNARMED
 from fracas.rulesets.soak.events import (
     AdditionalRolled,
     APSpent,
@@ -39,7 +40,6 @@ from fracas.rulesets.soak.events import (
     Wounded,
 )
 from fracas.rulesets.soak.sheet import Options, Sheet
-from fracas.rulesets.soak.tables import UNARMED
 from fracas.rulesets.soak.weapons import Weapon, die_sizes, dv_band, unarmed_weapon
 from fracas.steps import Then
 

@@ -12,9 +12,7 @@ from dataclasses import dataclass
 
 from fracas.dice.pools import Faces, Pool, roll_pool, total
 from fracas.dice.source import Dice
-from fracas.rulesets.soak.events import Die
-from fracas.rulesets.soak.sheet import Options
-from fracas.rulesets.soak.tables import (
+from fracas.rulesets.soak.data import (
     COMPARE,
     CRIT_NATURAL,
     D20,
@@ -22,6 +20,8 @@ from fracas.rulesets.soak.tables import (
     FULL_PERCENT,
     FUMBLE_NATURAL,
 )
+from fracas.rulesets.soak.events import Die
+from fracas.rulesets.soak.sheet import Options
 
 __all__ = [
     "Soak",

@@ -28,10 +28,10 @@ from fracas.rulesets.soak.attack import (
     roll_attack,
     roll_damage,
 )
+from fracas.rulesets.soak.data import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS
 from fracas.rulesets.soak.events import APRestored, InitiativeOrdered, InitiativeRolled, health
 from fracas.rulesets.soak.presenter import SoakPresenter
 from fracas.rulesets.soak.sheet import Options, Sheet
-from fracas.rulesets.soak.tables import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS
 from fracas.rulesets.soak.weapons import SHORTHANDS, Weapon
 
 __all__ = ["Soak"]

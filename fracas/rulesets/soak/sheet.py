@@ -10,7 +10,7 @@ from pydantic import AfterValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from fracas.rulesets.names import unique_names
-from fracas.rulesets.soak.tables import (
+from fracas.rulesets.soak.data import (
     DEFAULT_ATTACK_AP,
     DEFAULT_DV_TABLE,
     DEFAULT_EV,

@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 from fracas.dice.notation import DiceTerm, parse
 from fracas.errors import FracasError
 from fracas.rulesets.shorthands import expand_shorthand
-from fracas.rulesets.soak.tables import (
+from fracas.rulesets.soak.data import (
     ATTACK_SKILL,
     DEFAULT_DV_TABLE,
     MAX_DICE,

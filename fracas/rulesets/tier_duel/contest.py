@@ -4,7 +4,7 @@ projectile event (P-TD-2), crossbow (P-TD-3) and firearm (P-TD-4) shots.
 ``decide_contest`` finds everything that needs no die: both sides' rolls as
 :class:`Side` (who, what is added), and the whole of an automatic hit (TD-11, TD-16),
 which rolls nothing. ``roll_contest`` rolls the initiator's die, then the opponent's
-(1.4), and the damage comes from the formulas of ``tables.py``. Each side that can be
+(1.4), and the damage comes from the formulas of ``data.py``. Each side that can be
 damaged by the event gets an ``Attempted`` (the odds' ``hit``: it lost to a side that
 can damage it).
 """
@@ -19,6 +19,14 @@ from fracas.dice.source import Dice
 from fracas.model import ActionUsed, Attempted, Combatant, Event
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.tier_duel.damage import crossbow_hit, firearm_hit, hit, skill_of
+from fracas.rulesets.tier_duel.data import (
+    CONTESTED,
+    COUNTER_DAMAGE,
+    MELEE_DAMAGE,
+    NON_WEAPON_SKILLS,
+    NONCONTESTED,
+    PROJECTILE_DAMAGE,
+)
 from fracas.rulesets.tier_duel.events import (
     AutomaticHit,
     ContestedShot,
@@ -32,14 +40,6 @@ from fracas.rulesets.tier_duel.events import (
 )
 from fracas.rulesets.tier_duel.items import Wielded, wielded
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.tables import (
-    CONTESTED,
-    COUNTER_DAMAGE,
-    MELEE_DAMAGE,
-    NON_WEAPON_SKILLS,
-    NONCONTESTED,
-    PROJECTILE_DAMAGE,
-)
 
 __all__ = ["Contest", "Ready", "Side", "decide_contest", "roll_contest", "wield"]
 

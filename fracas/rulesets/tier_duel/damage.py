@@ -1,4 +1,4 @@
-"""tier-duel's damage: a formula of ``tables.py`` evaluated, minus the armor, floored
+"""tier-duel's damage: a formula of ``data.py`` evaluated, minus the armor, floored
 (TD-4, TD-8, TD-12, TD-13, TD-18, TD-23, TD-G9), and the wound it makes (TD-5)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from collections.abc import Mapping
 
 from fracas.model import Combatant, Damaged, Event
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.tier_duel.data import CROSSBOW_ARMOR_FACTOR, FIREARM_DAMAGE, Terms
 from fracas.rulesets.tier_duel.events import TemporaryDamage
 from fracas.rulesets.tier_duel.items import Item, Wielded
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.tables import CROSSBOW_ARMOR_FACTOR, FIREARM_DAMAGE, Terms
 
 __all__ = [
     "armor_bonus",

@@ -8,10 +8,10 @@ from fracas.model import ActionUsed, Attempted, Combatant, Event, StatusSet
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.tier_duel.contest import Ready
 from fracas.rulesets.tier_duel.damage import armor_bonus, formula, wound
+from fracas.rulesets.tier_duel.data import NONCONTESTED
 from fracas.rulesets.tier_duel.events import Equipped, Loaded, SpellCast
 from fracas.rulesets.tier_duel.items import Item, Wielded
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.tables import NONCONTESTED
 
 __all__ = ["RELOADABLE", "carried", "decide_cast", "decide_equip", "decide_reload"]
 

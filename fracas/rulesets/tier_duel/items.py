@@ -17,7 +17,7 @@ from pydantic_core import PydanticCustomError
 
 from fracas.model import Combatant
 from fracas.rulesets.shorthands import expand_shorthand
-from fracas.rulesets.tier_duel.tables import SHORTHANDS, TYPES, UNARMED
+from fracas.rulesets.tier_duel.data import SHORTHANDS, TYPES, UNARMED
 
 __all__ = ["Item", "Wielded", "check_item", "expand_item", "wielded"]
 

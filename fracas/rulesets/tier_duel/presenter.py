@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Shown, sheet_as
+from fracas.rulesets.tier_duel.data import CONTESTED, NONCONTESTED
 from fracas.rulesets.tier_duel.items import wielded
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED
 
 __all__ = ["TierDuelPresenter"]
 

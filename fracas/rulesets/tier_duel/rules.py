@@ -19,13 +19,13 @@ from fracas.errors import Refusal
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import ActionSpec, DieSpec, TypedRuleset
 from fracas.rulesets.tier_duel.contest import Contest, Ready, decide_contest, roll_contest, wield
+from fracas.rulesets.tier_duel.data import CONTESTED, NONCONTESTED, SHORTHANDS
 from fracas.rulesets.tier_duel.events import tiles
 from fracas.rulesets.tier_duel.gear import RELOADABLE, decide_cast, decide_equip, decide_reload
 from fracas.rulesets.tier_duel.items import Item, Wielded, reach_of
 from fracas.rulesets.tier_duel.presenter import TierDuelPresenter
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
 from fracas.rulesets.tier_duel.stealth import decide_stealth, roll_stealth
-from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED, SHORTHANDS
 
 __all__ = ["TierDuel"]
 

@@ -10,10 +10,10 @@ from fracas.model import ActionUsed, Attempted, Combatant, Event
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.tier_duel.contest import Contest, side, wield
 from fracas.rulesets.tier_duel.damage import hit, skill_of
+from fracas.rulesets.tier_duel.data import CONTESTED, STEALTH_DAMAGE, Terms
 from fracas.rulesets.tier_duel.events import NoReach, Revealed, StealthOutcome
 from fracas.rulesets.tier_duel.items import Wielded
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.tables import CONTESTED, STEALTH_DAMAGE, Terms
 
 __all__ = ["decide_stealth", "roll_stealth"]
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from fracas.rulesets.base import ActionSpec
-from fracas.rulesets.wasteland.tables import REACTIONS
+from fracas.rulesets.wasteland.data import REACTIONS
 
 __all__ = ["ACTIONS"]
 

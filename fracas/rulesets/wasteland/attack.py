@@ -18,7 +18,14 @@ from fracas.frozen import FrozenDict, canonical
 from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import sheet_as
-from fracas.rulesets.wasteland.harm import Victim, victim
+from fracas.rulesets.wasteland.damage import Victim, victim
+from fracas.rulesets.wasteland.data import (
+    BURST_EXTRA_AP,
+    CALLED_EXTRA_AP,
+    GLANCING_MARGIN,
+    LIMBS,
+    LimbName,
+)
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
     DYING,
@@ -30,13 +37,6 @@ from fracas.rulesets.wasteland.stats import (
     has,
     max_ap,
     weapon_named,
-)
-from fracas.rulesets.wasteland.tables import (
-    BURST_EXTRA_AP,
-    CALLED_EXTRA_AP,
-    GLANCING_MARGIN,
-    LIMBS,
-    LimbName,
 )
 from fracas.rulesets.wasteland.weapons import Weapon
 

@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 from fracas.frozen import FrozenDict, evolve, freeze
 from fracas.model import Encounter, Event, StatusSet
 from fracas.rulesets.base import sheet_as
+from fracas.rulesets.wasteland.data import Injury, LimbName
 from fracas.rulesets.wasteland.sheet import Limb, Sheet
-from fracas.rulesets.wasteland.tables import Injury, LimbName
 from fracas.rulesets.words import signed_terms as _terms
 
 __all__ = [

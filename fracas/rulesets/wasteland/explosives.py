@@ -14,11 +14,11 @@ from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Attempted, Encounter, Event
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.attack import check_actor, find_weapon, pay
+from fracas.rulesets.wasteland.damage import Victim, blast, dr_of, victim
+from fracas.rulesets.wasteland.data import D20
 from fracas.rulesets.wasteland.events import APSpent, CritRolled, ExplosiveUsed, ThrowRolled
-from fracas.rulesets.wasteland.harm import Victim, blast, dr_of, victim
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import PEEKING
-from fracas.rulesets.wasteland.tables import D20
 from fracas.rulesets.wasteland.weapons import Weapon, dice_spec, roll_crit, roll_damage
 
 __all__ = ["Throw", "decide_throw", "roll_throw"]

@@ -15,6 +15,8 @@ from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.model import Attempted, Event
 from fracas.rulesets.wasteland.attack import Attack, Plan
+from fracas.rulesets.wasteland.damage import Hit, Victim, harm, roll_hit
+from fracas.rulesets.wasteland.data import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.events import (
     APSpent,
     AttackDeclared,
@@ -25,9 +27,7 @@ from fracas.rulesets.wasteland.events import (
     SneakSpent,
     StrayChecked,
 )
-from fracas.rulesets.wasteland.harm import Hit, Victim, harm, roll_hit
 from fracas.rulesets.wasteland.sheet import Options
-from fracas.rulesets.wasteland.tables import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
 from fracas.steps import Then

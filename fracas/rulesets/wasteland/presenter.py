@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
+from fracas.rulesets.wasteland.data import DAMAGE_TYPES, LIMBS
 from fracas.rulesets.wasteland.sheet import Sheet
 from fracas.rulesets.wasteland.stats import LimbView, evasion, limb_view, max_ap
-from fracas.rulesets.wasteland.tables import DAMAGE_TYPES, LIMBS
 from fracas.rulesets.wasteland.weapons import unarmed_weapon
 
 __all__ = ["WastelandPresenter"]

@@ -17,6 +17,16 @@ from fracas.errors import Refusal
 from fracas.model import Action, Combatant, Encounter, Event, StatusSet, TurnOver
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.attack import Attack, check_actor, find_weapon, plan_attack
+from fracas.rulesets.wasteland.data import (
+    BURST_EXTRA_AP,
+    D20,
+    DEFEND_MAX_AP,
+    DODGER_BONUS,
+    LIMBS,
+    REACTIONS,
+    ZONE_OF_THREAT_OPPORTUNITIES,
+    LimbName,
+)
 from fracas.rulesets.wasteland.events import APSpent, InjuryTested
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
@@ -26,16 +36,6 @@ from fracas.rulesets.wasteland.stats import (
     burst_shots,
     has,
     limb_view,
-)
-from fracas.rulesets.wasteland.tables import (
-    BURST_EXTRA_AP,
-    D20,
-    DEFEND_MAX_AP,
-    DODGER_BONUS,
-    LIMBS,
-    REACTIONS,
-    ZONE_OF_THREAT_OPPORTUNITIES,
-    LimbName,
 )
 from fracas.rulesets.wasteland.turn_events import (
     MISSED_BY,

@@ -20,6 +20,13 @@ from fracas.model import Action, Attempted, Combatant, Encounter, Event, StatusC
 from fracas.rulesets.base import ActionSpec, DieSpec, StatusSpec, TypedRuleset
 from fracas.rulesets.wasteland.actions import ACTIONS
 from fracas.rulesets.wasteland.attack import Attack, Plan, decide_attack
+from fracas.rulesets.wasteland.data import (
+    D20,
+    DAMAGE_TYPES,
+    LIMBS,
+    ODDS_MAX_ROLLS,
+    ZONE_OF_THREAT_OPPORTUNITIES,
+)
 from fracas.rulesets.wasteland.explosives import Throw, decide_throw, roll_throw
 from fracas.rulesets.wasteland.fire import FireOn, fire_on, roll_attack
 from fracas.rulesets.wasteland.movement import MOVE_SPEC, move_cost, own_move
@@ -52,13 +59,6 @@ from fracas.rulesets.wasteland.stats import (
     limbs_json,
     max_ap,
     sequence,
-)
-from fracas.rulesets.wasteland.tables import (
-    D20,
-    DAMAGE_TYPES,
-    LIMBS,
-    ODDS_MAX_ROLLS,
-    ZONE_OF_THREAT_OPPORTUNITIES,
 )
 from fracas.rulesets.wasteland.turn_events import (
     OPENING,

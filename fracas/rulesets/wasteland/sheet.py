@@ -16,7 +16,7 @@ from pydantic_core import PydanticCustomError
 
 from fracas.frozen import HashKept, kept_hash
 from fracas.rulesets.names import check_listed, one_of, unique_names
-from fracas.rulesets.wasteland.tables import (
+from fracas.rulesets.wasteland.data import (
     D20,
     DEFAULT_BURST_PENALTY,
     DEFAULT_BURST_SHOTS,

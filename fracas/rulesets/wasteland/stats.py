@@ -9,8 +9,7 @@ from typing import Any
 
 from fracas.model import Combatant
 from fracas.rulesets.base import Detail, StatusSpec, sheet_as
-from fracas.rulesets.wasteland.sheet import Limb, Options, Sheet
-from fracas.rulesets.wasteland.tables import (
+from fracas.rulesets.wasteland.data import (
     AP_BASE,
     CAUTIOUS_NATURE_SEQUENCE,
     DAMAGE_TYPES,
@@ -25,6 +24,7 @@ from fracas.rulesets.wasteland.tables import (
     Injury,
     LimbName,
 )
+from fracas.rulesets.wasteland.sheet import Limb, Options, Sheet
 from fracas.rulesets.wasteland.weapons import Weapon, unarmed_weapon
 
 __all__ = [

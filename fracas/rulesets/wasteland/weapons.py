@@ -22,7 +22,7 @@ from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.frozen import HashKept, kept_hash
 from fracas.rulesets.shorthands import expand_shorthand
-from fracas.rulesets.wasteland.tables import (
+from fracas.rulesets.wasteland.data import (
     DEFAULT_BLAST_RADIUS,
     DEFAULT_CONDITION,
     DEFAULT_CRIT_DICE,
