@@ -217,3 +217,25 @@ def test_changing_a_parameter_updates_the_open_preview(server: Server, browser: 
     gm.locator("#confirm-go").tap()
     gm.wait_for_function("document.getElementById('log').innerText.includes('#1 ana')")
     assert _last(server).params.get("edge") == "advantage"
+
+
+def test_a_late_answer_to_an_earlier_change_leaves_the_choice_made_since_open(
+    server: Server, browser: Any
+) -> None:
+    """A drag's ``done`` may come after the table's news of it: the player has chosen
+    Attack and tapped a target by then. That answer ends nothing but the change it
+    answers (before, it closed the choice and its preview, and the next tap found no
+    target: the play-through's flake)."""
+    pat = _phone(server, browser, server.ana)
+    pat.get_by_role("button", name="Attack", exact=True).tap()
+    pat.get_by_role("button", name="Attack Bo").tap()
+    pat.wait_for_selector("#odds .odds-line")
+    pat.evaluate("handle({type: 'done', id: 9999, seq: Number(document.body.dataset.seq)})")
+    assert pat.evaluate("chosen && chosen.do") == "attack"
+    assert pat.locator("#confirm-go").is_visible()
+    assert pat.get_by_role("button", name="Attack Bo", exact=True).is_visible()
+    seq = server.table.seq
+    pat.locator("#confirm-go").tap()  # its own answer ends the choice
+    pat.locator("#confirm-box").wait_for(state="hidden")
+    pat.wait_for_function("chosen === null")
+    assert server.table.seq == seq + 1 and _last(server).target == "bo"

@@ -131,21 +131,15 @@ function handle(m) {
     if (asked && m.id === asked.id) hideOdds();
   } else if (m.type === "asked") {
     notice("");
-    chosen = null;
-    hideOdds();
-    render();
+    changeAnswered(m.id);
   } else if (m.type === "requested") {
     changes.delete(m.id);
     notice("asked the game master: the action waits for the answer");
-    chosen = null;
-    hideOdds();
-    render();
+    changeAnswered(m.id);
   } else if (m.type === "done") {
     changes.delete(m.id);
     notice("");
-    chosen = null;
-    hideOdds();
-    render();
+    changeAnswered(m.id);
   } else if (m.type === "odds") {
     const key = askedKeys.get(m.id);
     askedKeys.delete(m.id);
@@ -691,7 +685,17 @@ function target(cid) {
 
 function act(t) {
   if (!chosen) return;
-  send({ type: "act", action: actionFor(t) });
+  chosen.sent = send({ type: "act", action: actionFor(t) }); // its answer ends this choice
+}
+
+// The answer to change ``id``: the choice that sent it is over (a choice made since, as
+// a drag's answer comes after the table's news of it, stays open with its odds).
+function changeAnswered(id) {
+  if (chosen && chosen.sent === id) {
+    chosen = null;
+    hideOdds();
+  }
+  render();
 }
 
 // --- the log ------------------------------------------------------------------------

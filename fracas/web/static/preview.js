@@ -34,7 +34,7 @@ function commit(what) {
   if (!chosen) return;
   const action = actionOf(what);
   closePreview();
-  send({ type: "act", action });
+  chosen.sent = send({ type: "act", action }); // its answer ends this choice (app.js)
 }
 
 function openPreview(what) {
