@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import EllipsisType
@@ -25,6 +25,7 @@ from scipy.stats import chisquare
 
 from fracas.dice.source import RandomDice, Roll
 from fracas.engine import Engine, Record
+from fracas.errors import FracasError, Refusal
 from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter, Event, fold
 from fracas.odds import Odds, action_odds
@@ -34,6 +35,7 @@ from fracas.rulesets.base import sheet_as
 from tests.helpers import Played, load_text, play
 
 __all__ = [
+    "Checked",
     "Encounters",
     "NoDice",
     "act",
@@ -50,6 +52,7 @@ __all__ = [
     "ok",
     "one",
     "refusal",
+    "refused_consuming_nothing",
     "rolls",
     "rolls_by_label",
     "sheet_of",
@@ -249,3 +252,52 @@ def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -
     exp = [c[1] for c in cells]
     scale = sum(obs) / sum(exp)  # float rounding only: the Fractions sum to 1
     return float(chisquare(obs, [e * scale for e in exp]).pvalue)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A refusal checked: the state right after it, the error, and the follow-up's record
+    (as it is played without the refused action before it)."""
+
+    state: Encounter
+    error: FracasError
+    follow_up: Record
+
+
+def refused_consuming_nothing(
+    text: Callable[[Sequence[Doc]], str],
+    actions: Sequence[Doc],
+    code: str,
+    follow_up: Doc,
+    *,
+    kind: type[FracasError] = Refusal,
+    snapshot: Callable[[Engine], object] | None = None,
+) -> Checked:
+    """The last of ``actions`` is refused with ``code`` (an error of ``kind``) and consumes
+    nothing (README: "An illegal action consumes nothing"): the state, the records and the
+    generator are those of the same file without it (and so is what ``snapshot`` spells
+    out of the engine), and a seeded follow-up then plays exactly as it does there.
+    ``text`` makes the encounter file of a list of actions."""
+    refused = play(text(actions))
+    assert refused.error is not None, "the last action was not refused"
+    number, error = refused.error
+    assert number == len(actions), f"action {number} was refused, not the last: {error}"
+    assert error.code == code, str(error)
+    assert isinstance(error, kind), repr(error)
+
+    before = play(text(actions[:-1]))
+    assert before.error is None, before.error
+    if snapshot is not None:
+        assert snapshot(refused.engine) == snapshot(before.engine)
+    assert refused.state == before.state
+    assert refused.records == before.records
+    assert refused.engine.random.getstate() == before.engine.random.getstate()
+    state = refused.state
+
+    # No die consumed: the same legal follow-up rolls the same faces and does the same.
+    follow = play(text([*actions[:-1], follow_up]))
+    assert follow.error is None, follow.error
+    expected = follow.records[-1]
+    assert refused.engine.act(follow.file.actions[-1]) == expected
+    assert refused.state == follow.state
+    return Checked(state, error, expected)
