@@ -232,10 +232,22 @@ def rolls_by_label(record: Record) -> dict[str, tuple[int, ...]]:
     return {label: tuple(values) for label, values in out.items()}
 
 
-def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -> float:
-    """Pearson's chi-square p-value; neighbouring outcomes merged until each expects >= 5."""
-    assert set(observed) <= set(expected), "an outcome of probability 0 was sampled"
+def merged_chisquare(
+    observed: Counter[int],
+    expected: Mapping[int, Fraction],
+    *,
+    cut: bool = False,
+    min_cells: int = 2,
+) -> float:
+    """Pearson's chi-square p-value; neighbouring outcomes merged until each expects >= 5,
+    the tail in the last cell. ``cut``: the odds were cut (exploding dice), so the
+    samples above the highest expected outcome and the cut mass join the tail."""
     n = sum(observed.values())
+    top = max(expected)
+    if cut:
+        assert all(k in expected or k > top for k in observed), "an impossible damage was sampled"
+    else:
+        assert set(observed) <= set(expected), "an outcome of probability 0 was sampled"
     cells: list[tuple[int, float]] = []
     obs_acc, exp_acc = 0, 0.0
     for outcome in sorted(expected):
@@ -244,13 +256,16 @@ def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -
         if exp_acc >= 5:
             cells.append((obs_acc, exp_acc))
             obs_acc, exp_acc = 0, 0.0
+    if cut:
+        obs_acc += sum(c for k, c in observed.items() if k > top)
+        exp_acc += float(1 - sum(expected.values(), Fraction(0))) * n
     if exp_acc or obs_acc:  # the tail joins the last full cell
         last_obs, last_exp = cells.pop()
         cells.append((last_obs + obs_acc, last_exp + exp_acc))
-    assert len(cells) >= 2
+    assert len(cells) >= min_cells
     obs = [c[0] for c in cells]
     exp = [c[1] for c in cells]
-    scale = sum(obs) / sum(exp)  # float rounding only: the Fractions sum to 1
+    scale = sum(obs) / sum(exp)  # float rounding only (and the cut mass, where cut)
     return float(chisquare(obs, [e * scale for e in exp]).pvalue)
 
 
