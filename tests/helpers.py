@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -14,7 +17,7 @@ from fracas.files import EncounterFile, parse_text, play_file
 from fracas.main import main
 from fracas.model import Encounter
 
-__all__ = ["Played", "cli", "load_text", "play"]
+__all__ = ["Played", "cli", "cli_json", "load_text", "play", "write"]
 
 
 def load_text(text: str, name: str = "test.yaml") -> EncounterFile:
@@ -50,3 +53,20 @@ def play(text: str, *, name: str = "test.yaml") -> Played:
 def cli(*args: str) -> Result:
     """Run the ``fracas`` command in-process; stdout and stderr are kept apart."""
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def cli_json(*args: str, quiet: bool = False) -> Any:
+    """What a ``fracas ... --json`` command prints, after checking it succeeded (and,
+    ``quiet``, printed nothing on stderr)."""
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    if quiet:
+        assert result.stderr == ""
+    return json.loads(result.stdout)
+
+
+def write(tmp_path: Path, text: str, name: str = "enc.yaml") -> str:
+    """An encounter file written from (indented) YAML text in ``tmp_path``: its path."""
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return str(path)

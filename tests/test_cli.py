@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import textwrap
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -25,7 +24,7 @@ import fracas.rulesets
 from fracas.errors import UnknownRulesetError
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset, registered
 from fracas.rulesets.dice_combat import DiceCombat
-from tests.helpers import cli
+from tests.helpers import cli, cli_json, write
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE = str(EXAMPLES / "dice-combat.yaml")
@@ -104,20 +103,6 @@ GM_ACTIONS = (
 ACTIONS = ("attack", "throw", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)
 
 
-def write(tmp_path: Path, text: str, name: str = "enc.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
-
-
-def run_json(*args: str) -> dict[str, Any]:
-    result = cli(*args)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
-
-
 # --- fracas run: the log -------------------------------------------------------------
 
 DUEL = """\
@@ -146,6 +131,12 @@ actions:
 no defence. 3: natural 20 +1 = 21 vs 19: HIT, 2 + crit 3 = 5, bo 10 -> 5. 4: 8 vs 14:
 miss. 6: 2+1 = 3 vs a natural 1 (fumble): HIT whatever the totals, 2 + fumble 4 = 6,
 bo 5 -> 0, down."""
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    """A command's JSON output; it printed nothing on stderr."""
+    out: dict[str, Any] = cli_json(*args, quiet=True)
+    return out
 
 
 def _lines_in_order(text: str, wanted: list[list[str]]) -> None:

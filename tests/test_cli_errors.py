@@ -10,14 +10,13 @@ that action; with ``--json`` stdout still holds the state before it, plus
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import Result
 
-from tests.helpers import cli
+from tests.helpers import cli, write
 
 HEAD = """\
 ruleset: dice-combat
@@ -33,12 +32,6 @@ combatants:
 """
 """A valid encounter: ana (sword) next to bo. Line 1 is `ruleset`, 11 is the first
 line after it."""
-
-
-def write(tmp_path: Path, text: str, name: str = "enc.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
 
 
 def with_actions(*actions: str) -> str:

@@ -95,7 +95,7 @@ class GivenDice:
         self.rolls: list[Roll] = []
 
     def reset(self) -> None:
-        """Forget what was taken, so the same table serves another replay."""
+        """Forget what was taken, so the same given faces serve another replay."""
         self._queues = {key: list(values) for key, values in self._given.items()}
         self._matched.clear()
         self.rolls.clear()

@@ -193,7 +193,7 @@ def test_dice_errors_are_fracas_errors() -> None:
     assert issubclass(DiceError, FracasError)
 
 
-def test_reset_serves_the_same_table_again() -> None:
+def test_reset_serves_the_same_given_faces_again() -> None:
     dice = GivenDice({"attack": [8, 9]}, None)
     first = [dice.roll(20, "attack"), dice.roll(20, "attack")]
     dice.reset()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import EllipsisType
@@ -25,6 +25,7 @@ from scipy.stats import chisquare
 
 from fracas.dice.source import RandomDice, Roll
 from fracas.engine import Engine, Record
+from fracas.errors import FracasError, Refusal
 from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter, Event, fold
 from fracas.odds import Odds, action_odds
@@ -34,6 +35,7 @@ from fracas.rulesets.base import sheet_as
 from tests.helpers import Played, load_text, play
 
 __all__ = [
+    "Checked",
     "Encounters",
     "NoDice",
     "act",
@@ -50,6 +52,7 @@ __all__ = [
     "ok",
     "one",
     "refusal",
+    "refused_consuming_nothing",
     "rolls",
     "rolls_by_label",
     "sheet_of",
@@ -229,10 +232,22 @@ def rolls_by_label(record: Record) -> dict[str, tuple[int, ...]]:
     return {label: tuple(values) for label, values in out.items()}
 
 
-def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -> float:
-    """Pearson's chi-square p-value; neighbouring outcomes merged until each expects >= 5."""
-    assert set(observed) <= set(expected), "an outcome of probability 0 was sampled"
+def merged_chisquare(
+    observed: Counter[int],
+    expected: Mapping[int, Fraction],
+    *,
+    cut: bool = False,
+    min_cells: int = 2,
+) -> float:
+    """Pearson's chi-square p-value; neighbouring outcomes merged until each expects >= 5,
+    the tail in the last cell. ``cut``: the odds were cut (exploding dice), so the
+    samples above the highest expected outcome and the cut mass join the tail."""
     n = sum(observed.values())
+    top = max(expected)
+    if cut:
+        assert all(k in expected or k > top for k in observed), "an impossible damage was sampled"
+    else:
+        assert set(observed) <= set(expected), "an outcome of probability 0 was sampled"
     cells: list[tuple[int, float]] = []
     obs_acc, exp_acc = 0, 0.0
     for outcome in sorted(expected):
@@ -241,11 +256,63 @@ def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -
         if exp_acc >= 5:
             cells.append((obs_acc, exp_acc))
             obs_acc, exp_acc = 0, 0.0
+    if cut:
+        obs_acc += sum(c for k, c in observed.items() if k > top)
+        exp_acc += float(1 - sum(expected.values(), Fraction(0))) * n
     if exp_acc or obs_acc:  # the tail joins the last full cell
         last_obs, last_exp = cells.pop()
         cells.append((last_obs + obs_acc, last_exp + exp_acc))
-    assert len(cells) >= 2
+    assert len(cells) >= min_cells
     obs = [c[0] for c in cells]
     exp = [c[1] for c in cells]
-    scale = sum(obs) / sum(exp)  # float rounding only: the Fractions sum to 1
+    scale = sum(obs) / sum(exp)  # float rounding only (and the cut mass, where cut)
     return float(chisquare(obs, [e * scale for e in exp]).pvalue)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A refusal checked: the state right after it, the error, and the follow-up's record
+    (as it is played without the refused action before it)."""
+
+    state: Encounter
+    error: FracasError
+    follow_up: Record
+
+
+def refused_consuming_nothing(
+    text: Callable[[Sequence[Doc]], str],
+    actions: Sequence[Doc],
+    code: str,
+    follow_up: Doc,
+    *,
+    kind: type[FracasError] = Refusal,
+    snapshot: Callable[[Engine], object] | None = None,
+) -> Checked:
+    """The last of ``actions`` is refused with ``code`` (an error of ``kind``) and consumes
+    nothing (README: "An illegal action consumes nothing"): the state, the records and the
+    generator are those of the same file without it (and so is what ``snapshot`` spells
+    out of the engine), and a seeded follow-up then plays exactly as it does there.
+    ``text`` makes the encounter file of a list of actions."""
+    refused = play(text(actions))
+    assert refused.error is not None, "the last action was not refused"
+    number, error = refused.error
+    assert number == len(actions), f"action {number} was refused, not the last: {error}"
+    assert error.code == code, str(error)
+    assert isinstance(error, kind), repr(error)
+
+    before = play(text(actions[:-1]))
+    assert before.error is None, before.error
+    if snapshot is not None:
+        assert snapshot(refused.engine) == snapshot(before.engine)
+    assert refused.state == before.state
+    assert refused.records == before.records
+    assert refused.engine.random.getstate() == before.engine.random.getstate()
+    state = refused.state
+
+    # No die consumed: the same legal follow-up rolls the same faces and does the same.
+    follow = play(text([*actions[:-1], follow_up]))
+    assert follow.error is None, follow.error
+    expected = follow.records[-1]
+    assert refused.engine.act(follow.file.actions[-1]) == expected
+    assert refused.state == follow.state
+    return Checked(state, error, expected)

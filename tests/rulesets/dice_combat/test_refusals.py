@@ -15,17 +15,19 @@ Each test builds an encounter whose last action is the illegal one and checks:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 import yaml
 
-from fracas.engine import Engine, Record
+from fracas.engine import Engine
 from fracas.errors import DiceError, FracasError, Refusal
 from fracas.model import Encounter
 from fracas.rulesets.dice_combat.items import Item
 from tests.helpers import Played, load_text, play
+from tests.rulesets.builders import Checked, refused_consuming_nothing
+from tests.rulesets.dice_combat.support import DICE_COMBAT
 
 Combatants = list[dict[str, Any]]
 Actions = list[dict[str, Any]]
@@ -50,12 +52,9 @@ def encounter(
 ) -> str:
     """The YAML text of a dice-combat encounter; the bystanders come last in the order."""
     people = [*combatants, *BYSTANDERS]
-    data: dict[str, Any] = {"ruleset": "dice-combat", "seed": SEED, "round": round_}
-    if options:
-        data["options"] = options
-    data["order"] = [c["id"] for c in people]
-    data["combatants"] = people
-    data["actions"] = actions
+    data = DICE_COMBAT.doc(
+        *people, actions=actions, options=options, order=(), seed=SEED, round=round_
+    )
     return yaml.safe_dump(data, sort_keys=False)
 
 
@@ -88,14 +87,6 @@ def snapshot(engine: Engine) -> dict[str, Any]:
     return out
 
 
-@dataclass
-class Checked:
-    """The state right after the refusal, and the error."""
-
-    state: Encounter
-    error: FracasError
-
-
 def assert_refused(
     combatants: Combatants,
     actions: Actions,
@@ -105,31 +96,17 @@ def assert_refused(
     options: dict[str, Any] | None = None,
     kind: type[FracasError] = Refusal,
 ) -> Checked:
-    """The last action is refused with ``code`` and consumes nothing."""
-    text = encounter(combatants, actions, round_=round_, options=options)
-    refused = play(text)
-    assert refused.error is not None, "the last action was not refused"
-    number, error = refused.error
-    assert number == len(actions), f"action {number} was refused, not the last: {error}"
-    assert error.code == code, str(error)
-    assert isinstance(error, kind), repr(error)
+    """The last action is refused with ``code`` and consumes nothing (every field of
+    :func:`snapshot` too)."""
 
-    before = play(encounter(combatants, actions[:-1], round_=round_, options=options))
-    assert before.error is None, before.error
-    assert snapshot(refused.engine) == snapshot(before.engine)
-    assert refused.state == before.state
-    assert refused.records == before.records
-    state = refused.state
+    def text(acts: Sequence[dict[str, Any]]) -> str:
+        return encounter(combatants, list(acts), round_=round_, options=options)
 
-    # No die consumed: the same legal follow-up rolls the same faces and does the same.
-    follow = play(encounter(combatants, [*actions[:-1], FOLLOW_UP], round_=round_, options=options))
-    assert follow.error is None, follow.error
-    expected: Record = follow.records[-1]
-    assert len(expected.rolls) >= 2  # the follow-up really draws from the seed
-    got = refused.engine.act(follow.file.actions[-1])
-    assert got == expected
-    assert refused.state == follow.state
-    return Checked(state, error)
+    checked = refused_consuming_nothing(
+        text, actions, code, FOLLOW_UP, kind=kind, snapshot=snapshot
+    )
+    assert len(checked.follow_up.rolls) >= 2  # the follow-up really draws from the seed
+    return checked
 
 
 def assert_legal(

@@ -5,12 +5,12 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import cli
+from tests.helpers import cli, write
+from tests.helpers import cli_json as run_json
 
 EXAMPLE = str(Path(__file__).resolve().parents[3] / "examples" / "escalation.yaml")
 
@@ -80,18 +80,6 @@ combatants:
   - {id: dee, side: enemies, at: [3, 0], concealment: total}
 actions:
 """
-
-
-def write(tmp_path: Path, text: str) -> str:
-    path = tmp_path / "enc.yaml"
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
-
-
-def run_json(*args: str) -> Any:
-    result = cli(*args)
-    assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
 
 
 def test_run_json_has_escalation_at_the_top_level(tmp_path: Path) -> None:

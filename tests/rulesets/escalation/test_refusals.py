@@ -14,6 +14,7 @@ Each test builds an encounter whose last action is the illegal one and checks:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -22,6 +23,8 @@ import yaml
 from fracas.errors import Refusal
 from fracas.model import Encounter
 from tests.helpers import play
+from tests.rulesets.builders import refused_consuming_nothing
+from tests.rulesets.escalation.support import ESCALATION
 
 Combatants = list[dict[str, Any]]
 Actions = list[dict[str, Any]]
@@ -40,11 +43,7 @@ SWORD = {"is": "melee", "name": "sword"}
 
 
 def encounter(combatants: Combatants, actions: Actions, options: dict[str, Any] | None) -> str:
-    data: dict[str, Any] = {"ruleset": "escalation", "seed": SEED}
-    if options:
-        data["options"] = options
-    data["combatants"] = [*combatants, *BYSTANDERS]
-    data["actions"] = actions
+    data = ESCALATION.doc(*combatants, *BYSTANDERS, actions=actions, options=options, seed=SEED)
     return yaml.safe_dump(data, sort_keys=False)
 
 
@@ -54,27 +53,16 @@ def assert_refused(
     code: str,
     options: dict[str, Any] | None = None,
 ) -> Encounter:
-    """The last action is refused with ``code`` and consumes nothing."""
-    refused = play(encounter(combatants, actions, options))
-    assert refused.error is not None, "the last action was not refused"
-    number, error = refused.error
-    assert number == len(actions), f"action {number} was refused, not the last: {error}"
-    assert (error.code, type(error)) == (code, Refusal), str(error)
+    """The last action is refused with ``code`` (a ``Refusal``, no subclass) and consumes
+    nothing."""
 
-    before = play(encounter(combatants, actions[:-1], options))
-    assert before.error is None, before.error
-    assert refused.state == before.state
-    assert refused.records == before.records
-    assert refused.engine.random.getstate() == before.engine.random.getstate()
+    def text(acts: Sequence[dict[str, Any]]) -> str:
+        return encounter(combatants, list(acts), options)
 
-    state = refused.state
-    follow = play(encounter(combatants, [*actions[:-1], FOLLOW_UP], options))
-    assert follow.error is None, follow.error
-    expected = follow.records[-1]
-    assert len(expected.rolls) == 2  # the follow-up really draws from the seed
-    assert refused.engine.act(follow.file.actions[-1]) == expected
-    assert refused.state == follow.state
-    return state
+    checked = refused_consuming_nothing(text, actions, code, FOLLOW_UP)
+    assert type(checked.error) is Refusal, repr(checked.error)
+    assert len(checked.follow_up.rolls) == 2  # the follow-up really draws from the seed
+    return checked.state
 
 
 def ana(**fields: Any) -> dict[str, Any]:

@@ -8,7 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tests import helpers
 from tests.helpers import cli
+from tests.helpers import cli_json as run_json
 from tests.rulesets.soak.test_rules import EXAMPLE as WORKED
 
 SOAK_EXAMPLE = str(Path(__file__).resolve().parents[3] / "examples" / "soak.yaml")
@@ -59,17 +61,8 @@ OPTIONS: dict[str, Any] = {
 DICE = {"attack": 20, "damage": 100, "additional": 100, "initiative": 20}
 
 
-def run_json(*args: str) -> dict[str, Any]:
-    result = cli(*args)
-    assert result.exit_code == 0, result.stderr
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
-
-
 def write(tmp_path: Path, text: str, name: str = "soak.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+    return helpers.write(tmp_path, text, name)
 
 
 def frac(text: str) -> Fraction:

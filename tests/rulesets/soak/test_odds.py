@@ -12,7 +12,6 @@ from typing import Any
 
 import icepool
 import pytest
-from scipy.stats import chisquare
 
 from fracas.dice.source import GivenDice, RandomDice
 from fracas.engine import plan
@@ -21,6 +20,7 @@ from fracas.odds import Odds
 from fracas.rulesets.soak import Soak
 from fracas.rulesets.soak.attack import Attack
 from fracas.rulesets.soak.data import ODDS_MAX_ROLLS
+from tests.rulesets.builders import merged_chisquare
 from tests.rulesets.soak.support import act, doc, odds_of, state_and_action, who
 
 
@@ -230,31 +230,6 @@ def test_SK_3_the_hit_stays_exact_under_the_cut_of_exploding_damage() -> None:
 SAMPLES = 20_000
 
 
-def merged_chisquare(observed: Counter[int], expected: Mapping[int, Fraction]) -> float:
-    """Pearson's chi-square p-value; neighbouring outcomes merged until each expects >= 5,
-    the tail (the cut mass included) in the last cell."""
-    n = sum(observed.values())
-    top = max(expected)
-    assert all(k in expected or k > top for k in observed), "an impossible damage was sampled"
-    cells: list[tuple[int, float]] = []
-    obs_acc, exp_acc = 0, 0.0
-    for outcome in sorted(expected):
-        obs_acc += observed.get(outcome, 0)
-        exp_acc += float(expected[outcome]) * n
-        if exp_acc >= 5:
-            cells.append((obs_acc, exp_acc))
-            obs_acc, exp_acc = 0, 0.0
-    tail_obs = obs_acc + sum(c for k, c in observed.items() if k > top)
-    tail_exp = exp_acc + float(1 - sum(expected.values(), Fraction(0))) * n
-    last_obs, last_exp = cells.pop()
-    cells.append((last_obs + tail_obs, last_exp + tail_exp))
-    obs = [c[0] for c in cells]
-    exp = [c[1] for c in cells]
-    assert len(cells) >= 10
-    scale = sum(obs) / sum(exp)
-    return float(chisquare(obs, [e * scale for e in exp]).pvalue)
-
-
 CHI_DEPTH = 9
 """The sampled attack rolls four exploding chains: its odds are cut a little earlier than
 the ruleset's default, and the cut mass joins the last cell."""
@@ -296,12 +271,12 @@ def test_sampled_damage_fits_the_exact_odds(
 ) -> None:
     assert sum(samples.values()) == SAMPLES
     assert max(samples) > 8 + 4 + 4 + 5 - 5  # explosions were sampled
-    assert merged_chisquare(samples, exact) > 0.001
+    assert merged_chisquare(samples, exact, cut=True, min_cells=10) > 0.001
 
 
 def rejects(samples: Counter[int], expected: Mapping[int, Fraction]) -> bool:
     try:
-        return merged_chisquare(samples, expected) < 1e-6
+        return merged_chisquare(samples, expected, cut=True, min_cells=10) < 1e-6
     except AssertionError:  # a damage the distribution cannot give was sampled
         return True
 

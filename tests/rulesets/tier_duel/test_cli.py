@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import cli
+from tests import helpers
+from tests.helpers import cli, cli_json
 from tests.rulesets.tier_duel.test_rules import EXAMPLE as WORKED
 
 EXAMPLE = str(Path(__file__).resolve().parents[3] / "examples" / "tier-duel.yaml")
@@ -83,16 +84,12 @@ DICE = ("attack", "defend", "stealth", "notice", "strike")
 
 
 def write(tmp_path: Path, text: str, name: str = "duel.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+    return helpers.write(tmp_path, text, name)
 
 
 def run_json(*args: str) -> dict[str, Any]:
-    result = cli(*args)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    out: dict[str, Any] = json.loads(result.stdout)
+    """A command's JSON output; it printed nothing on stderr."""
+    out: dict[str, Any] = cli_json(*args, quiet=True)
     return out
 
 

@@ -14,16 +14,17 @@ Each test builds an encounter whose last action is the illegal one and checks:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 import yaml
 
-from fracas.engine import Engine, Record
+from fracas.engine import Engine
 from fracas.errors import DiceError, FracasError, Refusal
-from fracas.model import Encounter
 from tests.helpers import Played, play
+from tests.rulesets.builders import Checked, refused_consuming_nothing
+from tests.rulesets.tier_duel.support import TIER_DUEL
 
 Combatants = list[dict[str, Any]]
 Actions = list[dict[str, Any]]
@@ -41,12 +42,7 @@ def encounter(
 ) -> str:
     """The YAML text of a tier-duel encounter; the bystanders come last in the order."""
     people = [*combatants, *BYSTANDERS]
-    data: dict[str, Any] = {"ruleset": "tier-duel", "seed": SEED}
-    if options:
-        data["options"] = options
-    data["order"] = [c["id"] for c in people]
-    data["combatants"] = people
-    data["actions"] = actions
+    data = TIER_DUEL.doc(*people, actions=actions, options=options, order=(), seed=SEED)
     return yaml.safe_dump(data, sort_keys=False)
 
 
@@ -67,12 +63,6 @@ def snapshot(engine: Engine) -> dict[str, Any]:
     return out
 
 
-@dataclass
-class Checked:
-    state: Encounter
-    error: FracasError
-
-
 def assert_refused(
     combatants: Combatants,
     actions: Actions,
@@ -80,27 +70,19 @@ def assert_refused(
     options: dict[str, Any] | None = None,
     kind: type[FracasError] = Refusal,
 ) -> Checked:
-    """The last action is refused with ``code`` and consumes nothing."""
-    refused = play(encounter(combatants, actions, options))
-    assert refused.error is not None, "the last action was not refused"
-    number, error = refused.error
-    assert number == len(actions), f"action {number} was refused, not the last: {error}"
-    assert (error.code, type(error)) == (code, kind), str(error)
+    """The last action is refused with ``code`` (an error of type ``kind``, no subclass)
+    and consumes nothing (every field of :func:`snapshot` too)."""
 
-    before = play(encounter(combatants, actions[:-1], options))
-    assert before.error is None, before.error
-    assert snapshot(refused.engine) == snapshot(before.engine)
-    assert refused.state == before.state
-    assert refused.records == before.records
-    state = refused.state
+    def text(acts: Sequence[dict[str, Any]]) -> str:
+        return encounter(combatants, list(acts), options)
 
-    follow = play(encounter(combatants, [*actions[:-1], FOLLOW_UP], options))
-    assert follow.error is None, follow.error
-    expected: Record = follow.records[-1]
-    assert [r.label for r in expected.rolls] == ["attack", "defend"]  # it draws from the seed
-    assert refused.engine.act(follow.file.actions[-1]) == expected
-    assert refused.state == follow.state
-    return Checked(state, error)
+    checked = refused_consuming_nothing(
+        text, actions, code, FOLLOW_UP, kind=kind, snapshot=snapshot
+    )
+    assert type(checked.error) is kind, repr(checked.error)
+    labels = [r.label for r in checked.follow_up.rolls]
+    assert labels == ["attack", "defend"]  # the follow-up draws from the seed
+    return checked
 
 
 def legal(combatants: Combatants, actions: Actions, **options: Any) -> Played:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
+from tests import helpers
 from tests.helpers import cli
+from tests.helpers import cli_json as run_json
 from tests.rulesets.wasteland.support import PISTOL, act, doc, who
 from tests.rulesets.wasteland.test_actions import EXAMPLE
 
@@ -17,16 +18,7 @@ BUNDLED = str(Path(__file__).resolve().parents[3] / "examples" / "wasteland.yaml
 
 
 def write(tmp_path: Path, text: str, name: str = "wasteland.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
-def run_json(*args: str) -> dict[str, Any]:
-    result = cli(*args)
-    assert result.exit_code == 0, result.stderr
-    out: dict[str, Any] = json.loads(result.stdout)
-    return out
+    return helpers.write(tmp_path, text, name)
 
 
 def test_run_json_worked_example(tmp_path: Path) -> None:
