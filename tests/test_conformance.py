@@ -32,7 +32,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _setup(ruleset: type[Ruleset]) -> str:
-    data = yaml.safe_load((EXAMPLES / f"{ruleset.name}.yaml").read_text())
+    data = yaml.safe_load((EXAMPLES / f"{ruleset.about.name}.yaml").read_text())
     data["actions"] = []
     return yaml.safe_dump(data)
 
@@ -52,11 +52,11 @@ def _random_action(table: Table, rng: random.Random) -> Action | None:
     return Action(actor, option.spec.name, params=params)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_path: Path) -> None:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
-    table = TableService(store).create(_setup(ruleset), f"{ruleset.name}.yaml", seed=seed)
+    table = TableService(store).create(_setup(ruleset), f"{ruleset.about.name}.yaml", seed=seed)
     rng = random.Random(seed)
     listed_but_refused: list[tuple[Action, str]] = []
     for _ in range(25):
@@ -87,14 +87,14 @@ def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_pa
     assert listed_but_refused == []
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_undo_returns_an_equal_state_with_an_equal_hash(
     ruleset: type[Ruleset], tmp_path: Path
 ) -> None:
     """The state after act + undo, and the same state folded anew from the stored log,
     are equal and hash equal to the state before."""
     store = open_store(tmp_path / "s.sqlite3", durable=False)
-    table = TableService(store).create(_setup(ruleset), f"{ruleset.name}.yaml", seed=4)
+    table = TableService(store).create(_setup(ruleset), f"{ruleset.about.name}.yaml", seed=4)
     rng = random.Random(4)
     before = table.state
     action = _random_action(table, rng) or Action(before.turn.actor, "end_turn")
@@ -105,9 +105,11 @@ def test_undo_returns_an_equal_state_with_an_equal_hash(
     assert hash(table.state) == hash(before) == hash(replayed)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_the_odds_of_each_examples_last_action_sum_to_one(ruleset: type[Ruleset]) -> None:
-    ef = parse_text((EXAMPLES / f"{ruleset.name}.yaml").read_text(), f"{ruleset.name}.yaml")
+    ef = parse_text(
+        (EXAMPLES / f"{ruleset.about.name}.yaml").read_text(), f"{ruleset.about.name}.yaml"
+    )
     engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
     engine.begin(ef.dice, ef.order)
     for action in ef.actions[:-1]:

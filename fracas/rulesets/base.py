@@ -70,7 +70,7 @@ __all__ = [
     "move_is_own",
     "option_values",
     "plain",
-    "presenter",
+    "presenter_of",
     "resolve",
     "rings",
     "roll",
@@ -555,7 +555,7 @@ def decision_types(decide_fn: Decide) -> tuple[type[Any], ...]:
     classes); none where it names none."""
     returned = getattr(decide_fn, "__annotations__", {}).get("return")
     if isinstance(returned, str):  # resolved now: the ruleset's class may not exist yet
-        returned = eval(returned, getattr(decide_fn, "__globals__", {}))  # noqa: S307
+        returned = eval(returned, getattr(decide_fn, "__globals__", {}))
     if returned is None:
         return ()
     args = get_args(returned) if get_origin(returned) in (typing.Union, _UnionType) else ()
@@ -724,7 +724,7 @@ def walk(rules: Rules[Any], state: Encounter, actor: str, to: Tile) -> Action | 
     return Action(actor, "move", params={"to": to, "walk": True})
 
 
-def presenter(rules: Ruleset) -> Presenter:
+def presenter_of(rules: Ruleset) -> Presenter:
     """What faces show of this ruleset's state."""
     return rules.contract.presenter(rules)
 

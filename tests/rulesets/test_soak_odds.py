@@ -39,7 +39,7 @@ def knife_attack(**params: Any) -> dict[str, Any]:
 
 
 def test_the_default_depth_is_the_rulesets() -> None:
-    assert Soak.odds_max_rolls == ODDS_MAX_ROLLS == 12
+    assert Soak.contract.odds_max_rolls == ODDS_MAX_ROLLS == 12
     assert odds_of(knife_attack()).depth == 12
 
 

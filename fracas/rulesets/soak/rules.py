@@ -42,8 +42,7 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
         name="soak",
         title="Combat Process (armor soak with AV erosion)",
         rule_text="004_3533b04603d44f26.txt",
-        summary="d20+Agility+skill vs EV/DV, exploding damage dice, armor soak that erodes, "
-        "wounds",
+        summary="d20+Agility+skill vs EV/DV, exploding damage dice, armor soak that erodes, wounds",
     )
     contract = Contract(
         sheet=Sheet,
@@ -71,16 +70,22 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
             ),
         ),
         dice=(
-            DieSpec("attack", D20, "every attack; a list of 2 with advantage, disadvantage or an "
-                    "improvised weapon"),
+            DieSpec(
+                "attack",
+                D20,
+                "every attack; a list of 2 with advantage, disadvantage or an improvised weapon",
+            ),
             DieSpec(
                 "damage",
                 MAX_SIDES,
                 "on a hit: the weapon's dice (any d2..d100), `dice` then `upgrades`, each "
                 "explosion right after its die; on a natural 20 only the explosion rolls",
             ),
-            DieSpec("additional", MAX_SIDES, "on a hit, after `damage`: the additional dice, "
-                    "explosions as for damage"),
+            DieSpec(
+                "additional",
+                MAX_SIDES,
+                "on a hit, after `damage`: the additional dice, explosions as for damage",
+            ),
             DieSpec(
                 "initiative",
                 D20,
@@ -88,7 +93,7 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
                 "`order` (initiative:id)",
                 per_combatant=True,
             ),
-        ),  # fmt: skip
+        ),
         refusal_rules={  # the refusals' table, soak.md 2.3
             "down": "SK-G4",
             "not_enough_ap": "SK-1, SK-G1",
@@ -100,7 +105,7 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
 
     # --- hooks ------------------------------------------------------------
 
-    def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
+    def settle(self, c: Combatant, given: frozenset[str], fresh: bool = False) -> Combatant:
         """2.1: ``hp`` is derived from the health track; a given ``hp`` sets ``superficial``.
         Sheet fields whose default is an option take the option's value."""
         sheet = sheet_as(c, Sheet)
@@ -196,7 +201,11 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
         return tuple(
             sorted(
                 ids,
-                key=lambda cid: (-values[cid], -sheet_as(state.get(cid), Sheet).agility, ids.index(cid)),
+                key=lambda cid: (
+                    -values[cid],
+                    -sheet_as(state.get(cid), Sheet).agility,
+                    ids.index(cid),
+                ),
             )
         )
 
@@ -205,4 +214,3 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
         sheet = sheet_as(state.get(actor), Sheet)
         max_ap = sheet.max_ap if sheet.max_ap is not None else self.options.max_ap
         return [] if sheet.ap == max_ap else [APRestored(actor, max_ap)]
-
