@@ -110,5 +110,5 @@ def describe_ruleset(name: str) -> dict[str, Any]:
             for d in r.contract.dice
         ],
         "options": _fields(r.contract.options),
-        "values": list(r.contract.encounter_values),
+        "values": [v.name for v in r.contract.encounter_values],
     }

@@ -16,7 +16,7 @@ def rings(text: str, cid: str = "ana") -> list[tuple[str, int]]:
     ef = load_text(text)
     presenter: Presenter = presenter_of(ef.ruleset)
     state = ef.start
-    return [(r.label, r.tiles) for r in presenter.ranges(state, state.get(cid))]
+    return [(r.label, r.tiles) for r in presenter.ranges(state, state.get(cid)) if not r.ring]
 
 
 def dice_combat(hand: Any, traits: str = "[]", revision: str = "B") -> str:

@@ -80,7 +80,7 @@ def _enemies_of(state: Encounter, side: str, ruleset: Any) -> list[Combatant]:
     return [
         state.get(cid)
         for cid in state.order
-        if state.get(cid).side != side and not ruleset.is_down(state.get(cid))
+        if state.get(cid).side != side and not is_down(ruleset, state.get(cid))
     ]
 
 
