@@ -66,11 +66,12 @@ def is_player(rules: Rules[Options], c: Combatant) -> bool:
     return c.side == rules.options.player_side
 
 
-def _ready(rules: Rules[Options], state: Encounter, action: Action) -> Combatant:
+def _ready(
+    rules: Rules[Options], state: Encounter, action: Action, free: bool = False
+) -> Combatant:
     """2.3: the refusals of every action, in the table's order (down and no action left
-    first)."""
+    first; ``free``: an attack that takes no action)."""
     actor = state.get(action.actor)
-    free = action.do == "attack" and action.params.get("free", False)
     if is_down(rules, actor):  # ES-G3
         why = "is dead" if "dead" in actor.statuses else "has 0 HP"
         raise Refusal("down", f"{actor.id!r} {why} and cannot act")
@@ -85,7 +86,7 @@ def _ready(rules: Rules[Options], state: Encounter, action: Action) -> Combatant
 
 def _attack(rules: Rules[Options], state: Encounter, action: Action) -> AttackPlan:
     """The attack's plan (:func:`~.attack.decide_attack`)."""
-    _ready(rules, state, action)
+    _ready(rules, state, action, free=bool(action.params.get("free", False)))
     return decide_attack(
         state, action, rules.options, escalation(rules, state), partial(distance, rules)
     )
