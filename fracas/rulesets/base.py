@@ -52,7 +52,6 @@ __all__ = [
     "StatusSpec",
     "TypedRuleset",
     "ValueSpec",
-    "action_spec",
     "can_roll",
     "choice_words",
     "cite",
@@ -650,11 +649,6 @@ def cite(rules: Rules[Any], refusal: Refusal) -> Refusal:
 
 
 # --- what the contract and the options give ---------------------------------
-
-
-def action_spec(rules: Rules[Any] | type[Ruleset], name: str) -> ActionSpec | None:
-    """The action named ``name`` of the ruleset's contract, or None."""
-    return rules.contract.action(name)
 
 
 def is_down(rules: Rules[Any], c: Combatant) -> bool:
