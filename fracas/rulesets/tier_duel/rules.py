@@ -34,7 +34,7 @@ from fracas.rulesets.tier_duel.gear import RELOADABLE, decide_cast, decide_equip
 from fracas.rulesets.tier_duel.items import Item, Wielded
 from fracas.rulesets.tier_duel.presenter import TierDuelPresenter
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.stealth import decide_stealth
+from fracas.rulesets.tier_duel.stealth import Stealth, decide_stealth
 from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED, SHORTHANDS
 
 __all__ = ["TierDuel"]
@@ -107,7 +107,7 @@ def _attack(rules: Rules[Options], state: Encounter, action: Action) -> Contest 
     return decide_contest(rules.options, b.actor, target, distance)
 
 
-def _stealth(rules: Rules[Options], state: Encounter, action: Action) -> Contest:
+def _stealth(rules: Rules[Options], state: Encounter, action: Action) -> Stealth:
     b = _prelude(rules, state, action, _contested, "sneak up on")
     _check_stealth(b.actor, b.w, action)
     target, distance = _placed(rules, b)
