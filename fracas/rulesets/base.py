@@ -206,6 +206,10 @@ class StatusSpec:
     name: str
     summary: str
     details: Mapping[str, Detail] = dataclasses.field(default_factory=dict)
+    on_sheet: str | None = None
+    """The sheet field that holds it, where the rules keep it on the sheet (a tuple of
+    names: escalation's ``conditions``, ES-12) rather than among the statuses; the
+    table's status edits add the name to that field and take it off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -802,6 +806,16 @@ def choice_words(
 
 
 S = TypeVar("S")
+
+
+def on_sheet(ruleset: Ruleset, c: Combatant) -> tuple[str, ...]:
+    """The statuses ``c``'s sheet holds (:attr:`StatusSpec.on_sheet`: escalation's
+    conditions), in the order the sheet holds them."""
+    fields = dict.fromkeys(s.on_sheet for s in ruleset.contract.statuses if s.on_sheet is not None)
+    known = {s.name for s in ruleset.contract.statuses if s.on_sheet is not None}
+    return tuple(
+        name for field in fields for name in getattr(c.sheet, field or "", ()) if name in known
+    )
 
 
 def sheet_as(c: Combatant, kind: type[S]) -> S:

@@ -40,7 +40,12 @@ from fracas.rulesets.escalation.events import Acted
 from fracas.rulesets.escalation.options import Options
 from fracas.rulesets.escalation.presenter import EscalationPresenter
 from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import ACTIONS_PER_ROUND, ESCALATION, LEVELS_OF_COVER
+from fracas.rulesets.escalation.tables import (
+    ACTIONS_PER_ROUND,
+    ESCALATION,
+    LEVELS_OF_COVER,
+    STANDARD_CONDITIONS,
+)
 from fracas.rulesets.escalation.weapons import SHORTHANDS, Weapon
 
 __all__ = ["ESCALATION", "Escalation", "counted_attacks", "escalation", "is_player"]
@@ -177,6 +182,15 @@ class Escalation(TypedRuleset[Sheet, Options, AttackPlan | Acting]):
                 "dead",
                 "assassinated: out of the fight until a game master's set ends it (ES-20, 2.6)",
                 {"by": Detail(str, "", "the assassin's id")},
+            ),
+            *(  # ES-12, ES-G1: a condition is held on the sheet, a set, until taken off
+                StatusSpec(
+                    name,
+                    "a standard condition: no mechanics of its own (ES-G1); held until the "
+                    "game master takes it off (ES-13: a set, given once)",
+                    on_sheet="conditions",
+                )
+                for name in STANDARD_CONDITIONS
             ),
         ),
         refusal_rules={  # the refusals' table, escalation.md 2.3
