@@ -564,11 +564,17 @@ def decided(rules: Ruleset, state: Encounter, action: Action) -> Decision:
     return found
 
 
-def forget_decisions() -> None:
-    """Drop every kept decision (a table whose state moved on: they were about the
-    states before, and held them)."""
+def forget_decisions(rules: Ruleset | None = None) -> None:
+    """Drop the kept decisions of ``rules`` (of any ruleset of its type and options), or
+    every one: a table whose state moved on (they were about the states before, and
+    held them)."""
     with _lock:
-        _decisions.clear()
+        if rules is None:
+            _decisions.clear()
+            return
+        kind, options = type(rules), rules.options
+        for key in [k for k in _decisions if k[0] is kind and k[1] == options]:
+            del _decisions[key]
 
 
 RULE_ID = re.compile(r"\b(?:P-)?[A-Z]{2,3}-[A-Z]?\d+\b")
