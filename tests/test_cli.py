@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -572,29 +573,29 @@ def test_rules_lists_the_rulesets() -> None:
     for name in names:
         assert name in result.stdout, name
     rows = json.loads(cli("rules", "--json").stdout)
-    assert [r["name"] for r in rows] == names == [r.name for r in RULESETS]
+    assert [r["name"] for r in rows] == names == [r.about.name for r in RULESETS]
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_every_ruleset_has_an_example_that_runs(ruleset: type[Ruleset]) -> None:
     """README: ``examples/NAME.yaml`` plays each ruleset, and odds of its last action."""
-    path = str(EXAMPLES / f"{ruleset.name}.yaml")
+    path = str(EXAMPLES / f"{ruleset.about.name}.yaml")
     out = run_json("run", path, "--json")
-    assert out["ruleset"] == ruleset.name
+    assert out["ruleset"] == ruleset.about.name
     assert "error" not in out
     odds = run_json("odds", path, "--json")
     assert odds["exact"]["combatants"]
 
 
 class _Dummy(DiceCombat):
-    name = "dummy-for-tests"
+    about = dataclasses.replace(DiceCombat.about, name="dummy-for-tests")
 
 
 def test_registered_adds_a_ruleset_for_a_block_only(tmp_path: Path) -> None:
     text = (
         Path(EXAMPLE)
         .read_text(encoding="utf-8")
-        .replace("ruleset: dice-combat", f"ruleset: {_Dummy.name}", 1)
+        .replace("ruleset: dice-combat", f"ruleset: {_Dummy.about.name}", 1)
     )
     path = tmp_path / "dummy.yaml"
     path.write_text(text, encoding="utf-8")
@@ -602,10 +603,10 @@ def test_registered_adds_a_ruleset_for_a_block_only(tmp_path: Path) -> None:
     result = cli("run", str(path))
     assert result.exit_code == 1 and "unknown_ruleset" in result.stderr
     with registered(_Dummy):
-        assert find_ruleset(_Dummy.name) is _Dummy
-        assert run_json("run", str(path), "--json")["ruleset"] == _Dummy.name
+        assert find_ruleset(_Dummy.about.name) is _Dummy
+        assert run_json("run", str(path), "--json")["ruleset"] == _Dummy.about.name
     with pytest.raises(UnknownRulesetError):
-        find_ruleset(_Dummy.name)
+        find_ruleset(_Dummy.about.name)
     assert fracas.rulesets.RULESETS is before
 
 

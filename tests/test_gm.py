@@ -17,7 +17,7 @@ from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, export, parse_text
 from fracas.model import Action
 from fracas.render import log_lines
-from fracas.rulesets.base import Detail, StatusSpec, on_sheet
+from fracas.rulesets.base import Detail, StatusSpec, is_down, on_sheet
 from tests.helpers import cli, play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,7 +85,7 @@ def test_heal_and_damage_every_ruleset(path: Path) -> None:
     floored = engine.act(Action(who, "damage", params={"amount": 500}))
     assert lines(engine, floored)[1:] == [f"GM damages {name} 500: HP {top} -> 0"]
     assert engine.state.get(who).hp == 0
-    assert ef.ruleset.is_down(engine.state.get(who))
+    assert is_down(ef.ruleset, engine.state.get(who))
     assert engine.state.turn == turn  # no turn taken, none passed
 
     engine.undo()
@@ -162,11 +162,14 @@ def _burning(ef: EncounterFile) -> EncounterFile:
     """``ef`` with a ruleset that reads a ``burning`` status (turns required, damage 1)."""
 
     class Burning(type(ef.ruleset)):  # type: ignore[misc]
-        statuses = (
-            StatusSpec(
-                "burning",
-                "fire",
-                {"turns": Detail(int), "damage": Detail(int, 1), "by": Detail(str, "")},
+        contract = dataclasses.replace(
+            ef.ruleset.contract,
+            statuses=(
+                StatusSpec(
+                    "burning",
+                    "fire",
+                    {"turns": Detail(int), "damage": Detail(int, 1), "by": Detail(str, "")},
+                ),
             ),
         )
 
@@ -199,7 +202,7 @@ def test_ES_12_a_condition_picked_from_the_list_is_put_on_and_taken_off_the_shee
     standard names): the table's status edit of one changes ``conditions``, the badge
     shows it, and taking it off is the same edit back."""
     ef, engine = started(ROOT / "examples" / "escalation.yaml")
-    names = [spec.name for spec in ef.ruleset.statuses if spec.on_sheet == "conditions"]
+    names = [spec.name for spec in ef.ruleset.contract.statuses if spec.on_sheet == "conditions"]
     assert len(names) == 12 and "bleeding" in names and "prone" in names
     gm = engine.act(Action("ogre", "status", params={"add": {"bleeding": {}}}))
     assert engine.state.get("ogre").sheet.conditions == ("bleeding",)
@@ -368,7 +371,7 @@ def test_a_down_combatants_turn_is_skipped(path: Path, skip: bool) -> None:
     ef, engine = started(path, text)
     first, second, third = engine.state.order[:3]
     engine.act(Action(second, "damage", params={"amount": 1000}))
-    assert ef.ruleset.is_down(engine.state.get(second))
+    assert is_down(ef.ruleset, engine.state.get(second))
     record = engine.act(Action(first, "end_turn"))
     name = engine.state.name(second)
     if skip:

@@ -38,7 +38,7 @@ from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Encounter
 from fracas.odds import action_odds
 from fracas.render import log_lines, state_json
-from fracas.rulesets import RULESETS, Ruleset
+from fracas.rulesets import RULESETS, Ruleset, base
 from fracas.store import open_store
 from fracas.table import Table, TableService
 from tests.rulesets import builders
@@ -51,7 +51,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _setup(ruleset: type[Ruleset]) -> str:
-    data = yaml.safe_load((EXAMPLES / f"{ruleset.name}.yaml").read_text())
+    data = yaml.safe_load((EXAMPLES / f"{ruleset.about.name}.yaml").read_text())
     data["actions"] = []
     return yaml.safe_dump(data)
 
@@ -71,11 +71,11 @@ def _random_action(table: Table, rng: random.Random) -> Action | None:
     return Action(actor, option.spec.name, params=params)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_path: Path) -> None:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
-    table = TableService(store).create(_setup(ruleset), f"{ruleset.name}.yaml", seed=seed)
+    table = TableService(store).create(_setup(ruleset), f"{ruleset.about.name}.yaml", seed=seed)
     rng = random.Random(seed)
     listed_but_refused: list[tuple[Action, str]] = []
     for _ in range(25):
@@ -106,14 +106,14 @@ def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_pa
     assert listed_but_refused == []
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_undo_returns_an_equal_state_with_an_equal_hash(
     ruleset: type[Ruleset], tmp_path: Path
 ) -> None:
     """The state after act + undo, and the same state folded anew from the stored log,
     are equal and hash equal to the state before."""
     store = open_store(tmp_path / "s.sqlite3", durable=False)
-    table = TableService(store).create(_setup(ruleset), f"{ruleset.name}.yaml", seed=4)
+    table = TableService(store).create(_setup(ruleset), f"{ruleset.about.name}.yaml", seed=4)
     rng = random.Random(4)
     before = table.state
     action = _random_action(table, rng) or Action(before.turn.actor, "end_turn")
@@ -124,9 +124,11 @@ def test_undo_returns_an_equal_state_with_an_equal_hash(
     assert hash(table.state) == hash(before) == hash(replayed)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_the_odds_of_each_examples_last_action_sum_to_one(ruleset: type[Ruleset]) -> None:
-    ef = parse_text((EXAMPLES / f"{ruleset.name}.yaml").read_text(), f"{ruleset.name}.yaml")
+    ef = parse_text(
+        (EXAMPLES / f"{ruleset.about.name}.yaml").read_text(), f"{ruleset.about.name}.yaml"
+    )
     engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
     engine.begin(ef.dice, ef.order)
     for action in ef.actions[:-1]:
@@ -168,7 +170,7 @@ def play_generated(case: Generated, invariants: Invariants) -> None:
         else:
             hashes.append(hash(engine.state))  # the state is a value
         invariants(ef, engine.state, before, action)
-    assert all(hash(d) is not None for d in ef.ruleset._decisions.values())  # decisions hash
+    assert all(hash(d) is not None for d in base._decisions.values())  # decisions hash
     start = dataclasses.replace(ef.start, order=engine.state.order)
     assert len(log_lines(start, records)) >= 1
     assert set(state_json(ef.ruleset, engine.state)["combatants"]) == set(ef.start.combatants)

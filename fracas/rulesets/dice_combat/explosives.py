@@ -20,7 +20,16 @@ from fracas.model import (
     StatusSet,
     TurnOver,
 )
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
+from fracas.rulesets.dice_combat.events import (
+    AttackRolled,
+    BlastEmpty,
+    CriticalFailure,
+    HandEmptied,
+    Scattered,
+    ScrapFloored,
+)
+from fracas.rulesets.dice_combat.items import Item
 from fracas.rulesets.dice_combat.damage import (
     D20,
     EDGE,
@@ -33,17 +42,8 @@ from fracas.rulesets.dice_combat.damage import (
     defended,
     guard,
 )
-from fracas.rulesets.dice_combat.data import BURN_LUCK, CRIT_PROFILES, SCATTER_DIE, WeaponClass
-from fracas.rulesets.dice_combat.events import (
-    AttackRolled,
-    BlastEmpty,
-    CriticalFailure,
-    HandEmptied,
-    Scattered,
-    ScrapFloored,
-)
-from fracas.rulesets.dice_combat.items import Item
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
+from fracas.rulesets.dice_combat.data import BURN_LUCK, CRIT_PROFILES, SCATTER_DIE, WeaponClass
 
 __all__ = ["Blast", "Victim", "blast", "roll_blast", "victims"]
 
@@ -59,7 +59,7 @@ class Victim:
 
 
 @dataclass(frozen=True, slots=True)
-class Blast:
+class Blast(Decision):
     """A decided explosive throw: everything but the dice. The victims at the centre
     aimed at are found here; a scattered throw (DC-34) finds its own when rolling."""
 
@@ -84,6 +84,9 @@ class Blast:
     scattered: tuple[tuple[Tile, tuple[Victim, ...]], ...] = ()
     """Who is in it at each tile a critical failure may scatter it to (DC-34: 1d3 tiles
     in one of 8 directions), so that no die's path looks for them again."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_blast(state, self, rules.options, dice)
 
 
 def blast(

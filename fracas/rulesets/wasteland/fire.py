@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
-from fracas.model import Attempted, Event
-from fracas.rulesets.wasteland.attack import Attack, Plan
-from fracas.rulesets.wasteland.damage import Hit, Victim, harm, roll_hit
-from fracas.rulesets.wasteland.data import CONDITION_LOSS, D20, GLANCING_MARGIN
+from fracas.model import Attempted, Encounter, Event
+from fracas.rulesets.base import Decision, Rules
 from fracas.rulesets.wasteland.events import (
     APSpent,
     AttackDeclared,
@@ -27,10 +26,15 @@ from fracas.rulesets.wasteland.events import (
     SneakSpent,
     StrayChecked,
 )
+from fracas.rulesets.wasteland.damage import Hit, Victim, harm, roll_hit
 from fracas.rulesets.wasteland.sheet import Options
+from fracas.rulesets.wasteland.data import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
 from fracas.steps import Then
+
+if TYPE_CHECKING:  # a decided attack rolls with this module (attack.Attack.roll)
+    from fracas.rulesets.wasteland.attack import Attack, Plan
 
 __all__ = ["FireOn", "Shot", "fire", "fire_on", "roll_attack"]
 
@@ -80,7 +84,7 @@ def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
 
 
 @dataclass(frozen=True, slots=True)
-class FireOn:
+class FireOn(Decision):
     """The rest of an attack after its shots: the hits on the target so far (one step per
     hit, each its own limb and damage), then CRIT dice, harm and aftereffects."""
 
@@ -113,6 +117,9 @@ class FireOn:
             sum(h.stopped for h in rest) if plan.melee_bonus else 0,  # per hit after DT
             self.tail,
         )
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return fire_on(self, dice, rules.options)
 
 
 def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
