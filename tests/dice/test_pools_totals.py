@@ -14,8 +14,8 @@ import pytest
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, reads_totals, total
 from fracas.files import parse_text, play_file
-from fracas.rulesets.wasteland.damage import CritGate, CritHit, Mitigation
 from fracas.rulesets.base import decided
+from fracas.rulesets.wasteland.damage import CritGate, CritHit, Mitigation
 from fracas.rulesets.wasteland.explosives import Throw
 from tests.test_odds_folds import FRAG_ON_THREE
 

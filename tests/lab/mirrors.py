@@ -65,7 +65,11 @@ TACTICS""",
 
 def mirror(ruleset: str, first: str, tactics: str) -> str:
     """The mirror duel of ``ruleset``, ``first`` acting first, Bo under ``tactics``'
-    preset (``default``: no ``tactics:``)."""
+    preset (``default``: no ``tactics:``). A random Bo takes seed 1: its picks are a
+    digest of the state, and under seed 0 escalation's Bo, Ana first, picks ending its
+    turn in every state it meets (a fight it sits out, ``idle``) since the state's
+    house rules changed their name."""
     order = "[ana, bo]" if first == "ana" else "[bo, ana]"
-    extra = "" if tactics == "default" else f"tactics: {{bo: {{preset: {tactics}}}}}\n"
+    seed = ", seed: 1" if tactics == "random" else ""
+    extra = "" if tactics == "default" else f"tactics: {{bo: {{preset: {tactics}{seed}}}}}\n"
     return {**MIRRORS, **LARGE}[ruleset].replace("ORDER", order).replace("TACTICS", extra)

@@ -125,7 +125,7 @@ def test_random_is_a_seeded_function_of_the_state() -> None:
     text = mirror("dice-combat", "bo", "random")
     picks = set()
     for seed in range(6):
-        ef = parse_text(text.replace("preset: random", f"preset: random, seed: {seed}"), "m.yaml")
+        ef = parse_text(text.replace("seed: 1", f"seed: {seed}"), "m.yaml")
         a = Policy(ef.ruleset, ef.tactics).choose(file_start(ef))
         b = Policy(ef.ruleset, ef.tactics).choose(file_start(ef))
         assert a == b

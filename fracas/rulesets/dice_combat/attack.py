@@ -12,6 +12,15 @@ from fracas.errors import Refusal
 from fracas.grid import Tile
 from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event, TurnOver
 from fracas.rulesets.base import Decision, Rules, sheet_as
+from fracas.rulesets.dice_combat.damage import Guard, Parts, critical, damage, defend, guard
+from fracas.rulesets.dice_combat.damage import roll_d20 as d20
+from fracas.rulesets.dice_combat.data import (
+    BAND_INDEX,
+    CLASSES,
+    GROUP_TRAITS,
+    THROW,
+    band,
+)
 from fracas.rulesets.dice_combat.events import (
     AmmoFired,
     AttackRolled,
@@ -20,16 +29,7 @@ from fracas.rulesets.dice_combat.events import (
 )
 from fracas.rulesets.dice_combat.explosives import Blast, blast
 from fracas.rulesets.dice_combat.items import Item, gun_group, weapon_class
-from fracas.rulesets.dice_combat.damage import Guard, Parts, critical, damage, defend, guard
-from fracas.rulesets.dice_combat.damage import roll_d20 as d20
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.data import (
-    BAND_INDEX,
-    CLASSES,
-    GROUP_TRAITS,
-    THROW,
-    band,
-)
 
 __all__ = ["Strike", "decide_attack", "roll_strike", "tiles"]
 

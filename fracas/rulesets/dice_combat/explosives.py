@@ -21,15 +21,6 @@ from fracas.model import (
     TurnOver,
 )
 from fracas.rulesets.base import Decision, Rules, sheet_as
-from fracas.rulesets.dice_combat.events import (
-    AttackRolled,
-    BlastEmpty,
-    CriticalFailure,
-    HandEmptied,
-    Scattered,
-    ScrapFloored,
-)
-from fracas.rulesets.dice_combat.items import Item
 from fracas.rulesets.dice_combat.damage import (
     D20,
     EDGE,
@@ -42,8 +33,17 @@ from fracas.rulesets.dice_combat.damage import (
     defended,
     guard,
 )
-from fracas.rulesets.dice_combat.sheet import Options, Sheet
 from fracas.rulesets.dice_combat.data import BURN_LUCK, CRIT_PROFILES, SCATTER_DIE, WeaponClass
+from fracas.rulesets.dice_combat.events import (
+    AttackRolled,
+    BlastEmpty,
+    CriticalFailure,
+    HandEmptied,
+    Scattered,
+    ScrapFloored,
+)
+from fracas.rulesets.dice_combat.items import Item
+from fracas.rulesets.dice_combat.sheet import Options, Sheet
 
 __all__ = ["Blast", "Victim", "blast", "roll_blast", "victims"]
 

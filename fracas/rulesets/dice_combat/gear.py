@@ -9,10 +9,10 @@ from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.model import ActionUsed, Combatant, Encounter, Event, TurnFlagged
 from fracas.rulesets.base import Decision, Rules, sheet_as
+from fracas.rulesets.dice_combat.data import BEGAN_UNARMED, CHANGED_WEAPON
 from fracas.rulesets.dice_combat.events import Equipped, Reloaded
 from fracas.rulesets.dice_combat.items import weapon_class
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.data import BEGAN_UNARMED, CHANGED_WEAPON
 
 __all__ = ["Ready", "check_action_left", "check_weapon_unchanged", "decide_equip", "decide_reload"]
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Reach, Shown, item_json, sheet_as
+from fracas.rulesets.dice_combat.data import BANDS, COVER_BONUS, THROW
 from fracas.rulesets.dice_combat.items import Item, gun_group, weapon_class
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.data import BANDS, COVER_BONUS, THROW
 
 __all__ = ["DiceCombatPresenter"]
 

@@ -34,6 +34,12 @@ from fracas.rulesets.base import (
     sheet_as,
 )
 from fracas.rulesets.dice_combat.attack import Strike, decide_attack
+from fracas.rulesets.dice_combat.data import (
+    BEGAN_UNARMED,
+    BURN_DAMAGE,
+    BURN_TURNS,
+    EDGES,
+)
 from fracas.rulesets.dice_combat.explosives import Blast
 from fracas.rulesets.dice_combat.gear import (
     Ready,
@@ -45,12 +51,6 @@ from fracas.rulesets.dice_combat.gear import (
 from fracas.rulesets.dice_combat.items import SHORTHANDS, Item
 from fracas.rulesets.dice_combat.presenter import DiceCombatPresenter
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
-from fracas.rulesets.dice_combat.data import (
-    BEGAN_UNARMED,
-    BURN_DAMAGE,
-    BURN_TURNS,
-    EDGES,
-)
 
 __all__ = ["DiceCombat"]
 

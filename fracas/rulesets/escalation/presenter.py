@@ -8,8 +8,8 @@ from typing import Any
 from fracas.model import Combatant, Encounter, Turn
 from fracas.rulesets.base import Presenter, Shown, is_down, sheet_as
 from fracas.rulesets.escalation.attack import counted_attacks
-from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.data import ACTIONS_PER_ROUND
+from fracas.rulesets.escalation.sheet import Sheet
 
 __all__ = ["EscalationPresenter"]
 

@@ -36,16 +36,16 @@ from fracas.rulesets.base import (
     sheet_as,
 )
 from fracas.rulesets.escalation.attack import AttackPlan, counted_attacks, decide_attack
-from fracas.rulesets.escalation.events import Acted
-from fracas.rulesets.escalation.options import Options
-from fracas.rulesets.escalation.presenter import EscalationPresenter
-from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.data import (
     ACTIONS_PER_ROUND,
     ESCALATION,
     LEVELS_OF_COVER,
     STANDARD_CONDITIONS,
 )
+from fracas.rulesets.escalation.events import Acted
+from fracas.rulesets.escalation.options import Options
+from fracas.rulesets.escalation.presenter import EscalationPresenter
+from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.weapons import SHORTHANDS, Weapon
 
 __all__ = ["ESCALATION", "Escalation", "counted_attacks", "escalation", "is_player"]

@@ -20,10 +20,10 @@ from fracas.frozen import freeze
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import About, ActionSpec, Contract, DieSpec, Rules, TypedRuleset, sheet_as
 from fracas.rulesets.soak.attack import PARAMS, Attack, decide_attack
+from fracas.rulesets.soak.data import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS
 from fracas.rulesets.soak.events import APRestored, InitiativeOrdered, InitiativeRolled, health
 from fracas.rulesets.soak.presenter import SoakPresenter
 from fracas.rulesets.soak.sheet import Options, Sheet
-from fracas.rulesets.soak.data import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS
 from fracas.rulesets.soak.weapons import SHORTHANDS, Weapon
 
 __all__ = ["Soak"]

@@ -7,9 +7,9 @@ from typing import Any
 
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Shown, item_json, sheet_as
+from fracas.rulesets.tier_duel.data import CONTESTED, NONCONTESTED
 from fracas.rulesets.tier_duel.items import Item, reach_of, wielded
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.data import CONTESTED, NONCONTESTED
 
 __all__ = ["TierDuelPresenter"]
 

@@ -29,13 +29,13 @@ from fracas.rulesets.base import (
     sheet_as,
 )
 from fracas.rulesets.tier_duel.contest import Contest, Ready, decide_contest, wield
+from fracas.rulesets.tier_duel.data import CONTESTED, NONCONTESTED, SHORTHANDS
 from fracas.rulesets.tier_duel.events import tiles
 from fracas.rulesets.tier_duel.gear import RELOADABLE, decide_cast, decide_equip, decide_reload
 from fracas.rulesets.tier_duel.items import Item, Wielded
 from fracas.rulesets.tier_duel.presenter import TierDuelPresenter
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
 from fracas.rulesets.tier_duel.stealth import Stealth, decide_stealth
-from fracas.rulesets.tier_duel.data import CONTESTED, NONCONTESTED, SHORTHANDS
 
 __all__ = ["TierDuel"]
 

@@ -19,8 +19,15 @@ from fracas.frozen import FrozenDict, canonical
 from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import Decision, Rules, sheet_as
-from fracas.rulesets.wasteland.fire import roll_attack
 from fracas.rulesets.wasteland.damage import Victim, victim
+from fracas.rulesets.wasteland.data import (
+    BURST_EXTRA_AP,
+    CALLED_EXTRA_AP,
+    GLANCING_MARGIN,
+    LIMBS,
+    LimbName,
+)
+from fracas.rulesets.wasteland.fire import roll_attack
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
     DYING,
@@ -32,13 +39,6 @@ from fracas.rulesets.wasteland.stats import (
     has,
     max_ap,
     weapon_named,
-)
-from fracas.rulesets.wasteland.data import (
-    BURST_EXTRA_AP,
-    CALLED_EXTRA_AP,
-    GLANCING_MARGIN,
-    LIMBS,
-    LimbName,
 )
 from fracas.rulesets.wasteland.weapons import Weapon
 

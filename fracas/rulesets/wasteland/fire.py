@@ -16,6 +16,8 @@ from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.model import Attempted, Encounter, Event
 from fracas.rulesets.base import Decision, Rules
+from fracas.rulesets.wasteland.damage import Hit, Victim, harm, roll_hit
+from fracas.rulesets.wasteland.data import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.events import (
     APSpent,
     AttackDeclared,
@@ -26,9 +28,7 @@ from fracas.rulesets.wasteland.events import (
     SneakSpent,
     StrayChecked,
 )
-from fracas.rulesets.wasteland.damage import Hit, Victim, harm, roll_hit
 from fracas.rulesets.wasteland.sheet import Options
-from fracas.rulesets.wasteland.data import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
 from fracas.steps import Then

@@ -10,6 +10,7 @@ from typing import Any
 
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
+from fracas.rulesets.wasteland.data import DAMAGE_TYPES, LIMBS, ZONE_OF_THREAT_OPPORTUNITIES
 from fracas.rulesets.wasteland.sheet import Sheet
 from fracas.rulesets.wasteland.stats import (
     OVERWATCH,
@@ -21,7 +22,6 @@ from fracas.rulesets.wasteland.stats import (
     max_ap,
     sequence,
 )
-from fracas.rulesets.wasteland.data import DAMAGE_TYPES, LIMBS, ZONE_OF_THREAT_OPPORTUNITIES
 from fracas.rulesets.wasteland.turn_events import used
 from fracas.rulesets.wasteland.weapons import unarmed_weapon
 

@@ -28,6 +28,11 @@ from fracas.rulesets.base import (
 )
 from fracas.rulesets.wasteland.actions import ACTIONS
 from fracas.rulesets.wasteland.attack import Attack, Plan, decide_attack
+from fracas.rulesets.wasteland.data import (
+    D20,
+    LIMBS,
+    ODDS_MAX_ROLLS,
+)
 from fracas.rulesets.wasteland.explosives import Throw, decide_throw
 from fracas.rulesets.wasteland.fire import FireOn
 from fracas.rulesets.wasteland.movement import COST, MOVE_SPEC, move_cost
@@ -55,11 +60,6 @@ from fracas.rulesets.wasteland.stats import (
     limb_view,
     max_ap,
     sequence,
-)
-from fracas.rulesets.wasteland.data import (
-    D20,
-    LIMBS,
-    ODDS_MAX_ROLLS,
 )
 from fracas.rulesets.wasteland.turn_events import (
     OPENING,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.model import Action, Event, Note
+from fracas.model import Event, Note
 from fracas.rulesets.base import Shown, presenter_of
 from tests.rulesets.dice_combat.support import act, fight, log, ok, refusal, who
 

@@ -30,8 +30,6 @@ from fracas.files import EncounterFile
 from fracas.model import Action, Damaged, Encounter
 from fracas.odds import Odds, action_odds
 from tests.rulesets.builders import begin, load, merged_chisquare
-from fracas.render import log_lines, state_json
-from fracas.rulesets import base
 
 IDS = ("ana", "bo", "cy", "dee")
 

@@ -21,9 +21,9 @@ from fracas.rulesets.base import decided
 from fracas.rulesets.soak import Soak
 from fracas.rulesets.soak.attack import Attack
 from fracas.rulesets.soak.data import ODDS_MAX_ROLLS
+from fracas.steps import roll_all
 from tests.rulesets.builders import merged_chisquare
 from tests.rulesets.soak.support import act, doc, odds_of, state_and_action, who
-from fracas.steps import roll_all
 
 
 def icepool_dist(die: Any) -> dict[int, Fraction]:

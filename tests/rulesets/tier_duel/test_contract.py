@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fracas.model import Action, Event, Note
+from fracas.model import Event, Note
 from fracas.rulesets.base import Shown, presenter_of
 from fracas.rulesets.tier_duel.events import (
     AutomaticHit,
