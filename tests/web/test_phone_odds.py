@@ -239,3 +239,21 @@ def test_a_late_answer_to_an_earlier_change_leaves_the_choice_made_since_open(
     pat.locator("#confirm-box").wait_for(state="hidden")
     pat.wait_for_function("chosen === null")
     assert server.table.seq == seq + 1 and _last(server).target == "bo"
+
+
+def test_a_redraw_with_nothing_new_keeps_the_buttons_under_the_finger(
+    server: Server, browser: Any
+) -> None:
+    """A redraw that shows nothing new (a change's answer after the table's news of it)
+    keeps the very action buttons: before, it built them again, and a tap whose
+    touchstart found the old button had no click (the play-through's lost tap)."""
+    pat = _phone(server, browser, server.ana)
+    same = pat.evaluate(
+        """() => { const b = [...document.querySelectorAll('#actions button')];
+        render(); handle({type: 'done', id: 9999, seq: Number(document.body.dataset.seq)});
+        const a = [...document.querySelectorAll('#actions button')];
+        return b.length > 0 && a.length === b.length && a.every((x, i) => x === b[i]); }"""
+    )
+    assert same
+    pat.get_by_role("button", name="Attack", exact=True).tap()  # a new choice: built anew
+    pat.get_by_role("button", name="Attack Bo", exact=True).wait_for()

@@ -526,8 +526,17 @@ function valueWords(p, v) {
   return c ? c.name : words(v);
 }
 
+// The action buttons are built again only when what they show changes (a new record, a
+// new choice or parameter): a redundant redraw (a change's answer after the table's news
+// of it) replaced the button under a finger between its touchstart and its click, and
+// the phone's tap was lost.
+let actionsShown = null;
+
 function renderActions() {
   const box = $("actions");
+  const key = JSON.stringify([seq, options, chosen && [chosen.actor, chosen.do, chosen.params, chosen.several || null]]);
+  if (key === actionsShown && box.childElementCount) { renderTurnButtons(); return; }
+  actionsShown = key;
   box.replaceChildren();
   const actors = Object.keys(options);
   if (!actors.length) box.append(el("p", { class: "why" }, "You watch this table."));
@@ -547,6 +556,10 @@ function renderActions() {
     }
   }
   if (chosen) box.append(chosenPanel());
+  renderTurnButtons();
+}
+
+function renderTurnButtons() {
   const acting = state.turn;
   const mayEnd = state.you.role === "gm" || state.you.owns.includes(acting);
   $("end-turn").disabled = !mayEnd;
@@ -691,10 +704,9 @@ function act(t) {
 // The answer to change ``id``: the choice that sent it is over (a choice made since, as
 // a drag's answer comes after the table's news of it, stays open with its odds).
 function changeAnswered(id) {
-  if (chosen && chosen.sent === id) {
-    chosen = null;
-    hideOdds();
-  }
+  if (!chosen || chosen.sent !== id) return; // nothing of this page's changes
+  chosen = null;
+  hideOdds();
   render();
 }
 
