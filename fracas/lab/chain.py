@@ -2,8 +2,9 @@
 
 Every state the fight can reach from its start under :class:`~fracas.lab.policy.Policy`
 is a node (keyed by :func:`~fracas.lab.fight.canonical`: the state itself, its round
-folded past the first, then by the ruleset's ``chain_key``, which may name one state for
-several whose fights go on alike: dice-combat's magazines that refill for free); its
+folded past the first, then by the lab's chain key of the ruleset, :mod:`fracas.lab.keys`,
+which may name one state for several whose fights go on alike: dice-combat's magazines
+that refill for free); its
 edges are the exact distribution of the states the policy's action leads to
 (:func:`~fracas.lab.fight.next_states`). A state where at most one side stands absorbs.
 The chain is solved exactly in Fractions, one strongly connected component at a time
