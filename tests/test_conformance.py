@@ -7,12 +7,14 @@ sequence numbers run on without gaps, and a second service resuming the stored l
 gets an equal state with an equal hash (a different route to it: the fold of the
 replayed records). Refusals of listed actions are counted: "may do now" must not list
 what the rules then refuse. The exact odds of each example's last action sum to 1
-(less the cut mass, where dice explode).
+(less the cut mass, where dice explode). The docs' example ruleset (``docs/example/pools``)
+is played too, registered for these tests only.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -24,15 +26,31 @@ from fracas.errors import FracasError
 from fracas.files import parse_text
 from fracas.model import Action
 from fracas.odds import action_odds
-from fracas.rulesets import RULESETS, Ruleset
+from fracas.rulesets import RULESETS, Ruleset, registered
 from fracas.store import open_store
 from fracas.table import Table, TableService
+from pools import Pools
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+CASES = (*RULESETS, Pools)
+"""Every shipped ruleset and the docs' example."""
+OWN_EXAMPLES = {Pools.name: ROOT / "docs" / "example" / "pools" / "duel.yaml"}
+"""The example of a ruleset that is not in ``examples/``."""
+
+
+@pytest.fixture(autouse=True)
+def _docs_example() -> Iterator[None]:
+    with registered(Pools):
+        yield
+
+
+def _example(ruleset: type[Ruleset]) -> Path:
+    return OWN_EXAMPLES.get(ruleset.name, EXAMPLES / f"{ruleset.name}.yaml")
 
 
 def _setup(ruleset: type[Ruleset]) -> str:
-    data = yaml.safe_load((EXAMPLES / f"{ruleset.name}.yaml").read_text())
+    data = yaml.safe_load(_example(ruleset).read_text())
     data["actions"] = []
     return yaml.safe_dump(data)
 
@@ -52,7 +70,7 @@ def _random_action(table: Table, rng: random.Random) -> Action | None:
     return Action(actor, option.spec.name, params=params)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.name)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_path: Path) -> None:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
@@ -87,7 +105,7 @@ def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_pa
     assert listed_but_refused == []
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.name)
 def test_undo_returns_an_equal_state_with_an_equal_hash(
     ruleset: type[Ruleset], tmp_path: Path
 ) -> None:
@@ -105,9 +123,9 @@ def test_undo_returns_an_equal_state_with_an_equal_hash(
     assert hash(table.state) == hash(before) == hash(replayed)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.name)
 def test_the_odds_of_each_examples_last_action_sum_to_one(ruleset: type[Ruleset]) -> None:
-    ef = parse_text((EXAMPLES / f"{ruleset.name}.yaml").read_text(), f"{ruleset.name}.yaml")
+    ef = parse_text(_example(ruleset).read_text(), f"{ruleset.name}.yaml")
     engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
     engine.begin(ef.dice, ef.order)
     for action in ef.actions[:-1]:
