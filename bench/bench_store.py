@@ -134,7 +134,7 @@ def resume(directory: Path, events: int) -> tuple[int, int, list[float]]:
     while _events(engine) < events:
         _step(engine, rng)
     store = open_store(directory / "resume.sqlite3")
-    new = NewEncounter(ef.path, ARENA, ef.ruleset.name, engine.seed)
+    new = NewEncounter(ef.path, ARENA, ef.ruleset.about.name, engine.seed)
     name = store.create(new, [record_json(r) for r in engine.log])
     times = []
     for _ in range(5):

@@ -106,16 +106,16 @@ def check_action(
             )
     spec = spec_of(ruleset, core.do)
     if spec is None:
-        valid = [s.name for s in (*ruleset.actions, *CORE_ACTIONS)]
+        valid = [s.name for s in (*ruleset.contract.actions, *CORE_ACTIONS)]
         raise FileError(
             "unknown_action",
-            f"{core.do!r} is not an action of {ruleset.name}; valid: {', '.join(valid)}",
+            f"{core.do!r} is not an action of {ruleset.about.name}; valid: {', '.join(valid)}",
             locate((*at, "do")),
         )
     if core.at is not None:
         check_tile(core.at, bounds, locate, (*at, "at"))
     if core.do == "set":
-        fields = [*CORE_FIELDS, *SET_ONLY_FIELDS, *ruleset.sheet_fields()]
+        fields = [*CORE_FIELDS, *SET_ONLY_FIELDS, *ruleset.contract.sheet_fields()]
         for key in params:
             if key not in fields:
                 raise FileError(
@@ -200,7 +200,7 @@ def check_dice(
         if spec is None:
             raise FileError(
                 "unknown_die_label",
-                f"{key!r} is not a dice label of {ruleset.name}; valid: {labels}",
+                f"{key!r} is not a dice label of {ruleset.about.name}; valid: {labels}",
                 here,
             )
         if len(rest) > 2 or not all(p in ids or (p.isdigit() and int(p) >= 1) for p in rest):

@@ -19,7 +19,8 @@ from pydantic import Field
 from fracas.combatants import CORE_FIELDS
 from fracas.dice import notation
 from fracas.model import HP_SHOWN, PRESETS, Action
-from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
+from fracas.rulesets import base
+from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset, move_is_own
 
 __all__ = [
     "AMOUNT_MAX",
@@ -259,7 +260,7 @@ TABLE_ACTIONS = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
 def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
     """The core actions as ``ruleset`` takes them: ``move`` with the parameters its
     :attr:`~fracas.rulesets.base.Ruleset.move_spec` adds."""
-    extra = ruleset.move_spec
+    extra = ruleset.contract.move_spec
     if extra is None:
         return CORE_ACTIONS
     return tuple(
@@ -280,12 +281,12 @@ def core_actions(ruleset: Ruleset | type[Ruleset]) -> tuple[ActionSpec, ...]:
 def spec_of(ruleset: Ruleset | type[Ruleset], name: str) -> ActionSpec | None:
     """The core or ruleset action called ``name``."""
     found = next((spec for spec in core_actions(ruleset) if spec.name == name), None)
-    return found if found is not None else ruleset.action_spec(name)
+    return found if found is not None else ruleset.contract.action(name)
 
 
 def dice_specs(ruleset: Ruleset) -> tuple[DieSpec, ...]:
     """Every dice label an action of ``ruleset`` may roll: its own, then the core ones."""
-    return (*ruleset.dice_specs(), *CORE_DICE)
+    return (*base.dice_specs(ruleset), *CORE_DICE)
 
 
 def die_spec(ruleset: Ruleset, label: str) -> DieSpec | None:
@@ -307,7 +308,7 @@ def advances_turn(ruleset: Ruleset, action: Action) -> bool:
     if action.do in TABLE_ACTIONS:
         return False
     if action.do == "move":
-        return ruleset.move_is_own(action) or walks(action)
+        return move_is_own(ruleset, action) or walks(action)
     spec = spec_of(ruleset, action.do)
     return spec is not None and not spec.off_turn
 
@@ -360,12 +361,12 @@ def who_takes(ruleset: Ruleset, action: Action) -> Who:
     ruleset. A core action by :data:`CORE_WHO` (a ``move`` the ruleset makes the
     actor's own movement is taken in its turn); a ruleset's action in its actor's turn,
     or at any time where its spec is ``off_turn`` (a reaction)."""
-    if action.do == "move" and (ruleset.move_is_own(action) or walks(action)):
+    if action.do == "move" and (move_is_own(ruleset, action) or walks(action)):
         return Who.TURN
     core = CORE_WHO.get(action.do)
     if core is not None:
         return core
-    spec = ruleset.action_spec(action.do)
+    spec = ruleset.contract.action(action.do)
     return Who.ANY_TIME if spec is not None and spec.off_turn else Who.TURN
 
 

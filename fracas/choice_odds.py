@@ -19,7 +19,7 @@ from fracas.errors import FracasError
 from fracas.grid import Tile
 from fracas.model import Action, Encounter
 from fracas.odds import Odds, action_odds
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, decided
 
 __all__ = ["DEFAULT_CHOICE_SECONDS", "Choice", "choice_odds", "choices_now"]
 
@@ -66,7 +66,7 @@ def choices_now(ruleset: Ruleset, state: Encounter, actor: str | None = None) ->
                 for tile in _near(state):
                     action = Action(option.actor, option.spec.name, at=tile, params=params)
                     try:
-                        ruleset.decided(state, action)
+                        decided(ruleset, state, action)
                     except FracasError:
                         continue
                     out.append(action)

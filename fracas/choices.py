@@ -16,7 +16,7 @@ from typing import Any
 
 from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Encounter
-from fracas.rulesets.base import ActionSpec, Ruleset
+from fracas.rulesets.base import ActionSpec, Ruleset, decide
 
 __all__ = ["Option", "options_now", "param_choices", "param_flags", "param_numbers"]
 
@@ -103,7 +103,7 @@ def _refusal(ruleset: Ruleset, state: Encounter, action: Action) -> FracasError 
         # and tile is tried, and kept they outlived the state by seconds (a Molotov's
         # plan holds every victim): the garbage collector met them all in its oldest
         # generation, and they made it walk that generation every few seconds.
-        ruleset.decide_cited(state, action)
+        decide(ruleset, state, action)
     except FracasError as exc:
         # Kept in an Option for its code and message alone: without its traceback and
         # what it was raised while handling, whose frames held every state and object
@@ -131,7 +131,7 @@ def options_now(
     """
     who = state.turn.actor if actor is None else actor
     out: list[Option] = []
-    for spec in ruleset.actions:
+    for spec in ruleset.contract.actions:
         choices = param_choices(ruleset, state, who, spec)
         if who != state.turn.actor and not spec.off_turn:
             now = state.turn.actor

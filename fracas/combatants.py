@@ -19,7 +19,7 @@ from fracas.errors import FileError, FracasError
 from fracas.frozen import freeze
 from fracas.grid import Tile
 from fracas.model import Combatant, TableRules
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, max_hp_default
 from fracas.validation import Locator, TileInput, validate
 
 __all__ = ["CORE_FIELDS", "ID", "MAX_MAP", "check_tile", "read_combatant", "read_table"]
@@ -66,7 +66,7 @@ def read_combatant(
         taken: ids already in use (``duplicate_id``).
         map_size: the map's width and height, where there is a map (``off_map``).
     """
-    valid = ["id", *CORE_FIELDS, *ruleset.sheet_fields()]
+    valid = ["id", *CORE_FIELDS, *ruleset.contract.sheet_fields()]
     core_raw = {k: v for k, v in raw.items() if k == "id" or k in CORE_FIELDS}
     sheet_raw = {k: v for k, v in raw.items() if k not in core_raw}
     core: _Core = validate(_Core, core_raw, locate, at, valid_fields=valid)
@@ -79,9 +79,9 @@ def read_combatant(
             locate((*at, "id")),
         )
     sheet = validate(
-        ruleset.sheet_type, sheet_raw, locate, at, valid_fields=valid, context=ruleset.options
+        ruleset.contract.sheet, sheet_raw, locate, at, valid_fields=valid, context=ruleset.options
     )
-    max_hp = core.max_hp if core.max_hp is not None else ruleset.max_hp_default()
+    max_hp = core.max_hp if core.max_hp is not None else max_hp_default(ruleset)
     hp = core.hp if core.hp is not None else max_hp
     if hp > max_hp:
         raise FileError(
@@ -93,10 +93,10 @@ def read_combatant(
         check_tile(core.at, map_size, locate, (*at, "at"))
     c = Combatant(core.id, core.name or core.id, core.side or core.id, core.at, hp, max_hp, sheet)
     try:  # fields the ruleset derives from the given ones (an HP from damage taken)
-        c = ruleset.settle(c, frozenset(raw))
+        c = ruleset.settle(c, frozenset(raw), fresh=True)
     except FracasError as exc:
         raise FileError(exc.code, exc.message, locate(at)) from None
-    frozen: Combatant = freeze(ruleset.prepare(c))  # the state must hash (fracas.frozen)
+    frozen: Combatant = freeze(c)  # the state must hash (fracas.frozen)
     return frozen
 
 

@@ -18,7 +18,15 @@ from rich.table import Table
 
 from fracas.errors import FileError, FracasError
 from fracas.model import Combatant, Encounter
-from fracas.rulesets.base import Ruleset, Shown
+from fracas.rulesets.base import (
+    Ruleset,
+    Shown,
+    encounter_shown,
+    full_shown,
+    is_down,
+    presenter_of,
+    statuses_shown,
+)
 from fracas.store import default_db_path
 
 __all__ = [
@@ -118,7 +126,7 @@ def status_table(ruleset: Ruleset, state: Encounter, width: int | None = None) -
     """Every combatant: HP bar, statuses, what it fights with, the ruleset's own state
     (its presenter's fields: AP and MAP, Energy, wounds, ...; on a terminal narrower than
     :data:`WIDE` columns, left to ``status NAME``), position."""
-    presenter = ruleset.presenter()
+    presenter = presenter_of(ruleset)
     table = Table(title=now_line(state)[5:], title_justify="left")
     fields = {cid: presenter.fields(state, c) for cid, c in state.combatants.items()}
     if width is not None and width < WIDE and any(fields.values()):
@@ -129,7 +137,7 @@ def status_table(ruleset: Ruleset, state: Encounter, width: int | None = None) -
         if col != "state" or any(fields.values()):
             table.add_column(col, no_wrap=col in ("HP", "at"))
     for c in state.combatants.values():
-        statuses = ", ".join(_shown(s) for s in presenter.statuses(state, c))
+        statuses = ", ".join(_shown(s) for s in statuses_shown(state, c))
         at = f"{c.at[0]},{c.at[1]}" if c.at is not None else "-"
         name = ("> " if c.id == state.turn.actor else "  ") + c.name
         row = [escape(name), escape(c.side), _hp(ruleset, c), escape(statuses)]
@@ -137,7 +145,7 @@ def status_table(ruleset: Ruleset, state: Encounter, width: int | None = None) -
         if any(fields.values()):
             row.append(escape(" · ".join(_shown(s) for s in fields[c.id])))
         table.add_row(*row, at)
-    values = presenter.encounter(state)
+    values = encounter_shown(presenter, state)
     if values:
         shown = escape(" · ".join(_shown(s) for s in values))
         table.caption = f"{shown}; {table.caption}" if table.caption else shown
@@ -147,17 +155,17 @@ def status_table(ruleset: Ruleset, state: Encounter, width: int | None = None) -
 def combatant_table(ruleset: Ruleset, state: Encounter, cid: str) -> Table:
     """One combatant in full (``status NAME``): HP, statuses, gear, then everything the
     presenter shows of it, with the details."""
-    presenter = ruleset.presenter()
+    presenter = presenter_of(ruleset)
     c = state.get(cid)
     table = Table(title=f"{c.name} ({c.id}, {c.side})", title_justify="left", show_header=False)
     table.add_column("what")
     table.add_column("value")
     table.add_row("HP", _hp(ruleset, c))
     table.add_row("at", f"{c.at[0]},{c.at[1]}" if c.at is not None else "-")
-    for s in presenter.statuses(state, c):
+    for s in statuses_shown(state, c):
         table.add_row(escape(f"status {s.label}"), escape(s.value))
     table.add_row("gear", escape(presenter.gear(state, c)))
-    for s in presenter.full(state, c):
+    for s in full_shown(presenter, state, c):
         value = s.value + (f" ({s.detail})" if s.detail else "")
         table.add_row(escape(s.label), escape(value))
     return table
@@ -172,5 +180,5 @@ def _hp(ruleset: Ruleset, c: Combatant) -> str:
     width = 12
     filled = max(0, min(width, round(width * c.hp / c.max_hp))) if c.max_hp else 0
     bar = f"[blue]{'█' * filled}[/blue][dim]{'·' * (width - filled)}[/dim]"
-    down = " [bold]DOWN[/bold]" if ruleset.is_down(c) else ""
+    down = " [bold]DOWN[/bold]" if is_down(ruleset, c) else ""
     return f"{bar} {c.hp}/{c.max_hp}{down}"

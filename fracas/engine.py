@@ -31,7 +31,8 @@ from fracas.model import (
     Walked,
     fold,
 )
-from fracas.rulesets.base import ActionSpec, Ruleset
+from fracas.rulesets.base import ActionSpec, Ruleset, decided, distance, is_down
+from fracas.steps import roll_all
 
 __all__ = ["Engine", "Record", "advance_to", "dice_from_rolls", "plan"]
 
@@ -105,7 +106,7 @@ def next_turn(
         return events
     now = fold(state, events)
     who = now.turn.actor
-    if who == stop or not ruleset.is_down(now.get(who)):
+    if who == stop or not is_down(ruleset, now.get(who)):
         return events
     skipped = TurnSkipped(who)
     rest = end_turn(ruleset, skipped.apply(now), dice, passed=False, stop=stop)
@@ -132,7 +133,7 @@ def marks_tick(ruleset: Ruleset, state: Encounter, actor: str) -> list[Event]:
     out: list[Event] = []
     for name, details in state.get(actor).statuses.items():
         turns = details.get("turns")
-        if type(turns) is not int or ruleset.status_spec(name) is not None:
+        if type(turns) is not int or ruleset.contract.status(name) is not None:
             continue
         if turns <= 1:
             out.append(StatusCleared(actor, name))
@@ -180,7 +181,7 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
         return [*events, *ruleset.move(state, action), Moved(action.actor, action.params["to"])]
     if action.do == "end_turn":
         return events + end_turn(ruleset, state, dice, passed=False)
-    return events + ruleset.roll_all(state, ruleset.decided(state, action), dice)
+    return events + roll_all(ruleset, state, decided(ruleset, state, action), dice)
 
 
 def walked(ruleset: Ruleset, state: Encounter, action: Action) -> Walked:
@@ -194,7 +195,7 @@ def walked(ruleset: Ruleset, state: Encounter, action: Action) -> Walked:
     to = action.params["to"]
     if actor.at is None:
         raise Refusal("no_tile", f"{actor.name} stands on no tile: the game master places it")
-    tiles = ruleset.distance(actor.at, to)
+    tiles = distance(ruleset, actor.at, to)
     left = state.table.move - state.turn.walked
     if tiles > left:
         raise Refusal(
@@ -208,7 +209,7 @@ def walked(ruleset: Ruleset, state: Encounter, action: Action) -> Walked:
 def _skipped(ruleset: Ruleset, state: Encounter, actor: str) -> bool:
     """Whether the table skips ``actor``'s turns and it is not its turn: ending its turn
     then ends nothing (it does not pass every turn up to its own)."""
-    down = ruleset.is_down(state.get(actor))
+    down = is_down(ruleset, state.get(actor))
     return state.table.skip_down and actor != state.turn.actor and down
 
 
@@ -299,7 +300,7 @@ class Engine:
         if order:
             turn_order = tuple(order)
         else:
-            turn_order, opening = self.ruleset.roll_initiative(state, dice)
+            turn_order, opening = self.ruleset.initiative(state, dice)
         state = dataclasses.replace(state, order=turn_order)
         events = opening + begin_turn(
             self.ruleset, fold(state, opening), turn_order[0], state.round, dice

@@ -205,11 +205,11 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     except FracasError as exc:
         raise FileError(exc.code, exc.message, locate(("ruleset",))) from None
     options = validate(
-        ruleset_cls.options_type,
-        _merge_partial(ruleset_cls.options_type, top.options),
+        ruleset_cls.contract.options,
+        _merge_partial(ruleset_cls.contract.options, top.options),
         locate,
         ("options",),
-        valid_fields=list(ruleset_cls.option_defaults()),
+        valid_fields=list(ruleset_cls.contract.option_defaults()),
         unknown_code="unknown_option",
     )
     ruleset = ruleset_cls(options)  # which freezes them: pure rules may be memoised on them
@@ -228,7 +228,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     first = order[0] if order else ids[0]
     tactics = _tactics(ruleset, top.tactics, ids, locate)
     start = Encounter(
-        ruleset.name,
+        ruleset.about.name,
         combatants,
         tuple(order or ids),
         top.round,
@@ -575,7 +575,7 @@ def _policy(ruleset: Ruleset, raw: Mapping[str, Any], locate: Locator) -> Policy
 def _tactics(
     ruleset: Ruleset, tactics: Mapping[str, Tactic], ids: list[str], locate: Locator
 ) -> dict[str, Tactic]:
-    names = [spec.name for spec in ruleset.actions]
+    names = [spec.name for spec in ruleset.contract.actions]
     for cid, t in tactics.items():
         where = ("tactics", cid)
         if cid not in ids:
@@ -594,7 +594,7 @@ def _tactics(
         if t.action is not None and t.action not in names:
             raise FileError(
                 "unknown_action",
-                f"action {t.action!r} is not an action of {ruleset.name}; valid: "
+                f"action {t.action!r} is not an action of {ruleset.about.name}; valid: "
                 f"{', '.join(names)}",
                 locate((*where, "action")),
             )

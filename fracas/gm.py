@@ -42,7 +42,7 @@ from fracas.model import (
     StatusSet,
     TacticsSet,
 )
-from fracas.rulesets.base import Ruleset, plain
+from fracas.rulesets.base import Ruleset, plain, sheet_json_raw
 from fracas.validation import validate
 
 __all__ = ["added_ids", "change_hp", "judgement_calls", "plan_gm", "policy_of", "set_fields"]
@@ -125,7 +125,7 @@ def policy_of(ruleset: Ruleset, policy: Policy, changes: Mapping[str, Any], what
                 raise Refusal(
                     "unknown_call",
                     f"{what} player_calls: {name!r} is not a judgement call of "
-                    f"{ruleset.name}; valid: {', '.join(valid) or 'none'}",
+                    f"{ruleset.about.name}; valid: {', '.join(valid) or 'none'}",
                 )
         fields["player_calls"] = frozenset(fields["player_calls"])
     return dataclasses.replace(policy, **fields)
@@ -135,7 +135,7 @@ def judgement_calls(ruleset: Ruleset) -> tuple[str, ...]:
     """Every parameter a spec of ``ruleset`` marks as the game master's call, once each,
     in the order of its actions (the core ``move``'s last)."""
     out: list[str] = []
-    for spec in (*ruleset.actions, *core_actions(ruleset)):
+    for spec in (*ruleset.contract.actions, *core_actions(ruleset)):
         out += [p for p in spec.calls if p not in out]
     return tuple(out)
 
@@ -180,13 +180,13 @@ def set_fields(
     core = {k: v for k, v in fields.items() if k in CORE_FIELDS or k in SET_ONLY_FIELDS}
     sheet_raw = {k: v for k, v in fields.items() if k not in core}
     try:
-        merged = {**{k: plain(v) for k, v in ruleset.sheet_json_raw(c).items()}, **sheet_raw}
+        merged = {**{k: plain(v) for k, v in sheet_json_raw(c).items()}, **sheet_raw}
         sheet = freeze(
             validate(
-                ruleset.sheet_type,
+                ruleset.contract.sheet,
                 merged,
                 _where,
-                valid_fields=ruleset.sheet_fields(),
+                valid_fields=ruleset.contract.sheet_fields(),
                 context=ruleset.options,
             )
         )
@@ -196,7 +196,7 @@ def set_fields(
         raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
     if "statuses" in core:  # the details the rules read, checked (a status's own schema)
         try:
-            core["statuses"] = {k: ruleset.check_status(k, v) for k, v in statuses.items()}
+            core["statuses"] = {k: ruleset.contract.check_status(k, v) for k, v in statuses.items()}
         except Refusal as exc:
             raise Refusal(exc.code, f"set statuses: {exc.message}") from None
     if "at" in core and core["at"] is not None:
@@ -260,7 +260,7 @@ def _status(ruleset: Ruleset, state: Encounter, actor: str, add: Any, remove: An
         if not name.strip():
             raise Refusal("bad_value", f"status add {name!r}: give a status name (burning)")
         try:
-            events.append(StatusSet(actor, name, ruleset.check_status(name, details)))
+            events.append(StatusSet(actor, name, ruleset.contract.check_status(name, details)))
         except Refusal as exc:
             raise Refusal(exc.code, f"status add: {exc.message}") from None
     return events
@@ -367,7 +367,7 @@ def _copy(
         src, id=cid, name=name, side=side, at=tile, hp=src.max_hp, statuses=EMPTY, marks=frozenset()
     )
     try:  # the fields the ruleset derives from HP follow the full HP (a file's way)
-        c: Combatant = freeze(ruleset.prepare(ruleset.settle(fresh, frozenset({"hp"}))))
+        c: Combatant = freeze(ruleset.settle(fresh, frozenset({"hp"}), fresh=True))
     except FracasError as exc:
         raise Refusal(exc.code, f"add copy {source!r}: {exc.message}") from None
     if after is None:

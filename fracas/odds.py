@@ -18,6 +18,7 @@ import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from fracas.catalogue import TABLE_ACTIONS, advances_turn
@@ -28,7 +29,9 @@ from fracas.engine import advance_to, plan
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter, Event, fold
 from fracas.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes, sample_outcomes
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets import base as rulesets_base
+from fracas.rulesets.base import Ruleset, decided, roll
+from fracas.steps import roll_all
 
 __all__ = ["CombatantOdds", "Estimate", "Odds", "action_odds"]
 
@@ -181,16 +184,20 @@ def action_odds(
     core = action.do in TABLE_ACTIONS or action.do in ("move", "end_turn")
     # The turn is already the actor's: a ruleset action is decided once (its refusal is
     # raised here), and only its rolling step is replayed on every dice path.
-    decision = None if core else ruleset.decided(before, action)
+    decision = None if core else decided(ruleset, before, action)
 
     def planned(st: Encounter, step: Any, dice: Dice) -> list[Event]:
         return plan(ruleset, st, action, dice)
 
     # the ruleset's own roll, called on every dice path
-    roller = planned if core else ruleset.roll if steps else ruleset.roll_all
+    roller = planned if core else partial(roll, ruleset) if steps else partial(roll_all, ruleset)
 
-    skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if shortcut else None
-    depth = ruleset.odds_max_rolls if max_rolls is None else max_rolls
+    skip = (
+        frozenset(d.label for d in ruleset.contract.dice if not d.odds_relevant)
+        if shortcut
+        else None
+    )
+    depth = ruleset.contract.odds_max_rolls if max_rolls is None else max_rolls
     exact_seconds = None if seconds is None else seconds * (EXACT_SHARE if estimate else 1)
     budget = Budget(exact_seconds, cancel)
     try:
@@ -223,7 +230,7 @@ def action_odds(
             return now + 2 * (now - begun) / n >= total.deadline
 
         sampled = sample_outcomes(
-            ruleset, before, decision, ruleset.roll_all if not core else roller,
+            ruleset, before, decision, partial(roll_all, ruleset) if not core else roller,
             given=action.dice, seed=0 if seed is None else seed, until=until,
         )  # fmt: skip
         return _estimated(before, action, sampled, ruleset, refusal.message)
@@ -265,7 +272,7 @@ def _per_combatant(
     cut_den = math.lcm(*(p.denominator for _, _, p, _ in found.cut))
     cuts = [(known, lower, p.numerator * (cut_den // p.denominator), gone)
             for known, lower, p, gone in found.cut]  # fmt: skip
-    was = {cid: ruleset.is_down(before.get(cid)) for cid in ids}
+    was = {cid: rulesets_base.is_down(ruleset, before.get(cid)) for cid in ids}
     # Per combatant's entry on the final summaries (landed, damage, down), its weight, in
     # the order met; a combatant a summary leaves out (and did not settle before it)
     # has the entry it had before the roll there.
@@ -339,7 +346,7 @@ def _estimated(
         hits = tried = downs = 0
         damage: dict[int, int] = {}
         sq = 0.0
-        was_down = ruleset.is_down(before.get(cid))
+        was_down = rulesets_base.is_down(ruleset, before.get(cid))
         for path, count in sampled.counts.items():
             entry = next((e for e in path if e[0] == cid), None)
             landed, dealt, is_down = (None, 0, was_down) if entry is None else entry[1:]

@@ -34,7 +34,7 @@ from fracas.errors import FracasError
 from fracas.frozen import FrozenDict, evolve
 from fracas.model import Combatant, Encounter, Event, fold
 from fracas.path_folds import Finals, Folds, Partial, Path, finished, merge, relevant, summary
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, is_down
 from fracas.steps import Roller, Then, odds_key, odds_scope, run_steps
 
 __all__ = [
@@ -225,7 +225,7 @@ def _settle(
     done: dict[str, Entry] = {}
     if any(cid not in scope for cid, _, _ in known):
         done = {
-            cid: (landed, dealt, ruleset.is_down(after.get(cid)))
+            cid: (landed, dealt, is_down(ruleset, after.get(cid)))
             for cid, landed, dealt in known
             if cid not in scope
         }

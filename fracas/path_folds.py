@@ -21,7 +21,7 @@ from typing import Any
 
 from fracas.events import changes_one
 from fracas.model import Attempted, Combatant, Damaged, Encounter, Event
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, is_down
 from fracas.steps import Then
 
 __all__ = [
@@ -104,7 +104,7 @@ def merge(partial: Partial, events: Sequence[Event]) -> Partial:
 def summary(ruleset: Ruleset, partial: Partial, state: Encounter) -> Path:
     """The final summary: ``partial`` with whether each combatant is down in ``state``."""
     return tuple(
-        (cid, landed, dealt, ruleset.is_down(state.get(cid))) for cid, landed, dealt in partial
+        (cid, landed, dealt, is_down(ruleset, state.get(cid))) for cid, landed, dealt in partial
     )
 
 
@@ -173,7 +173,7 @@ class Finals:
         found = self.ones.get(cid)
         if found is None:
             c = self.state.get(cid)
-            found = self.ones[cid] = (c, {}, self.ruleset.is_down(c))
+            found = self.ones[cid] = (c, {}, is_down(self.ruleset, c))
         return found
 
     def path(self, partial: Partial, events: Sequence[Event]) -> tuple[Partial, Path]:
@@ -216,7 +216,7 @@ class Finals:
             found = now[1].get(key)
             if found is None:
                 c = e.changed(now[0])  # type: ignore[attr-defined]
-                found = now[1][key] = (c, {}, self.ruleset.is_down(c))
+                found = now[1][key] = (c, {}, is_down(self.ruleset, c))
             at[cid] = found
         known = partial
         if seen is not None:

@@ -11,7 +11,7 @@ from fracas.engine import Record
 from fracas.files import action_json
 from fracas.model import Action, Encounter, Event, event_json
 from fracas.odds import CombatantOdds, Odds
-from fracas.rulesets.base import Ruleset, plain
+from fracas.rulesets.base import Ruleset, is_down, plain, presenter_of, values_json
 
 if TYPE_CHECKING:  # fracas.table imports this module
     from fracas.choice_odds import Choice
@@ -231,8 +231,12 @@ def choice_lines(state: Encounter, choices: Iterable[Choice]) -> Iterator[str]:
 
 def state_json(ruleset: Ruleset, state: Encounter) -> dict[str, Any]:
     """``ruleset``, ``round``, ``turn``, encounter values and ``combatants`` (README)."""
-    out: dict[str, Any] = {"ruleset": ruleset.name, "round": state.round, "turn": state.turn.actor}
-    out.update(ruleset.values_json(state))
+    out: dict[str, Any] = {
+        "ruleset": ruleset.about.name,
+        "round": state.round,
+        "turn": state.turn.actor,
+    }
+    out.update(values_json(ruleset, state))
     out["combatants"] = {
         c.id: {
             "name": c.name,
@@ -240,9 +244,9 @@ def state_json(ruleset: Ruleset, state: Encounter) -> dict[str, Any]:
             "at": list(c.at) if c.at is not None else None,
             "hp": c.hp,
             "max_hp": c.max_hp,
-            "down": ruleset.is_down(c),
+            "down": is_down(ruleset, c),
             "statuses": {k: dict(v) for k, v in c.statuses.items()},
-            **ruleset.combatant_json(state, c),
+            **presenter_of(ruleset).sheet_json(state, c),
         }
         for c in state.combatants.values()
     }

@@ -101,9 +101,9 @@ def rule_texts(ruleset: str) -> dict[str, RuleText]:
     cls = find_ruleset(ruleset)
     package = _package_of(cls)
     if package is None:
-        raise FracasError("no_rule_text", f"{cls.name!r} carries no {RULE_TEXT_FILE}")
+        raise FracasError("no_rule_text", f"{cls.about.name!r} carries no {RULE_TEXT_FILE}")
     return {
-        rid: RuleText(rid, cls.name, section, text)
+        rid: RuleText(rid, cls.about.name, section, text)
         for rid, (section, text) in _load(package).items()
     }
 

@@ -24,7 +24,12 @@ _CORE_SHEET = (
 def ruleset_table() -> list[dict[str, str]]:
     """One row per registered ruleset."""
     return [
-        {"name": r.name, "seed": r.seed_file, "title": r.title, "summary": r.summary}
+        {
+            "name": r.about.name,
+            "seed": r.about.rule_text,
+            "title": r.about.title,
+            "summary": r.about.summary,
+        }
         for r in RULESETS
     ]
 
@@ -75,16 +80,21 @@ def describe_ruleset(name: str) -> dict[str, Any]:
         {"name": n, "type": t, "default": d, "meaning": m} for n, t, d, m in _CORE_SHEET
     ]
     core.append(
-        {"name": "max_hp", "type": "integer", "default": r.default_max_hp, "meaning": "maximum HP"}
+        {
+            "name": "max_hp",
+            "type": "integer",
+            "default": r.contract.default_max_hp,
+            "meaning": "maximum HP",
+        }
     )
     return {
-        "name": r.name,
-        "title": r.title,
-        "seed": r.seed_file,
-        "summary": r.summary,
-        "sheet": core + _fields(r.sheet_type),
-        "item": _fields(r.item_type) if r.item_type is not None else [],
-        "shorthands": list(r.item_shorthands),
+        "name": r.about.name,
+        "title": r.about.title,
+        "seed": r.about.rule_text,
+        "summary": r.about.summary,
+        "sheet": core + _fields(r.contract.sheet),
+        "item": _fields(r.contract.item_type) if r.contract.item_type is not None else [],
+        "shorthands": list(r.contract.item_shorthands),
         "actions": [
             {
                 "do": a.name,
@@ -93,12 +103,12 @@ def describe_ruleset(name: str) -> dict[str, Any]:
                 "summary": a.summary,
                 "off_turn": a.off_turn,
             }
-            for a in (*r.actions, *core_actions(r))
+            for a in (*r.contract.actions, *core_actions(r))
         ],
         "dice": [
             {"label": d.label, "sides": d.sides, "when": d.when, "per_combatant": d.per_combatant}
-            for d in r.dice
+            for d in r.contract.dice
         ],
-        "options": _fields(r.options_type),
-        "values": list(r.encounter_values),
+        "options": _fields(r.contract.options),
+        "values": [v.name for v in r.contract.encounter_values],
     }

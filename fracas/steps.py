@@ -1,7 +1,7 @@
 """Steps of a roll: where an action's rolling pauses on a hashable state.
 
-A ruleset's :meth:`~fracas.rulesets.base.Ruleset.roll` may end its events with
-``Then(step)``: the rest of the roll is ``roll(state_after, step, dice)``, run on the
+A decision's :meth:`~fracas.rulesets.base.Decision.roll` may end its events with
+``Then(step)``: the rest of the roll is ``step.roll(rules, state_after, dice)``, run on the
 state after the events before it (``step`` is a frozen decision, like the one
 ``decide`` returns). Live play runs the steps one after the other
 (:func:`roll_all`) and logs only the events; exact odds follow each distinct
@@ -55,7 +55,7 @@ class Then(Event):
 
 def roll_all(ruleset: Ruleset, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
     """Every event of a decided action: its roll and each step after it, in order."""
-    return run_steps(ruleset.roll, state, decision, dice)
+    return run_steps(lambda s, d, x: d.roll(ruleset, s, x), state, decision, dice)
 
 
 def run_steps(roll: Roller, state: Encounter, decision: Any, dice: Dice) -> list[Event]:

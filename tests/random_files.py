@@ -31,7 +31,7 @@ from fracas.validation import adapter
 __all__ = ["IDS", "RULESET_NAMES", "broken", "encounter", "encounter_file", "text_of"]
 
 IDS = ("ana", "bo", "cy", "dee")
-RULESET_NAMES = tuple(r.name for r in RULESETS)
+RULESET_NAMES = tuple(r.about.name for r in RULESETS)
 LIMBS = ("head", "torso", "left_arm", "right_arm", "left_leg", "right_leg")
 
 DICE = st.sampled_from(["1d4", "1d6", "2d6", "1d8", "1d10", "1d12", "2d4+1", "1d6+2", "1d20"])
@@ -125,7 +125,7 @@ def _chance(draw: st.DrawFn, percent: int) -> bool:
 
 
 def _ruleset(name: str) -> type[Ruleset]:
-    return next(r for r in RULESETS if r.name == name)
+    return next(r for r in RULESETS if r.about.name == name)
 
 
 # --- values from a JSON schema --------------------------------------------------------
@@ -234,7 +234,7 @@ def _tile() -> st.SearchStrategy[list[int]]:
 
 @st.composite
 def _combatant(draw: st.DrawFn, rs: str, cid: str) -> dict[str, Any]:
-    schema, defs = _schema(_ruleset(rs).sheet_type)
+    schema, defs = _schema(_ruleset(rs).contract.sheet)
     c: dict[str, Any] = {"id": cid, **draw(_object(schema, defs, rs, some=30))}
     c["side"] = draw(st.sampled_from(["players", "raiders", cid]))
     if _chance(draw, 90):
@@ -285,7 +285,7 @@ def _param(
     if name in ("note", "text"):
         return draw(st.sampled_from(["ducks", "hides behind the cart", ""]))
     if name in ("add", "remove"):
-        statuses = [s.name for s in _ruleset(rs).statuses]
+        statuses = [s.name for s in _ruleset(rs).contract.statuses]
         return draw(st.sampled_from([*statuses, "marked"]))
     return draw(st.integers(0, 6))
 
@@ -294,8 +294,8 @@ def _param(
 def _action(draw: st.DrawFn, rs: str, ids: list[str], cs: list[dict[str, Any]]) -> dict[str, Any]:
     ruleset = _ruleset(rs)
     core = [s for s in core_actions(ruleset) if s.name not in ("add",)]
-    spec = draw(st.sampled_from(ruleset.actions) | st.sampled_from(ruleset.actions)
-                | st.sampled_from(core))  # fmt: skip
+    own = ruleset.contract.actions
+    spec = draw(st.sampled_from(own) | st.sampled_from(own) | st.sampled_from(core))
     actor = draw(st.sampled_from(ids))
     a: dict[str, Any] = {"actor": actor, "do": spec.name}
     others = [i for i in ids if i != actor]
@@ -312,19 +312,19 @@ def _action(draw: st.DrawFn, rs: str, ids: list[str], cs: list[dict[str, Any]]) 
         if name in spec.required or name == "to" or _chance(draw, 30):
             a[name] = _param(draw, name, spec, cs[ids.index(actor)], ids, rs)
     if spec.name == "set":
-        schema, defs = _schema(ruleset.sheet_type)
+        schema, defs = _schema(ruleset.contract.sheet)
         field = draw(st.sampled_from(sorted(schema["properties"])))
         sub = schema["properties"][field]
         a[field] = draw((_items if field in ITEM_FIELDS else _value)(sub, defs, rs, field))
     if spec.name in ("heal", "damage"):
         a["amount"] = draw(st.integers(1, 8))
-    if spec in ruleset.actions and _chance(
+    if spec in ruleset.contract.actions and _chance(
         draw, 30
     ):  # physical dice: mostly the first die (the attack's), at times more
         dice = {}
-        first = st.just(ruleset.dice[0])
+        first = st.just(ruleset.contract.dice[0])
         for die in draw(
-            st.lists(first | first | st.sampled_from(ruleset.dice), min_size=1, max_size=2)
+            st.lists(first | first | st.sampled_from(ruleset.contract.dice), min_size=1, max_size=2)
         ):
             whom = a.get("targets") or [a.get("target") or actor]
             label = die.label + (f":{draw(st.sampled_from(whom))}" if die.per_combatant else "")
@@ -341,7 +341,7 @@ def encounter(draw: st.DrawFn, rs: str) -> dict[str, Any]:
     cs = [draw(_combatant(rs, cid)) for cid in ids]
     doc: dict[str, Any] = {"ruleset": rs, "seed": draw(st.integers(0, 2**16)), "combatants": cs}
     if draw(st.booleans()):
-        schema, defs = _schema(_ruleset(rs).options_type)
+        schema, defs = _schema(_ruleset(rs).contract.options)
         doc["options"] = draw(_object(schema, defs, rs, some=15))
     if draw(st.booleans()):
         doc["order"] = draw(st.permutations(ids))

@@ -90,7 +90,7 @@ target, a weapon, a called limb, a burst, a condition, an AP cost)."""
 
 def _ruleset(name: str) -> Ruleset:
     kind = find_ruleset(name)
-    options = kind.options_type()
+    options = kind.contract.options()
     return kind(options)
 
 
@@ -104,21 +104,21 @@ def test_every_core_action_says_who_takes_it() -> None:
 
 
 def test_the_classification_names_every_ruleset() -> None:
-    assert set(WHO) == set(CALLS) == {r.name for r in RULESETS}
+    assert set(WHO) == set(CALLS) == {r.about.name for r in RULESETS}
 
 
 @pytest.mark.parametrize("name", sorted(WHO))
 def test_every_action_of_every_ruleset_is_classified(name: str) -> None:
     ruleset = _ruleset(name)
-    assert {spec.name for spec in ruleset.actions} == set(WHO[name])
-    for spec in ruleset.actions:
+    assert {spec.name for spec in ruleset.contract.actions} == set(WHO[name])
+    for spec in ruleset.contract.actions:
         assert who_takes(ruleset, Action("x", spec.name)) is WHO[name][spec.name], spec.name
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_every_parameter_is_a_call_or_the_players(name: str) -> None:
     ruleset = _ruleset(name)
-    for spec in ruleset.actions:
+    for spec in ruleset.contract.actions:
         assert spec.calls == CALLS[name][spec.name], spec.name
         assert set(spec.calls) <= set(spec.params), spec.name
     move = next(spec for spec in core_actions(ruleset) if spec.name == "move")

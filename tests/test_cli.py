@@ -581,15 +581,15 @@ def test_rules_lists_the_rulesets() -> None:
     for name in names:
         assert name in result.stdout, name
     rows = json.loads(cli("rules", "--json").stdout)
-    assert [r["name"] for r in rows] == names == [r.name for r in RULESETS]
+    assert [r["name"] for r in rows] == names == [r.about.name for r in RULESETS]
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_every_ruleset_has_an_example_that_runs(ruleset: type[Ruleset]) -> None:
     """README: ``examples/NAME.yaml`` plays each ruleset, and odds of its last action."""
-    path = str(EXAMPLES / f"{ruleset.name}.yaml")
+    path = str(EXAMPLES / f"{ruleset.about.name}.yaml")
     out = run_json("run", path, "--json")
-    assert out["ruleset"] == ruleset.name
+    assert out["ruleset"] == ruleset.about.name
     assert "error" not in out
     odds = run_json("odds", path, "--json")
     assert odds["exact"]["combatants"]

@@ -29,13 +29,13 @@ from fracas.odds import action_odds
 from fracas.rulesets import RULESETS, Ruleset, registered
 from fracas.store import open_store
 from fracas.table import Table, TableService
-from pools import Pools
+from pools.rules import Pools
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 CASES = (*RULESETS, Pools)
 """Every shipped ruleset and the docs' example."""
-OWN_EXAMPLES = {Pools.name: ROOT / "docs" / "example" / "pools" / "duel.yaml"}
+OWN_EXAMPLES = {Pools.about.name: ROOT / "docs" / "example" / "pools" / "duel.yaml"}
 """The example of a ruleset that is not in ``examples/``."""
 
 
@@ -46,7 +46,7 @@ def _docs_example() -> Iterator[None]:
 
 
 def _example(ruleset: type[Ruleset]) -> Path:
-    return OWN_EXAMPLES.get(ruleset.name, EXAMPLES / f"{ruleset.name}.yaml")
+    return OWN_EXAMPLES.get(ruleset.about.name, EXAMPLES / f"{ruleset.about.name}.yaml")
 
 
 def _setup(ruleset: type[Ruleset]) -> str:
@@ -70,11 +70,11 @@ def _random_action(table: Table, rng: random.Random) -> Action | None:
     return Action(actor, option.spec.name, params=params)
 
 
-@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.about.name)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_path: Path) -> None:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
-    table = TableService(store).create(_setup(ruleset), f"{ruleset.name}.yaml", seed=seed)
+    table = TableService(store).create(_setup(ruleset), f"{ruleset.about.name}.yaml", seed=seed)
     rng = random.Random(seed)
     listed_but_refused: list[tuple[Action, str]] = []
     for _ in range(25):
@@ -105,14 +105,14 @@ def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_pa
     assert listed_but_refused == []
 
 
-@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.about.name)
 def test_undo_returns_an_equal_state_with_an_equal_hash(
     ruleset: type[Ruleset], tmp_path: Path
 ) -> None:
     """The state after act + undo, and the same state folded anew from the stored log,
     are equal and hash equal to the state before."""
     store = open_store(tmp_path / "s.sqlite3", durable=False)
-    table = TableService(store).create(_setup(ruleset), f"{ruleset.name}.yaml", seed=4)
+    table = TableService(store).create(_setup(ruleset), f"{ruleset.about.name}.yaml", seed=4)
     rng = random.Random(4)
     before = table.state
     action = _random_action(table, rng) or Action(before.turn.actor, "end_turn")
@@ -123,9 +123,9 @@ def test_undo_returns_an_equal_state_with_an_equal_hash(
     assert hash(table.state) == hash(before) == hash(replayed)
 
 
-@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.about.name)
 def test_the_odds_of_each_examples_last_action_sum_to_one(ruleset: type[Ruleset]) -> None:
-    ef = parse_text(_example(ruleset).read_text(), f"{ruleset.name}.yaml")
+    ef = parse_text(_example(ruleset).read_text(), f"{ruleset.about.name}.yaml")
     engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
     engine.begin(ef.dice, ef.order)
     for action in ef.actions[:-1]:

@@ -8,6 +8,7 @@ import json
 
 from fracas.files import parse_text, play_file
 from fracas.frozen import FrozenDict, canonical
+from fracas.rulesets.base import decide
 from fracas.rulesets.wasteland.explosives import Throw
 from tests.test_odds_folds import FRAG_ON_THREE
 
@@ -25,7 +26,7 @@ def test_the_first_equal_value_is_given_and_an_unhashable_one_as_it_is() -> None
 def _throw() -> tuple[Throw, object]:
     ef = parse_text(json.dumps(FRAG_ON_THREE), "frag.json")
     state = play_file(ef, 0).engine.state
-    throw = ef.ruleset.decided(state, ef.actions[-1]).family  # type: ignore[attr-defined]
+    throw = decide(ef.ruleset, state, ef.actions[-1]).family  # type: ignore[attr-defined]
     assert isinstance(throw, Throw)
     return throw, ef.ruleset.options
 

@@ -17,7 +17,7 @@ from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, export, parse_text
 from fracas.model import Action
 from fracas.render import log_lines
-from fracas.rulesets.base import Detail, StatusSpec
+from fracas.rulesets.base import Detail, StatusSpec, is_down
 from tests.helpers import cli, play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,7 +85,7 @@ def test_heal_and_damage_every_ruleset(path: Path) -> None:
     floored = engine.act(Action(who, "damage", params={"amount": 500}))
     assert lines(engine, floored)[1:] == [f"GM damages {name} 500: HP {top} -> 0"]
     assert engine.state.get(who).hp == 0
-    assert ef.ruleset.is_down(engine.state.get(who))
+    assert is_down(ef.ruleset, engine.state.get(who))
     assert engine.state.turn == turn  # no turn taken, none passed
 
     engine.undo()
@@ -340,7 +340,7 @@ def test_a_down_combatants_turn_is_skipped(path: Path, skip: bool) -> None:
     ef, engine = started(path, text)
     first, second, third = engine.state.order[:3]
     engine.act(Action(second, "damage", params={"amount": 1000}))
-    assert ef.ruleset.is_down(engine.state.get(second))
+    assert is_down(ef.ruleset, engine.state.get(second))
     record = engine.act(Action(first, "end_turn"))
     name = engine.state.name(second)
     if skip:

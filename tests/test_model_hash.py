@@ -98,10 +98,12 @@ def test_build_freezes_what_pydantic_makes() -> None:
         "name": "knife", "damage": "1d4", "kind": "melee"}))  # fmt: skip
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_a_rulesets_options_are_frozen_however_it_is_built(ruleset: type[Ruleset]) -> None:
     """Options made by their defaults (tables from factories: plain dicts) are frozen by
     the ruleset that holds them, and equal a file's, which the rules may cache by."""
-    made = ruleset(ruleset.options_type())
-    read = parse_text(f"ruleset: {ruleset.name}\ncombatants: [{{id: a}}, {{id: b}}]\n").ruleset
+    made = ruleset(ruleset.contract.options())
+    read = parse_text(
+        f"ruleset: {ruleset.about.name}\ncombatants: [{{id: a}}, {{id: b}}]\n"
+    ).ruleset
     assert made.options == read.options and hash(made.options) == hash(read.options)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from fracas.model import (
 )
 from fracas.odds import action_odds
 from fracas.path_folds import Finals, Folds, finished, merge, relevant, summary
+from fracas.rulesets.base import decided, roll
 from fracas.rulesets.soak.events import Harmed
 from fracas.rulesets.wasteland.events import EffectGained
 from fracas.rulesets.wasteland.turn_events import PeekEnded
@@ -67,10 +69,10 @@ def _paths(ef: EncounterFile) -> tuple[Encounter, list[tuple[Event, ...]]]:
     if before.turn.actor != action.actor:  # the turns before it end first, as in play
         dice = TableDice(action.dice, RandomDice(engine.seed))
         before = fold(before, advance_to(ruleset, before, action.actor, dice))
-    decision = ruleset.decided(before, action)
+    decision = decided(ruleset, before, action)
 
     def events(dice: Dice) -> tuple[Event, ...]:
-        return tuple(run_steps(ruleset.roll, before, decision, dice))
+        return tuple(run_steps(partial(roll, ruleset), before, decision, dice))
 
     dist = enumerate_exact(events, max_rolls=8)
     return before, [*dist.outcomes, *dist.cut]

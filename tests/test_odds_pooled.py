@@ -47,14 +47,14 @@ def _candidates(table: TableService, name: str) -> list[Action]:
     return out
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_pooled_and_merged_odds_equal_the_plain_enumeration(
     ruleset: type[Ruleset], seed: int, tmp_path: Path
 ) -> None:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
     service = TableService(store)
-    table = service.create(_setup(ruleset), f"{ruleset.name}.yaml", seed=seed)
+    table = service.create(_setup(ruleset), f"{ruleset.about.name}.yaml", seed=seed)
     rng = random.Random(seed)
     compared = 0
     for _ in range(6):

@@ -19,8 +19,8 @@ GUNS = ["pistol", "smg", "rifle", "machine_gun", "sawn_off_rifle"]
 
 def test_dice_combat_declares_ammo_irrelevant() -> None:
     """DC-9: damage does not depend on rounds fired, so the ammo d3 is declared irrelevant."""
-    ruleset = next(r for r in RULESETS if r.name == "dice-combat")
-    skipped = {d.label for d in ruleset.dice if not d.odds_relevant}
+    ruleset = next(r for r in RULESETS if r.about.name == "dice-combat")
+    skipped = {d.label for d in ruleset.contract.dice if not d.odds_relevant}
     assert skipped == {"ammo"}
 
 

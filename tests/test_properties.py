@@ -33,6 +33,7 @@ from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter
 from fracas.odds import Odds, action_odds
 from fracas.render import log_lines, state_json
+from fracas.rulesets import base
 
 IDS = ("ana", "bo", "cy", "dee")
 
@@ -547,7 +548,7 @@ def check_hashes_replay(
         except FracasError:
             continue
         hashes.append(hash(engine.state))
-    assert all(hash(d) is not None for d in ef.ruleset._decisions.values())  # decisions hash
+    assert all(hash(d) is not None for d in base._decisions.values())  # decisions hash
     replay = Engine(ef.ruleset, ef.start, 0)
     replay.random = NoDice(0)
     replay.begin(rolls_by_label(first), ef.order)

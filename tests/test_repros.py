@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fracas.rulesets.base import full_shown, presenter_of
 from tests.helpers import cli
 
 REPROS = Path(__file__).resolve().parent / "data" / "repros"
@@ -40,7 +41,8 @@ def test_SK_7_status_names_the_proficiency_no_weapon_carried_reaches() -> None:
     from fracas.files import load
 
     ef = load(REPROS / "soak-proficient-elsewhere.yaml")
-    shown = {s.label: s for s in ef.ruleset.presenter().full(ef.start, ef.start.get("mira"))}
+    p = presenter_of(ef.ruleset)
+    shown = {s.label: s for s in full_shown(p, ef.start, ef.start.get("mira"))}
     assert shown["proficiencies"].detail == (
         "exploding dice and Strength (SK-7, SK-8) with none of its weapons; "
         "it carries no weapon of type 'longsword'"

@@ -88,6 +88,6 @@ def test_a_secret_roll_is_read_by_the_game_master_only(table: Table) -> None:
 def test_the_game_master_reads_the_rulesets_statuses(table: Table) -> None:
     snap = table.snapshot()
     listed = View(snap, GAME_MASTER).state()["status_list"]
-    spec = {s.name: s for s in table.ruleset.statuses}
+    spec = {s.name: s for s in table.ruleset.contract.statuses}
     assert [s["name"] for s in listed] == list(spec)
     assert View(snap, Identity.player("Pat", "ana")).state()["status_list"] == []

@@ -22,6 +22,7 @@ import fracas
 from fracas.errors import FracasError, UnknownRuleError, UnknownRulesetError
 from fracas.rule_text import RULE_ID, compress_ids, find_rule, rule_texts
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset, registered
+from fracas.rulesets.base import About
 from fracas.rulesets.tier_duel import TierDuel
 from tests.helpers import cli
 
@@ -69,17 +70,17 @@ def _code(rule_id: str) -> str:
 
 
 def test_every_ruleset_has_a_code() -> None:
-    assert set(CODES) == {r.name for r in RULESETS}
+    assert set(CODES) == {r.about.name for r in RULESETS}
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_rule_text_loads_with_section_and_text_for_every_id(ruleset: type[Ruleset]) -> None:
-    texts = rule_texts(ruleset.name)
+    texts = rule_texts(ruleset.about.name)
     assert len(texts) > 20
     for rid, rule in texts.items():
         assert RULE_ID.match(rid), rid
-        assert rule.id == rid and rule.ruleset == ruleset.name
-        assert _code(rid) == CODES[ruleset.name], rid
+        assert rule.id == rid and rule.ruleset == ruleset.about.name
+        assert _code(rid) == CODES[ruleset.about.name], rid
         assert rule.section.strip() and rule.text.strip(), rid
         assert "\n" not in rule.text and "  " not in rule.text, rid
 
@@ -103,7 +104,7 @@ def _cited() -> dict[str, set[str]]:
 
 def test_every_rule_id_cited_in_the_project_has_a_statement() -> None:
     cited = _cited()
-    by_code = {CODES[r.name]: set(rule_texts(r.name)) for r in RULESETS}
+    by_code = {CODES[r.about.name]: set(rule_texts(r.about.name)) for r in RULESETS}
     assert "DC-29" in cited and "P-WL-2" in cited and "ES-0" in cited
     missing = {
         rid: sorted(files)[:3] for rid, files in cited.items() if rid not in by_code[_code(rid)]
@@ -129,14 +130,14 @@ def _reading(ruleset: str) -> tuple[set[str], set[str]]:
 
 
 @pytest.mark.skipif(SHARED is None, reason="no shared rules folder beside the project")
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_statements_match_the_ids_of_the_shared_reading(ruleset: type[Ruleset]) -> None:
     """Every rule, procedure, gap and ambiguity of the reading has a statement, and every
     statement is of one of them."""
-    defined, mentioned = _reading(ruleset.name)
+    defined, mentioned = _reading(ruleset.about.name)
     assert len(defined) > 20
     assert mentioned <= defined
-    assert set(rule_texts(ruleset.name)) == defined
+    assert set(rule_texts(ruleset.about.name)) == defined
 
 
 @pytest.mark.skipif(SHARED is None, reason="no shared rules folder beside the project")
@@ -144,12 +145,12 @@ def test_statements_keep_the_sections_of_the_reading() -> None:
     """A numbered rule's section is the heading it stands under in the reading."""
     assert SHARED is not None
     for ruleset in RULESETS:
-        text = (SHARED / f"{ruleset.name}.md").read_text(encoding="utf-8")
+        text = (SHARED / f"{ruleset.about.name}.md").read_text(encoding="utf-8")
         section = ""
         for line in text.splitlines():
             m = re.match(r"- \*\*([A-Z]{2}-\d+)\*\*", line)
             if m:
-                assert rule_texts(ruleset.name)[m[1]].section == section, m[1]
+                assert rule_texts(ruleset.about.name)[m[1]].section == section, m[1]
             elif line.strip() and not line.startswith(("-", "#", "|", " ")):
                 section = line.strip().split(" (", 1)[0]
 
@@ -213,9 +214,9 @@ def test_a_derived_ruleset_cites_its_base_rules() -> None:
 
 def test_a_ruleset_without_rule_text_says_so() -> None:
     class Bare(Ruleset):
-        name = "bare-for-tests"
+        about = About(name="bare-for-tests", title="bare", rule_text="", summary="")
 
-    with registered(Bare), pytest.raises(FracasError) as info:  # type: ignore[type-abstract]
+    with registered(Bare), pytest.raises(FracasError) as info:
         rule_texts("bare-for-tests")
     assert info.value.code == "no_rule_text"
     assert "'bare-for-tests'" in info.value.message

@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fracas.main import main
 from fracas.rulesets import registered
-from pools import Pools
+from pools.rules import Pools
 
 if __name__ == "__main__":
     with registered(Pools):

@@ -13,6 +13,7 @@ from fracas.cli.common import _DEFAULT_DB, ActionError, _fail, _guard, _out, err
 from fracas.console import status_table
 from fracas.model import Encounter
 from fracas.render import Line, events_json, log_entries, rolls_json, state_json
+from fracas.rulesets.base import option_values
 from fracas.store import open_store
 from fracas.table import Table, TableService, read_text
 
@@ -119,10 +120,12 @@ def _print_log(table: Table, entries: list[Line]) -> None:
     lines = [line.text for line in entries]
     ruleset = table.ruleset
     opts = ", ".join(
-        f"{k}={v}" for k, v in ruleset.option_values().items() if v != ruleset.option_defaults()[k]
+        f"{k}={v}"
+        for k, v in option_values(ruleset).items()
+        if v != ruleset.contract.option_defaults()[k]
     )
     _out.print(
-        f"[bold]{escape(table.file.path)}[/bold] · {ruleset.name}"
+        f"[bold]{escape(table.file.path)}[/bold] · {ruleset.about.name}"
         f"{' (' + escape(opts) + ')' if opts else ''} · seed {table.seed}"
     )
     if not _out.is_terminal:  # piped: plain text, printed at once

@@ -37,7 +37,7 @@ from fracas.lab.fight import DRAW, canonical, sides_of
 from fracas.lab.keep import LOCK, Kept, kept
 from fracas.lab.sim import play, wilson
 from fracas.model import Encounter
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, is_down
 
 __all__ = [
     "BAR_FIGHTS",
@@ -228,7 +228,7 @@ def _solved_bar(
         idle=tuple(
             state.name(c.id)
             for c in state.combatants.values()
-            if not rs.is_down(c) and c.id not in chain.acted
+            if not is_down(rs, c) and c.id not in chain.acted
         ),
     )
 

@@ -22,9 +22,10 @@ from typing import Any
 
 from fracas.errors import FracasError
 from fracas.lab.fight import DRAW, canonical, outcome, sides_of
+from fracas.lab.keys import chain_key
 from fracas.lab.policy import Policy
 from fracas.model import Encounter
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, is_down
 
 __all__ = ["MAX_PATHS", "MAX_STATES", "Chain", "Solved", "WinOdds", "win_odds"]
 
@@ -113,8 +114,8 @@ class Chain:
         """Seconds :meth:`grow` has taken so far."""
 
     def key(self, state: Encounter) -> Encounter:
-        """The node ``state`` is (its round folded, the ruleset's ``chain_key``)."""
-        return self.ruleset.chain_key(canonical(state))
+        """The node ``state`` is (its round folded, the lab's ``chain_key`` of the ruleset)."""
+        return chain_key(self.ruleset, canonical(state))
 
     def node(self, state: Encounter) -> int:
         """The node of ``state``, added (to be expanded) where it is new."""
@@ -238,7 +239,7 @@ class Chain:
             tuple(
                 c.id
                 for c in start.combatants.values()
-                if not self.ruleset.is_down(c) and c.id not in self.acted
+                if not is_down(self.ruleset, c) and c.id not in self.acted
             ),
         )
 

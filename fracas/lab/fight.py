@@ -17,7 +17,8 @@ from fracas.engine import Engine, plan
 from fracas.errors import FracasError
 from fracas.files import EncounterFile
 from fracas.model import Action, Encounter, Event, fold
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, decided, is_down
+from fracas.steps import roll_all
 
 __all__ = [
     "DRAW",
@@ -55,7 +56,7 @@ def standing(ruleset: Ruleset, state: Encounter) -> list[str]:
     """The sides with at least one combatant that is not down."""
     out: list[str] = []
     for c in state.combatants.values():
-        if c.side not in out and not ruleset.is_down(c):
+        if c.side not in out and not is_down(ruleset, c):
             out.append(c.side)
     return out
 
@@ -100,13 +101,13 @@ def next_states(
     """
     core = action.do in ("end_turn", "move") or action.do in TABLE_ACTIONS
     own = state.turn.actor == action.actor
-    decision = None if core or not own else ruleset.decided(state, action)
+    decision = None if core or not own else decided(ruleset, state, action)
 
     def events_of(dice: Dice) -> Hashable:
         if decision is None:
             events = plan(ruleset, state, action, dice)
         else:
-            events = ruleset.roll_all(state, decision, dice)
+            events = roll_all(ruleset, state, decision, dice)
         changing = tuple(e for e in events if type(e).apply is not Event.apply)
         try:
             hash(changing)
@@ -141,11 +142,15 @@ def roll_paths(
     Raises:
         FracasError: ``too_many_paths`` past ``max_paths``, or what ``events_of`` raised.
     """
-    skip = frozenset(d.label for d in ruleset.dice if not d.odds_relevant) if pin else frozenset()
+    skip = (
+        frozenset(d.label for d in ruleset.contract.dice if not d.odds_relevant)
+        if pin
+        else frozenset()
+    )
     return enumerate_exact(
         events_of,
         given=given or {},
-        max_rolls=ruleset.odds_max_rolls,
+        max_rolls=ruleset.contract.odds_max_rolls,
         max_paths=max_paths,
         irrelevant=skip,
     )

@@ -44,7 +44,7 @@ from fracas.errors import FracasError
 from fracas.files import Tactic
 from fracas.grid import Tile
 from fracas.model import Action, Encounter, Turn, fold
-from fracas.rulesets.base import ActionSpec
+from fracas.rulesets.base import ActionSpec, distance, is_down, walk
 
 if TYPE_CHECKING:
     from fracas.lab.policy import Policy
@@ -111,7 +111,7 @@ def enemies_of(policy: Policy, state: Encounter, actor: str) -> list[str]:
     """The combatants on another side than ``actor``'s still standing, in file order."""
     side = state.get(actor).side
     rs = policy.ruleset
-    return [c.id for c in state.combatants.values() if c.side != side and not rs.is_down(c)]
+    return [c.id for c in state.combatants.values() if c.side != side and not is_down(rs, c)]
 
 
 def rank(policy: Policy, state: Encounter, *, every: bool = False) -> list[Plan]:
@@ -123,7 +123,7 @@ def rank(policy: Policy, state: Encounter, *, every: bool = False) -> list[Plan]
     me = state.get(actor)
     end = Plan((Action(actor, "end_turn"),), _key(END), "nothing better to do: end the turn")
     rs = policy.ruleset
-    if rs.is_down(me):
+    if is_down(rs, me):
         return [replace(end, why=f"{me.name} is down: the turn ends")]
     enemies = enemies_of(policy, state, actor)
     if not enemies:
@@ -149,9 +149,9 @@ def rank(policy: Policy, state: Encounter, *, every: bool = False) -> list[Plan]
     for a in attacks(policy, state, enemies, tactic, tiles=True):
         out.append(_attack(policy, state, (a,), a, next(order), threatened))
     walks = _walks(policy, state, enemies, tactic) if tactic.approach else []
-    for walk, after, tiles in walks:
+    for own, after, tiles in walks:
         for a in attacks(policy, after, enemies, tactic):
-            out.append(_attack(policy, after, (walk, a), a, next(order), threatened, tiles))
+            out.append(_attack(policy, after, (own, a), a, next(order), threatened, tiles))
     extras = _untargeted(policy, state, tactic)
     for u, after in extras:
         if after.turn.actor == actor and not after.turn.over:
@@ -265,7 +265,7 @@ def attacks(
     rs = policy.ruleset
     actor = state.turn.actor
     out: list[Action] = []
-    for spec in rs.actions:
+    for spec in rs.contract.actions:
         if spec.targets == "none" or spec.off_turn:
             continue
         for params in combos(spec, param_choices(rs, state, actor, spec), tactic):
@@ -338,7 +338,7 @@ def narrow(policy: Policy, state: Encounter, found: list[Action], tactic: Tactic
         here = state.get(state.turn.actor).at
         if here is None:
             return found
-        focus = min(targets, key=lambda t: (rs.distance(here, state.get(t).at or here), t))
+        focus = min(targets, key=lambda t: (distance(rs, here, state.get(t).at or here), t))
     elif focus == "dangerous":
         me = state.turn.actor
         focus = max(sorted(set(targets)), key=lambda t: danger(policy, state, t, me))
@@ -367,17 +367,19 @@ def reaches(policy: Policy, state: Encounter, actor: str) -> list[int]:
     """The distances at which the actor's odds may change: its ranges' edges (the
     ruleset's :meth:`~fracas.rulesets.base.Presenter.ranges`) and 1 (next to)."""
     me = state.get(actor)
-    return sorted({1, *(r.tiles for r in policy.presenter.ranges(state, me) if r.tiles >= 1)})
+    return sorted(
+        {1, *(r.tiles for r in policy.presenter.ranges(state, me) if r.tiles >= 1 and not r.ring)}
+    )
 
 
 def _walk(policy: Policy, state: Encounter, to: Tile) -> tuple[Action, Encounter] | None:
     """The actor's own move to ``to`` and the state after it, where the rules take it."""
     actor = state.turn.actor
-    walk = policy.ruleset.walk(state, actor, to)
-    if walk is None:
+    own = walk(policy.ruleset, state, actor, to)
+    if own is None:
         return None
-    after = policy.certain(state, walk)
-    return None if after is None else (walk, after)
+    after = policy.certain(state, own)
+    return None if after is None else (own, after)
 
 
 def _walks(
@@ -399,13 +401,13 @@ def _walks(
         at = state.get(e).at
         if at is None:
             continue
-        d = rs.distance(here, at)
+        d = distance(rs, here, at)
         near = [r for r in edges if r < d] if shown else list(range(1, d))
         tiles += [_toward(here, at, d - r) for r in near]
         if d > 1:
             tiles += sorted(
                 ((at[0] + dx, at[1] + dy) for dx, dy in _AROUND[:4]),
-                key=lambda t: (rs.distance(here, t), t),
+                key=lambda t: (distance(rs, here, t), t),
             )[:1]
     out: list[tuple[Action, Encounter, int]] = []
     seen: set[Tile] = set()
@@ -415,7 +417,7 @@ def _walks(
         seen.add(t)
         found = _walk(policy, state, t)
         if found is not None:
-            out.append((*found, rs.distance(here, t)))
+            out.append((*found, distance(rs, here, t)))
     return out
 
 
@@ -438,14 +440,14 @@ def _approaches(
         return []
     goal = tactic.focus if tactic.focus in placed else None
     if goal is None:
-        goal = min(placed, key=lambda e: (rs.distance(here, state.get(e).at), state.get(e).hp, e))  # type: ignore[arg-type]
+        goal = min(placed, key=lambda e: (distance(rs, here, state.get(e).at), state.get(e).hp, e))  # type: ignore[arg-type]
     far = max(reaches(policy, state, me.id))
     taken = {c.at for c in state.combatants.values() if c.at is not None}
     out: list[Plan] = []
     for e in placed:
         at = state.get(e).at
         assert at is not None
-        d = rs.distance(here, at)
+        d = distance(rs, here, at)
         want = d - min(far, d - 1) if far < d else 0
         for steps in range(want, 0, -1):
             t = _toward(here, at, steps)
@@ -455,7 +457,7 @@ def _approaches(
             if found is None:
                 continue
             walk, _ = found
-            left = rs.distance(t, at)
+            left = distance(rs, t, at)
             why = f"closes in on {state.name(e)}: {left} tiles away after it, {d} now"
             key = _key(APPROACH, Fraction(e == goal), Fraction(-left), 1, steps, _ZERO, next(order))
             out.append(Plan((walk,), key, why, walked=steps))
@@ -474,7 +476,7 @@ def _untargeted(policy: Policy, state: Encounter, tactic: Tactic) -> list[tuple[
     out: list[tuple[Action, Encounter]] = []
     tries = [
         Action(actor, spec.name, params=params)
-        for spec in rs.actions
+        for spec in rs.contract.actions
         if spec.targets == "none" and not spec.off_turn
         for params in combos(spec, param_choices(rs, state, actor, spec), tactic)
     ]
@@ -514,7 +516,7 @@ def next_turn(
     """The best attack ``actor`` has at its next turn from where it stands, as things
     stand (:func:`fresh`), and its score; ((0, 0), None) where there is none."""
     start = fresh(policy, state, actor)
-    if policy.ruleset.is_down(start.get(actor)):
+    if is_down(policy.ruleset, start.get(actor)):
         return NOTHING, None
     best: tuple[Score, Action | None] = (NOTHING, None)
     for a in attacks(policy, start, enemies, tactic):
@@ -530,7 +532,7 @@ def _in_reach(
     """Whether the rules allow ``actor`` some attack at its next turn from where it
     stands, as things stand (:func:`fresh`)."""
     start = fresh(policy, state, actor)
-    return not policy.ruleset.is_down(start.get(actor)) and bool(
+    return not is_down(policy.ruleset, start.get(actor)) and bool(
         attacks(policy, start, enemies, tactic)
     )
 

@@ -35,7 +35,7 @@ from fracas.lab.presets import at_random, naive
 from fracas.lab.transitions import Transitions
 from fracas.lab.watch import peek
 from fracas.model import Action, Encounter, fold
-from fracas.rulesets.base import Presenter, Ruleset
+from fracas.rulesets.base import Presenter, Ruleset, decided, is_down, presenter_of
 
 __all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy", "Score"]
 
@@ -105,13 +105,13 @@ class Policy:
     def presenter(self) -> Presenter:
         found = self._presenter
         if found is None:
-            found = self._presenter = self.ruleset.presenter()
+            found = self._presenter = presenter_of(self.ruleset)
         return found
 
     def decides(self, state: Encounter, action: Action) -> bool:
         """Whether the ruleset's deciding step takes ``action`` in ``state``."""
         try:
-            self.ruleset.decided(state, action)
+            decided(self.ruleset, state, action)
         except FracasError:
             return False
         return True
@@ -203,7 +203,7 @@ class Policy:
                 continue
             lost = max(0, c.hp - now.hp)
             sign = 1 if c.side != side else -1
-            downs += sign * (rs.is_down(now) and not rs.is_down(c))
+            downs += sign * (is_down(rs, now) and not is_down(rs, c))
             hp += sign * lost
             if sign > 0:
                 harm += lost

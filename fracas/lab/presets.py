@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.choices import param_choices
 from fracas.lab.plans import _approaches, _untargeted, _walks, attacks, combos, enemies_of
 from fracas.model import Action, Encounter
+from fracas.rulesets.base import is_down
 
 if TYPE_CHECKING:
     from fracas.lab.policy import Policy
@@ -36,11 +37,11 @@ def naive(policy: Policy, state: Encounter) -> Action:
     rs = policy.ruleset
     actor = state.turn.actor
     end = Action(actor, "end_turn")
-    if rs.is_down(state.get(actor)):
+    if is_down(rs, state.get(actor)):
         return end
     tactic = policy.tactic(actor)
     for target in enemies_of(policy, state, actor):
-        for spec in rs.actions:
+        for spec in rs.contract.actions:
             if spec.targets == "none" or spec.off_turn:
                 continue
             for params in combos(spec, param_choices(rs, state, actor, spec), tactic):
@@ -54,7 +55,7 @@ def choices(policy: Policy, state: Encounter) -> list[Action]:
     """The first steps of the default's choices (unscored), in a fixed order."""
     actor = state.turn.actor
     end = Action(actor, "end_turn")
-    if policy.ruleset.is_down(state.get(actor)):
+    if is_down(policy.ruleset, state.get(actor)):
         return [end]
     enemies = enemies_of(policy, state, actor)
     if not enemies:

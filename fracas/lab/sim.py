@@ -23,7 +23,7 @@ from fracas.files import EncounterFile, parse_text
 from fracas.lab.fight import DRAW, file_start, outcome, sides_of
 from fracas.lab.policy import Policy
 from fracas.model import Encounter, fold
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, is_down
 
 __all__ = [
     "CHUNK",
@@ -177,7 +177,7 @@ def play(
             last = state.combatants.get(cid)
             out.dealt[cid] = out.dealt.get(cid, 0) + dealt.get(cid, 0)
             out.taken[cid] = out.taken.get(cid, 0) + taken[cid]
-            up = last is not None and not rs.is_down(last)
+            up = last is not None and not is_down(rs, last)
             out.survived[cid] = out.survived.get(cid, 0) + up
             out.hp_left[cid] = out.hp_left.get(cid, 0) + (last.hp if last is not None else 0)
     return out

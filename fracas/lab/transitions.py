@@ -32,7 +32,8 @@ from fracas.dice.source import Dice
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, decided
+from fracas.steps import roll_all
 
 __all__ = ["Transitions"]
 
@@ -107,7 +108,7 @@ class Transitions:
         core = action.do in ("end_turn", "move") or action.do in TABLE_ACTIONS
         if core or state.turn.actor != action.actor or action.dice:
             return None
-        decision = rs.decided(state, action)
+        decision = decided(rs, state, action)
         base = (action, decision)
         try:
             known = self._reads.get(base)
@@ -370,7 +371,7 @@ def _roll_events(
 
 def _enumerate(ruleset: Ruleset, state: Encounter, decision: Any, max_paths: int) -> Any:
     def events_of(dice: Dice) -> Hashable:
-        events = ruleset.roll_all(state, decision, dice)
+        events = roll_all(ruleset, state, decision, dice)
         changing = tuple(e for e in events if type(e).apply is not Event.apply)
         try:
             hash(changing)

@@ -26,6 +26,7 @@ from fracas.errors import FracasError
 from fracas.lab.chain import MAX_PATHS, Chain
 from fracas.lab.fight import DRAW, sides_of
 from fracas.lab.sim import precise, setup
+from fracas.rulesets.base import is_down
 
 __all__ = ["EXACT_STATES", "FLOAT_STATES", "HALF", "SECONDS", "Win", "percent", "win"]
 
@@ -172,7 +173,9 @@ def win(
         raise FracasError("too_slow", f"not one fight of {name!r} ended in {seconds:.0f} s")
     data = sim.to_json()
     idle = tuple(
-        c.id for c in start.combatants.values() if not rs.is_down(c) and c.id not in sim.tally.acted
+        c.id
+        for c in start.combatants.values()
+        if not is_down(rs, c) and c.id not in sim.tally.acted
     )
     ci = {s: sim.ci95(s) for s in sides}
     draws = sim.tally.wins.get(DRAW, 0)
@@ -212,7 +215,7 @@ def _solved(chain: Chain, start: Any, begun: float, exact_states: int) -> Win:
     odds_idle = tuple(
         c.id
         for c in start.combatants.values()
-        if not chain.ruleset.is_down(c) and c.id not in chain.acted
+        if not is_down(chain.ruleset, c) and c.id not in chain.acted
     )
     return Win(
         solved.method,

@@ -68,7 +68,7 @@ def _action_words(
     if spec.targets == "combatant_or_tile":
         out.append("at")
     if spec.name == "set":
-        fields = [*CORE_FIELDS, *SET_ONLY_FIELDS, *ef.ruleset.sheet_fields()]
+        fields = [*CORE_FIELDS, *SET_ONLY_FIELDS, *ef.ruleset.contract.sheet_fields()]
         out += [f"{f}=" for f in fields]
     elif "to" in spec.params:
         out.append("to")

@@ -128,7 +128,7 @@ Command = Act | OddsOf | Meta
 
 def action_names(ef: EncounterFile) -> list[str]:
     """Every action a prompt accepts: the ruleset's, then the core ones."""
-    return [s.name for s in (*ef.ruleset.actions, *CORE_ACTIONS)]
+    return [s.name for s in (*ef.ruleset.contract.actions, *CORE_ACTIONS)]
 
 
 def parse(line: str, ef: EncounterFile, state: Encounter) -> Command | None:
@@ -237,7 +237,7 @@ def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> E
     if do is None:
         raise FracasError(
             "unknown_action",
-            f"{rest[0]!r} is not an action of {ef.ruleset.name}; valid: "
+            f"{rest[0]!r} is not an action of {ef.ruleset.about.name}; valid: "
             f"{', '.join(action_names(ef))}",
         )
     spec = spec_of(ef.ruleset, do)

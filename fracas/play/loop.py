@@ -355,14 +355,14 @@ def play(
     log = snap.log
     if new:
         terminal.say(
-            f"new encounter {session.name!r} ({session.file.ruleset.name}) in "
+            f"new encounter {session.name!r} ({session.file.ruleset.about.name}) in "
             f"{store.location}; `fracas play {session.name}` resumes it; live dice "
             f"from seed {session.seed} (`--seed N` picks one)"
         )
         first = 0
     else:
         terminal.say(
-            f"resumed {session.name!r} ({session.file.ruleset.name}, {len(log)} records) "
+            f"resumed {session.name!r} ({session.file.ruleset.about.name}, {len(log)} records) "
             f"from {store.location}"
         )
         first = max(0, len(log) - RECENT)

@@ -42,13 +42,13 @@ def find_ruleset(name: str) -> type[Ruleset]:
         UnknownRulesetError: ``unknown_ruleset``, listing the valid names.
     """
     for ruleset in RULESETS:
-        if ruleset.name == name:
+        if ruleset.about.name == name:
             return ruleset
     key = _key(name)
     for ruleset in RULESETS:
-        if key and _key(ruleset.name) == key:
+        if key and _key(ruleset.about.name) == key:
             return ruleset
-    valid = ", ".join(r.name for r in RULESETS)
+    valid = ", ".join(r.about.name for r in RULESETS)
     raise UnknownRulesetError("unknown_ruleset", f"{name!r} is not a ruleset; valid: {valid}")
 
 

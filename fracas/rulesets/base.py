@@ -1,52 +1,135 @@
-"""What a ruleset is: its contract (sheet, options, actions, dice) and its hooks.
+"""What a ruleset is: two values (:class:`About`, :class:`Contract`), a move table and a
+few hooks.
 
-The engine calls a small set of hooks; everything a system does differently is
-one of them or one of its class attributes, never a branch on its name in the
-core. An action is taken in two steps (``docs/writing-a-ruleset.md``):
+The engine calls a small set of hooks; everything a system does differently is one of
+them or a field of its contract, never a branch on its name in the core. An action is
+taken in two steps (``docs/writing-a-ruleset.md``):
 
-1. :meth:`Ruleset.decide` checks it against the rules and computes everything that
-   needs no die (the weapon, the range band, the modifiers, who is in the blast).
-   Every refusal is raised here. It returns a hashable *decision*.
-2. :meth:`Ruleset.roll` asks the dice for every roll and returns the events.
+1. its :class:`ActionSpec`'s ``decide(rules, state, action)`` checks it against the
+   rules and computes everything that needs no die (the weapon, the range band, the
+   modifiers, who is in the blast). Every refusal is raised here. It returns a frozen
+   :class:`Decision`.
+2. the decision's :meth:`Decision.roll` asks the dice for every roll and returns the
+   events (maybe ending with ``fracas.steps.Then(step)``, a step being a decision too).
 
-The engine keeps the decision per (state, action) (:meth:`Ruleset.decided`), so exact
-odds replay only the rolling step on every dice path, and "what may the actor do now"
-asks the deciding step alone.
+The engine keeps the decision per (ruleset, options, state, action) in a memo of this
+process (:func:`decided`), so exact odds replay only the rolling step on every dice
+path, and "what may the actor do now" asks the deciding step alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+import threading
+import typing
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, cast, get_args, get_origin
+from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin
 
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
-from fracas.errors import Refusal
+from fracas.errors import FracasError, Refusal
 from fracas.frozen import canonical, freeze, thaw
 from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.steps import roll_all
 
 __all__ = [
+    "About",
     "ActionSpec",
+    "Contract",
+    "Decision",
     "Detail",
     "DieSpec",
     "Presenter",
     "Reach",
+    "Rules",
     "Ruleset",
     "Shown",
     "StatusSpec",
     "TypedRuleset",
+    "ValueSpec",
+    "action_spec",
+    "choice_words",
+    "cite",
+    "decide",
+    "decided",
+    "dice_specs",
+    "die_spec",
+    "distance",
+    "encounter_shown",
+    "forget_decisions",
+    "full_shown",
+    "gear_note",
+    "is_down",
+    "item_json",
+    "max_hp_default",
+    "metric_name",
+    "move_is_own",
+    "option_values",
     "plain",
+    "presenter_of",
+    "resolve",
+    "rings",
+    "roll",
     "sheet_as",
+    "sheet_json_raw",
+    "statuses_shown",
+    "values_json",
+    "walk",
 ]
 
 SheetT = TypeVar("SheetT")
 OptionsT = TypeVar("OptionsT")
+OptionsT_co = TypeVar("OptionsT_co", covariant=True)
+
+
+# --- what a ruleset is, in words ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class About:
+    """A ruleset in words: its ``name`` (files and the CLI say it), a ``title``, the
+    ``rule_text`` it follows (a seed file) and a one-line ``summary``."""
+
+    name: str
+    title: str
+    rule_text: str
+    summary: str
+    ranges_button: str = "Ranges"
+    """The words of the map's button that draws a combatant's range rings."""
+
+
+# --- the declarative contract ---------------------------------------------
+
+
+class Decision(ABC):
+    """What a ``decide`` returns, and every step a roll pauses on: frozen, hashable, and
+    able to roll itself. A ruleset's decisions are frozen dataclasses deriving from it."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def roll(self, rules: Rules[Any], state: Encounter, dice: Dice) -> list[Event]:
+        """The events of this decision: every die is asked of ``dice``; never refuses.
+        Pure: reads ``state``, the decision and ``rules.options``, asks ``dice``."""
+
+
+class Rules(Protocol[OptionsT_co]):
+    """What a decide or a roll reads of the ruleset: its values and its options."""
+
+    @property
+    def about(self) -> About: ...
+    @property
+    def contract(self) -> Contract: ...
+    @property
+    def options(self) -> OptionsT_co: ...
+
+
+Decide = Callable[[Any, Encounter, Action], Decision]
+"""An action's deciding step: (rules, state, action) -> a :class:`Decision`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +160,10 @@ class ActionSpec:
     cover, unseen): at a table a player's action that makes one is a request the game
     master accepts or refuses, unless the table's policy lets players make it. Every
     other parameter is the player's choice (a target, a weapon, a called limb)."""
+    decide: Decide | None = dataclasses.field(default=None, compare=False)
+    """The action's deciding step, ``decide(rules, state, action) -> Decision``: raises
+    :class:`~fracas.errors.Refusal` where the rules forbid it. Every action of a
+    contract has one (the ``move_spec`` none: the core moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,16 +178,21 @@ class DieSpec:
     """False for a die that never changes who is hit, the damage or who is down (it only
     feeds bookkeeping, like rounds fired): exact odds then do not branch on it. A test
     checks every such declaration against the full enumeration."""
+    sides_option: str | None = None
+    """The option that gives the die's sides, where one does (``sides`` is then the
+    default's)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Detail:
     """One detail of a status (``turns`` of ``burning``): its type and its default (None:
-    it must be given)."""
+    it must be given), the values it may take (``choices``) or its ``minimum``."""
 
     type: type[int] | type[str]
     default: int | str | None = None
     summary: str = ""
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +204,17 @@ class StatusSpec:
     name: str
     summary: str
     details: Mapping[str, Detail] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ValueSpec:
+    """An encounter-wide value reported beside ``round`` (escalation's ``escalation``):
+    its name in the state, and what a face shows of it."""
+
+    name: str
+    label: str = ""
+    """Its words on a face (default: the name)."""
+    summary: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,291 +230,127 @@ class Shown:
 @dataclass(frozen=True, slots=True)
 class Reach:
     """One range a face draws around a combatant as a ring: a ``label`` (``pistol close``)
-    and the farthest tile it reaches, by the ruleset's metric."""
+    and the farthest tile it reaches, by the ruleset's metric. A ``ring`` is one the rule
+    texts ask for beside the hand's ranges (dice-combat's 15 and 20 tiles, DC-A5): a
+    face's tile counter does not read it as a band."""
 
     label: str
     tiles: int
+    ring: bool = False
 
 
-class Ruleset(ABC):
-    """A rule system. Subclasses are stateless but for their options (and the cache of
-    decisions that :meth:`decided` keeps, a pure function's memo)."""
+class Presenter:
+    """What a face shows of a ruleset's state: words, numbers and ``--json``, never a
+    decision. Five hooks, each with a default: :meth:`fields`, :meth:`gear`,
+    :meth:`ranges`, :meth:`sheet_json`, :meth:`item_words`.
+    """
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    seed_file: ClassVar[str]
-    summary: ClassVar[str]
-    options_type: ClassVar[type[Any]]
-    """A frozen dataclass: one field per option, with the default."""
-    sheet_type: ClassVar[type[Any]]
-    """A frozen dataclass: the ruleset's own sheet fields, with defaults."""
-    item_type: ClassVar[type[Any] | None] = None
-    item_shorthands: ClassVar[tuple[str, ...]] = ()
-    actions: ClassVar[tuple[ActionSpec, ...]]
-    dice: ClassVar[tuple[DieSpec, ...]]
-    default_max_hp: ClassVar[int]
-    metric: ClassVar[str] = "chebyshev"
-    """The distance metric, a name from :data:`fracas.grid.METRICS`."""
-    encounter_values: ClassVar[tuple[str, ...]] = ()
-    """Names of encounter-wide values reported beside ``round``."""
-    odds_max_rolls: ClassVar[int] = DEFAULT_MAX_ROLLS
-    """Exact odds: rolls along one dice path before it is cut and its mass reported as
-    truncated. A ruleset whose dice explode picks a depth that keeps its odds fast."""
-    move_spec: ClassVar[ActionSpec | None] = None
-    """What the ruleset adds to the core ``move``: its extra ``params`` (with ``types``,
-    validated by the file reader like any action's) and a ``summary`` appended to the
-    core one. None: ``move`` takes ``to`` alone. See :meth:`move_is_own`, :meth:`move`."""
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
 
-    statuses: ClassVar[tuple[StatusSpec, ...]] = ()
-    """The statuses the rules read (``burning``), with their details."""
-    refusal_rules: ClassVar[Mapping[str, str]] = {}
-    """Each refusal code's rule IDs, as the rules text's table of refusals gives them
-    (``out_of_reach``: ``WL-26``): cited after the words of a refusal that cites none
-    (:meth:`cite`), so a game master reads words first and the rule after them."""
-    presenter_type: ClassVar[type[Presenter]]
-    """What faces show of the state (set below: :class:`Presenter` by default)."""
+    def fields(self, state: Encounter, c: Combatant, full: bool = False) -> tuple[Shown, ...]:
+        """The ruleset's own state of ``c`` for a row of the status table (short). With
+        ``full`` (``status NAME``) it may add a sheet field's own words, which then stand
+        in that field's place (:func:`full_shown`). Default: none."""
+        return ()
 
-    DECISIONS: ClassVar[int] = 512
-    """Decisions kept by :meth:`decided` (oldest dropped first)."""
+    def gear(self, state: Encounter, c: Combatant) -> str:
+        """What ``c`` fights with, in a few words: by default the ``hand`` item (with its
+        ammunition) or the names of the ``weapons``."""
+        info = self.sheet_json(state, c)
+        hand = info.get("hand")
+        if isinstance(hand, dict):
+            text = str(hand.get("name", ""))
+            loaded, capacity = hand.get("loaded"), hand.get("capacity")
+            if isinstance(loaded, bool):
+                text += " loaded" if loaded else " empty"
+            elif loaded is not None and capacity is not None:
+                text += f" {loaded}/{capacity}"
+            return text
+        weapons = info.get("weapons")
+        if isinstance(weapons, list):
+            return ", ".join(str(w.get("name", "")) for w in weapons if isinstance(w, dict))
+        return ""
 
-    def __init__(self, options: Any) -> None:
-        # hashable however built, and equal options one object (the rules' memos)
-        self.options = canonical(freeze(options))
-        self._decisions: dict[tuple[Encounter, Action], Hashable] = {}
+    def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+        """The ranges of what ``c`` holds, nearest first, for rings around it on a map
+        (band edges, maximum ranges, reaches), then any ``ring`` the rule texts ask for.
+        Default: none."""
+        return ()
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled (to an odds or win-bar worker) without the kept decisions: a memo,
-        which was most of the bytes (240 KB, 80 ms to pickle after 40 turns)."""
-        return {**self.__dict__, "_decisions": {}}
-
-    def forget(self) -> None:
-        """Drop every kept decision (a table whose state moved on: they were about the
-        states before, and held them)."""
-        self._decisions = {}
-
-    # --- an action: decide, then roll --------------------------------------
-
-    @abstractmethod
-    def decide(self, state: Encounter, action: Action) -> Hashable:
-        """Check ``action`` in ``state`` (the actor's turn already begun) and compute
-        everything that needs no die: a hashable decision for :meth:`roll`.
-
-        Raises :class:`~fracas.errors.Refusal` when the rules forbid the action. Pure:
-        no dice, no printing; the same (state, action) always decides the same.
-        """
-
-    @abstractmethod
-    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
-        """The events of a decided action: every die is asked of ``dice``; never refuses.
-
-        Pure: reads ``state`` and ``decision``, asks ``dice``, returns events.
-        """
-
-    def roll_all(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
-        """:meth:`roll` with every step it asks for (``fracas.steps.Then``), in order."""
-        return roll_all(self, state, decision, dice)
-
-    def decide_cited(self, state: Encounter, action: Action) -> Hashable:
-        """:meth:`decide`, its refusal's words followed by the rule they apply
-        (:meth:`cite`)."""
-        try:
-            return self.decide(state, action)
-        except Refusal as exc:
-            cited = self.cite(exc)
-            if cited is exc:
-                raise
-            raise cited from None
-
-    def cite(self, refusal: Refusal) -> Refusal:
-        """``refusal`` with its rule IDs (:attr:`refusal_rules`) after its words, where its
-        words cite no rule yet: ``'bo' is 2 tiles away; melee reaches 1 tile, diagonals
-        included (DC-6)``; unchanged where its code has no rule or it cites one."""
-        rules = self.refusal_rules.get(refusal.code)
-        if not rules or RULE_ID.search(refusal.message) or type(refusal) is not Refusal:
-            return refusal
-        return Refusal(refusal.code, f"{refusal.message} ({rules})")
-
-    def resolve(self, state: Encounter, action: Action, dice: Dice) -> list[Event]:
-        """Decide (kept per state and action) and roll, in one call."""
-        return self.roll_all(state, self.decided(state, action), dice)
-
-    def decided(self, state: Encounter, action: Action) -> Hashable:
-        """:meth:`decide`, kept per (state, action): exact odds and "may do now" ask the
-        same decision many times. A refusal is raised each time, never kept."""
-        key = (state, action)
-        kept = self._decisions  # one memo throughout, though another thread forget()s
-        found = kept.get(key)
-        if found is None:
-            found = self.decide_cited(state, action)
-            if len(kept) >= self.DECISIONS:
-                kept.pop(next(iter(kept), key), None)
-            kept[key] = found
-        return found
-
-    # --- optional hooks ---------------------------------------------------
-
-    def prepare(self, combatant: Combatant) -> Combatant:
-        """Adjust a freshly loaded combatant (marks that depend on its sheet)."""
-        return combatant
-
-    def initiative(self, state: Encounter, dice: Dice) -> tuple[str, ...]:
-        """The turn order when the file gives none: the file's order."""
-        return tuple(state.combatants)
-
-    def roll_initiative(self, state: Encounter, dice: Dice) -> tuple[tuple[str, ...], list[Event]]:
-        """The turn order when the file gives none, with the events that record how it was
-        found (rolled initiative kept on the sheet, a log line); they open the encounter's
-        first record. Default: :meth:`initiative`'s order and no events."""
-        return self.initiative(state, dice), []
-
-    def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
-        """Make ``c``'s derived fields agree after a file or a ``set`` gave the fields named
-        in ``given`` (core and sheet names), e.g. an HP derived from damage taken.
-
-        Raises:
-            FracasError: ``bad_value`` where the given fields cannot agree.
-        """
-        return c
-
-    def order_after_set(
-        self, state: Encounter, actor: str, given: frozenset[str]
-    ) -> tuple[str, ...] | None:
-        """The turn order after a ``set`` of ``actor`` that gave the fields named in
-        ``given`` (``state`` is after the edit), e.g. an initiative that orders turns; None
-        keeps the order. The turn in progress goes on; the next is the one after it in the
-        new order. Default: None."""
-        return None
-
-    def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
-        """Events at the start of ``actor``'s turn (after TurnStarted)."""
-        return []
-
-    def turn_end(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
-        """Events at the end of ``actor``'s turn (before TurnEnded)."""
-        return []
-
-    def move_is_own(self, action: Action) -> bool:
-        """Whether this ``move`` is its actor's own movement, taken in its turn (the turns
-        before it end first, as for a ruleset action); by default every move is a game
-        master's move that takes no turn."""
-        return False
-
-    def move(self, state: Encounter, action: Action) -> list[Event]:
-        """The events of a ``move`` before the core ``Moved`` (its cost), in ``state``
-        after any turn advance. Raises :class:`~fracas.errors.Refusal` when the rules
-        forbid it. Default: none (the move is logged, not checked)."""
-        return []
-
-    def walk(self, state: Encounter, actor: str, to: Tile) -> Action | None:
-        """The ``move`` that is ``actor``'s own movement to ``to`` in its turn, as a
-        player or the balance lab's tactics take it (whether it is allowed is the
-        engine's to say). Default: the table's walk (``walk: true``, up to ``table:
-        {move: N}`` tiles a turn); None where the table walks nobody (``move: 0``)."""
-        if state.table.move <= 0:
-            return None
-        return Action(actor, "move", params={"to": to, "walk": True})
-
-    def param_choices(
-        self, state: Encounter, actor: str, spec: ActionSpec
-    ) -> dict[str, tuple[str, ...]]:
-        """The values of ``spec``'s parameters that depend on ``actor``'s sheet, for "may
-        do now" and completion: by default ``weapon`` lists the names of the sheet's
-        ``weapons`` (or of its ``hand`` and ``inventory`` items), ``item`` those of its
-        ``inventory``."""
-        sheet = state.get(actor).sheet
-        out: dict[str, tuple[str, ...]] = {}
-        inventory = tuple(getattr(sheet, "inventory", ()) or ())
-        if "item" in spec.params:
-            out["item"] = _names(inventory)
-        if "weapon" in spec.params and "weapon" not in spec.choices:
-            weapons = getattr(sheet, "weapons", None)
-            if weapons is None:
-                hand = getattr(sheet, "hand", None)
-                weapons = (*((hand,) if hand is not None else ()), *inventory)
-            out["weapon"] = _names(tuple(weapons))
-        return out
-
-    def max_hp_default(self) -> int:
-        """The ``max_hp`` of a combatant whose file gives none: the option ``max_hp`` where
-        the ruleset has one, else :attr:`default_max_hp`."""
-        return int(getattr(self.options, "max_hp", self.default_max_hp))
-
-    def is_down(self, c: Combatant) -> bool:
-        """Out of the fight (knocked out, dying, dead)."""
-        return c.hp == 0
-
-    def chain_key(self, state: Encounter) -> Encounter:
-        """The state the balance lab's exact chain keys ``state`` by: one whose fight goes
-        on exactly as ``state``'s does under the lab's tactics (which reload when an
-        attack needs it), where the rules make the two the same; the chain then follows
-        one of them instead of both. Default: ``state`` itself. dice-combat fills a
-        magazine that reloads for free (DC-10). A test checks every override against the
-        chain without it, exactly."""
-        return state
-
-    def sheet_json_raw(self, c: Combatant) -> dict[str, Any]:
-        """The sheet fields of ``c`` as a file would give them (what ``set`` edits)."""
-        return {f.name: plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}
-
-    def sheet_json(self, c: Combatant) -> dict[str, Any]:
-        """The sheet fields of ``c`` for ``--json`` output (derived values included): by
-        default the raw fields, a ``hand`` and ``inventory`` item by item (:meth:`item_json`)."""
-        out = self.sheet_json_raw(c)
+    def sheet_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        """``c``'s ruleset fields for ``--json`` output (derived values included, and
+        what depends on the encounter: whose turn it is): by default the raw fields
+        (:func:`sheet_json_raw`), a ``hand`` and ``inventory`` item by item
+        (:func:`item_json`)."""
+        out = sheet_json_raw(c)
         hand = getattr(c.sheet, "hand", None)
         if "hand" in out:
-            out["hand"] = self.item_json(hand) if hand is not None else None
+            out["hand"] = item_json(hand) if hand is not None else None
         if "inventory" in out:
-            out["inventory"] = [self.item_json(i) for i in c.sheet.inventory]
+            out["inventory"] = [item_json(i) for i in c.sheet.inventory]
         return out
 
-    def item_json(self, item: Any) -> dict[str, Any]:
-        """One item of a sheet's ``hand`` or ``inventory`` for ``--json`` output: every field
-        (a ruleset adds what its options derive of it)."""
-        return {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
+    def item_words(self, state: Encounter, c: Combatant, item: Any) -> tuple[str, str]:
+        """How a face names ``item`` of ``c``'s (``knife (scrap)``), and the line it shows
+        on it where a rule changes what it does now (dice-combat's scrap, DC-11 and
+        DC-26, only where they apply; empty where none). Default: its name, no line."""
+        return str(getattr(item, "name", "")), ""
 
-    def combatant_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
-        """``c``'s ruleset fields for ``--json`` output where they depend on the encounter
-        (whose turn it is); by default its :meth:`sheet_json`."""
-        return self.sheet_json(c)
 
-    def presenter(self) -> Presenter:
-        """What faces show of this ruleset's state."""
-        return self.presenter_type(self)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Contract:
+    """What a ruleset declares: its types, actions, dice and statuses. Data only."""
 
-    def initial_values(self) -> dict[str, int]:
-        """Encounter-wide values as the encounter starts (an option may set them)."""
-        return {}
+    sheet: type[Any]
+    """A frozen dataclass: the ruleset's own sheet fields, with defaults."""
+    options: type[Any]
+    """A frozen dataclass: one field per option, with the default."""
+    actions: tuple[ActionSpec, ...]
+    """The move table: each action with its ``decide``."""
+    dice: tuple[DieSpec, ...]
+    default_max_hp: int
+    """The ``max_hp`` of a combatant whose file gives none (an option ``max_hp``, where
+    the options have one, says otherwise)."""
+    item_type: type[Any] | None = None
+    item_shorthands: tuple[str, ...] = ()
+    metric: str = "chebyshev"
+    """The distance metric, a name from :data:`fracas.grid.METRICS` (an option
+    ``metric``, where the options have one, says otherwise)."""
+    encounter_values: tuple[ValueSpec, ...] = ()
+    """Encounter-wide values reported beside ``round``."""
+    odds_max_rolls: int = DEFAULT_MAX_ROLLS
+    """Exact odds: rolls along one dice path before it is cut and its mass reported as
+    truncated. A ruleset whose dice explode picks a depth that keeps its odds fast."""
+    move_spec: ActionSpec | None = None
+    """What the ruleset adds to the core ``move``: its extra ``params`` (with ``types``,
+    validated by the file reader like any action's) and a ``summary`` appended to the
+    core one. None: ``move`` takes ``to`` alone. See ``own_move``, :meth:`Ruleset.move`."""
+    own_move: str | None = None
+    """The ``move`` parameter that makes a move its actor's own movement, taken in its
+    turn, costing that many points (wasteland's ``ap``); a walk gives it the tiles
+    walked. None: every move is a game master's move that takes no turn, and a walk is
+    the table's (``walk: true``)."""
+    statuses: tuple[StatusSpec, ...] = ()
+    """The statuses the rules read (``burning``), with their details."""
+    down_statuses: tuple[str, ...] = ()
+    """Statuses that put a combatant out of the fight besides 0 HP (``dead``)."""
+    refusal_rules: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Each refusal code's rule IDs, as the rules text's table of refusals gives them
+    (``out_of_reach``: ``WL-26``): cited after the words of a refusal that cites none
+    (:func:`cite`), so a game master reads words first and the rule after them."""
+    presenter: type[Presenter] = Presenter
+    """What faces show of the state."""
 
-    def dice_specs(self) -> tuple[DieSpec, ...]:
-        """The dice labels as the options make them (an option may set a die's sides);
-        given faces are checked against these. By default :attr:`dice`."""
-        return self.dice
+    def action(self, name: str) -> ActionSpec | None:
+        """The action named ``name``, or None."""
+        return next((spec for spec in self.actions if spec.name == name), None)
 
-    def values_json(self, state: Encounter) -> dict[str, Any]:
-        """Encounter-wide values for ``--json`` output."""
-        return {k: state.values[k] for k in self.encounter_values if k in state.values}
+    def status(self, name: str) -> StatusSpec | None:
+        """The status named ``name`` the rules read, or None."""
+        return next((spec for spec in self.statuses if spec.name == name), None)
 
-    # --- helpers ----------------------------------------------------------
-
-    def metric_name(self) -> str:
-        """The distance metric in use, a name from :data:`fracas.grid.METRICS`: by default
-        :attr:`metric` (a ruleset whose options pick it says so here)."""
-        return self.metric
-
-    def distance(self, a: Tile, b: Tile) -> int:
-        """Tiles between ``a`` and ``b`` by the ruleset's metric."""
-        return METRICS[self.metric_name()](a, b)
-
-    @classmethod
-    def action_spec(cls, name: str) -> ActionSpec | None:
-        return next((spec for spec in cls.actions if spec.name == name), None)
-
-    @classmethod
-    def status_spec(cls, name: str) -> StatusSpec | None:
-        return next((spec for spec in cls.statuses if spec.name == name), None)
-
-    @classmethod
-    def check_status(cls, name: str, details: Mapping[str, Any]) -> dict[str, int | str]:
+    def check_status(self, name: str, details: Mapping[str, Any]) -> dict[str, int | str]:
         """A status's details checked against :attr:`statuses`, defaults filled in. A
         status the rules do not read is a free-form mark: any int or text details.
 
@@ -419,7 +358,7 @@ class Ruleset(ABC):
             Refusal: ``unknown_detail``, ``missing_detail`` or ``bad_value``, naming the
                 valid details.
         """
-        spec = cls.status_spec(name)
+        spec = self.status(name)
         out: dict[str, int | str] = {}
         if spec is None:
             for key, value in details.items():
@@ -454,139 +393,425 @@ class Ruleset(ABC):
                         "missing_detail", f"status {name} needs {key!r}; its details: {valid}"
                     )
                 out[key] = detail.default
+        for key, detail in spec.details.items():
+            value = out[key]
+            if detail.choices and value not in detail.choices:
+                raise Refusal(
+                    "bad_value",
+                    f"status {name} {key}: {value!r}: give one of {', '.join(detail.choices)}",
+                )
+            if detail.minimum is not None and int(value) < detail.minimum:
+                raise Refusal(
+                    "bad_value",
+                    f"status {name} {key}: {value!r} is negative; give {detail.minimum} or more"
+                    if detail.minimum == 0
+                    else f"status {name} {key}: {value!r} is below {detail.minimum}; give "
+                    f"{detail.minimum} or more",
+                )
         return out
 
-    def die_spec(self, label: str) -> DieSpec | None:
-        """The dice label ``label`` as the options make it (:meth:`dice_specs`)."""
-        return next((spec for spec in self.dice_specs() if spec.label == label), None)
-
-    @classmethod
-    def option_defaults(cls) -> Mapping[str, Any]:
-        return {f.name: _default(f) for f in dataclasses.fields(cls.options_type)}
-
-    def option_values(self) -> dict[str, Any]:
-        return {
-            f.name: plain(getattr(self.options, f.name)) for f in dataclasses.fields(self.options)
-        }
+    def option_defaults(self) -> Mapping[str, Any]:
+        """Each option's default, as plain data."""
+        return {f.name: _default(f) for f in dataclasses.fields(self.options)}
 
     def sheet_fields(self) -> Sequence[str]:
-        return [f.name for f in dataclasses.fields(self.sheet_type)]
+        """The names of the sheet's own fields."""
+        return [f.name for f in dataclasses.fields(self.sheet)]
 
 
-class TypedRuleset(Ruleset, Generic[SheetT, OptionsT]):
-    """A ruleset typed by its sheet and options: ``self.options`` and :meth:`sheet` give
-    them with their own types (no per-ruleset accessor), and the two type arguments are
-    its :attr:`~Ruleset.sheet_type` and :attr:`~Ruleset.options_type`
-    (``class Soak(TypedRuleset[Sheet, Options])``)."""
+# --- the ruleset: its values and its hooks --------------------------------
+
+
+class Ruleset(ABC):
+    """A rule system: :attr:`about` and :attr:`contract` (values), and the hooks below,
+    each with a default right for most systems. Stateless but for its options."""
+
+    about: About
+    contract: Contract
+    options: Any
+
+    def __init__(self, options: Any) -> None:
+        # hashable however built, and equal options one object (the decisions' memo)
+        self.options = canonical(freeze(options))
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "contract" in cls.__dict__:
+            _check_moves(cls)
+
+    def settle(self, c: Combatant, given: frozenset[str], fresh: bool = False) -> Combatant:
+        """Make ``c``'s derived fields agree after a file or a ``set`` gave the fields named
+        in ``given`` (core and sheet names), e.g. an HP derived from damage taken; with
+        ``fresh`` ``c`` was just loaded (marks that depend on its sheet at the start).
+
+        Raises:
+            FracasError: ``bad_value`` where the given fields cannot agree.
+        """
+        return c
+
+    def initiative(self, state: Encounter, dice: Dice) -> tuple[tuple[str, ...], list[Event]]:
+        """The turn order when the file gives none, with the events that record how it was
+        found (rolled initiative kept on the sheet, a log line); they open the encounter's
+        first record. Default: the file's order and no events."""
+        return tuple(state.combatants), []
+
+    def order_after_set(
+        self, state: Encounter, actor: str, given: frozenset[str]
+    ) -> tuple[str, ...] | None:
+        """The turn order after a ``set`` of ``actor`` that gave the fields named in
+        ``given`` (``state`` is after the edit), e.g. an initiative that orders turns; None
+        keeps the order. The turn in progress goes on; the next is the one after it in the
+        new order. Default: None."""
+        return None
+
+    def initial_values(self) -> dict[str, int]:
+        """Encounter-wide values as the encounter starts (an option may set them)."""
+        return {}
+
+    def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
+        """Events at the start of ``actor``'s turn (after TurnStarted)."""
+        return []
+
+    def turn_end(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
+        """Events at the end of ``actor``'s turn (before TurnEnded)."""
+        return []
+
+    def move(self, state: Encounter, action: Action) -> list[Event]:
+        """The events of a ``move`` before the core ``Moved`` (its cost), in ``state``
+        after any turn advance. Raises :class:`~fracas.errors.Refusal` when the rules
+        forbid it. Default: none (the move is logged, not checked)."""
+        return []
+
+    def param_choices(
+        self, state: Encounter, actor: str, spec: ActionSpec
+    ) -> dict[str, tuple[str, ...]]:
+        """The values of ``spec``'s parameters that depend on ``actor``'s sheet, for "may
+        do now" and completion: by default ``weapon`` lists the names of the sheet's
+        ``weapons`` (or of its ``hand`` and ``inventory`` items), ``item`` those of its
+        ``inventory``."""
+        sheet = state.get(actor).sheet
+        out: dict[str, tuple[str, ...]] = {}
+        inventory = tuple(getattr(sheet, "inventory", ()) or ())
+        if "item" in spec.params:
+            out["item"] = _names(inventory)
+        if "weapon" in spec.params and "weapon" not in spec.choices:
+            weapons = getattr(sheet, "weapons", None)
+            if weapons is None:
+                hand = getattr(sheet, "hand", None)
+                weapons = (*((hand,) if hand is not None else ()), *inventory)
+            out["weapon"] = _names(tuple(weapons))
+        return out
+
+
+DecisionT = TypeVar("DecisionT", bound=Decision)
+
+
+class TypedRuleset(Ruleset, Generic[SheetT, OptionsT, DecisionT]):
+    """A ruleset typed by its sheet, its options and its decisions: ``self.options``
+    has its own type (``class Soak(TypedRuleset[Sheet, Options, Decision])``); the first
+    two must be its contract's ``sheet`` and ``options``."""
 
     options: OptionsT
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for base in getattr(cls, "__orig_bases__", ()):
-            if get_origin(base) is TypedRuleset:
-                cls.sheet_type, cls.options_type = get_args(base)
+            if get_origin(base) is TypedRuleset and "contract" in cls.__dict__:
+                sheet, options, _ = get_args(base)
+                if (sheet, options) != (cls.contract.sheet, cls.contract.options):
+                    raise FracasError(
+                        "bad_contract",
+                        f"{cls.__name__}: TypedRuleset[{sheet.__name__}, {options.__name__}, "
+                        "...] but its contract's sheet and options are "
+                        f"{cls.contract.sheet.__name__} and {cls.contract.options.__name__}",
+                    )
 
-    def sheet(self, c: Combatant) -> SheetT:
-        """``c``'s sheet, as this ruleset's sheet type."""
-        return cast(SheetT, c.sheet)
+
+def _check_moves(cls: type[Ruleset]) -> None:
+    """Every action of ``cls``'s contract has a decide, and every decision type a decide
+    says it returns can roll.
+
+    Raises:
+        FracasError: ``no_decide`` or ``no_roll``, naming the action.
+    """
+    for spec in cls.contract.actions:
+        if spec.decide is None:
+            raise FracasError(
+                "no_decide",
+                f"{cls.__name__}: action {spec.name!r} has no decide: give its ActionSpec "
+                "decide=a function (rules, state, action) -> Decision",
+            )
+        for kind in decision_types(spec.decide):
+            if not can_roll(kind):
+                raise FracasError(
+                    "no_roll",
+                    f"{cls.__name__}: action {spec.name!r} decides a {kind.__name__}, which "
+                    "has no roll: make it a Decision with roll(rules, state, dice)",
+                )
 
 
-S = TypeVar("S")
+def decision_types(decide_fn: Decide) -> tuple[type[Any], ...]:
+    """The decision types ``decide_fn``'s return annotation names (a class or a union of
+    classes); none where it names none."""
+    returned = getattr(decide_fn, "__annotations__", {}).get("return")
+    if isinstance(returned, str):  # resolved now: the ruleset's class may not exist yet
+        returned = eval(returned, getattr(decide_fn, "__globals__", {}))
+    if returned is None:
+        return ()
+    args = get_args(returned) if get_origin(returned) in (typing.Union, _UnionType) else ()
+    return tuple(a for a in (args or (returned,)) if isinstance(a, type))
+
+
+_UnionType = type(int | str)
+
+
+def can_roll(kind: type[Any]) -> bool:
+    """Whether ``kind`` is a :class:`Decision` with a roll of its own."""
+    return (
+        isinstance(kind, type)
+        and issubclass(kind, Decision)
+        and not getattr(kind.roll, "__isabstractmethod__", False)
+    )
+
+
+# --- the pipeline: what the engine calls ------------------------------------
+
+
+def decide(rules: Ruleset, state: Encounter, action: Action) -> Decision:
+    """The action's deciding step (its spec's ``decide``), its refusal's words followed by
+    the rule they apply (:func:`cite`)."""
+    spec = rules.contract.action(action.do)
+    if spec is None or spec.decide is None:
+        valid = ", ".join(s.name for s in rules.contract.actions)
+        raise Refusal("unknown_action", f"{action.do!r} is not an action; valid: {valid}")
+    try:
+        return spec.decide(rules, state, action)
+    except Refusal as exc:
+        cited = cite(rules, exc)
+        if cited is exc:
+            raise
+        raise cited from None
+
+
+def roll(rules: Ruleset, state: Encounter, decision: Decision, dice: Dice) -> list[Event]:
+    """One rolling step: ``decision``'s roll (maybe ending with a ``Then``)."""
+    return decision.roll(rules, state, dice)
+
+
+def resolve(rules: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
+    """Decide (kept per state and action) and roll with every step, in one call."""
+    return roll_all(rules, state, decided(rules, state, action), dice)
+
+
+DECISIONS = 4096
+"""Decisions this process keeps (:func:`decided`; oldest dropped first)."""
+
+_decisions: dict[tuple[type[Ruleset], Any, Encounter, Action], Decision] = {}
+_lock = threading.Lock()
+
+
+def decided(rules: Ruleset, state: Encounter, action: Action) -> Decision:
+    """:func:`decide`, kept per (ruleset, options, state, action) in a memo of this
+    process (never pickled with the ruleset): exact odds and "may do now" ask the same
+    decision many times. A refusal is raised each time, never kept."""
+    key = (type(rules), rules.options, state, action)
+    found = _decisions.get(key)
+    if found is None:
+        found = decide(rules, state, action)
+        with _lock:
+            if len(_decisions) >= DECISIONS:
+                _decisions.pop(next(iter(_decisions), key), None)
+            _decisions[key] = found
+    return found
+
+
+def forget_decisions() -> None:
+    """Drop every kept decision (a table whose state moved on: they were about the
+    states before, and held them)."""
+    with _lock:
+        _decisions.clear()
+
 
 RULE_ID = re.compile(r"\b(?:P-)?[A-Z]{2,3}-[A-Z]?\d+\b")
 """A rule ID in words (``DC-37``, ``WL-G16``, ``P-TD-4``)."""
 
 
+def cite(rules: Rules[Any], refusal: Refusal) -> Refusal:
+    """``refusal`` with its rule IDs (the contract's ``refusal_rules``) after its words,
+    where its words cite no rule yet: ``'bo' is 2 tiles away; melee reaches 1 tile,
+    diagonals included (DC-6)``; unchanged where its code has no rule or it cites one."""
+    ids = rules.contract.refusal_rules.get(refusal.code)
+    if not ids or RULE_ID.search(refusal.message) or type(refusal) is not Refusal:
+        return refusal
+    return Refusal(refusal.code, f"{refusal.message} ({ids})")
+
+
+# --- what the contract and the options give ---------------------------------
+
+
+def action_spec(rules: Rules[Any] | type[Ruleset], name: str) -> ActionSpec | None:
+    """The action named ``name`` of the ruleset's contract, or None."""
+    return rules.contract.action(name)
+
+
+def is_down(rules: Rules[Any], c: Combatant) -> bool:
+    """Out of the fight: 0 HP, or a status of the contract's ``down_statuses``."""
+    return c.hp == 0 or any(s in c.statuses for s in rules.contract.down_statuses)
+
+
+def metric_name(rules: Rules[Any]) -> str:
+    """The distance metric in use, a name from :data:`fracas.grid.METRICS`: the option
+    ``metric`` where the options have one, else the contract's."""
+    return str(getattr(rules.options, "metric", rules.contract.metric))
+
+
+def distance(rules: Rules[Any], a: Tile, b: Tile) -> int:
+    """Tiles between ``a`` and ``b`` by the ruleset's metric."""
+    return METRICS[metric_name(rules)](a, b)
+
+
+def max_hp_default(rules: Rules[Any]) -> int:
+    """The ``max_hp`` of a combatant whose file gives none: the option ``max_hp`` where
+    the options have one, else the contract's ``default_max_hp``."""
+    return int(getattr(rules.options, "max_hp", rules.contract.default_max_hp))
+
+
+def dice_specs(rules: Rules[Any]) -> tuple[DieSpec, ...]:
+    """The dice labels as the options make them (a die's ``sides_option``); given faces
+    are checked against these."""
+    return tuple(
+        spec
+        if spec.sides_option is None
+        else dataclasses.replace(spec, sides=int(getattr(rules.options, spec.sides_option)))
+        for spec in rules.contract.dice
+    )
+
+
+def die_spec(rules: Rules[Any], label: str) -> DieSpec | None:
+    """The dice label ``label`` as the options make it (:func:`dice_specs`)."""
+    return next((spec for spec in dice_specs(rules) if spec.label == label), None)
+
+
+def option_values(rules: Rules[Any]) -> dict[str, Any]:
+    """Each option's value, as plain data."""
+    return {
+        f.name: plain(getattr(rules.options, f.name)) for f in dataclasses.fields(rules.options)
+    }
+
+
+def move_is_own(rules: Rules[Any], action: Action) -> bool:
+    """Whether this ``move`` is its actor's own movement, taken in its turn (the turns
+    before it end first, as for a ruleset action): one that gives the contract's
+    ``own_move`` parameter; without one every move is a game master's."""
+    own = rules.contract.own_move
+    return own is not None and own in action.params
+
+
+def walk(rules: Rules[Any], state: Encounter, actor: str, to: Tile) -> Action | None:
+    """The ``move`` that is ``actor``'s own movement to ``to`` in its turn, as a player or
+    the balance lab's tactics take it (whether it is allowed is the engine's to say):
+    with the contract's ``own_move``, that parameter set to the tiles walked (None for a
+    combatant off the map); else the table's walk (``walk: true``, up to ``table:
+    {move: N}`` tiles a turn), None where the table walks nobody (``move: 0``)."""
+    own = rules.contract.own_move
+    if own is not None:
+        here = state.get(actor).at
+        if here is None:
+            return None
+        return Action(actor, "move", params={"to": to, own: distance(rules, here, to)})
+    if state.table.move <= 0:
+        return None
+    return Action(actor, "move", params={"to": to, "walk": True})
+
+
+def presenter_of(rules: Ruleset) -> Presenter:
+    """What faces show of this ruleset's state."""
+    return rules.contract.presenter(rules)
+
+
+# --- what faces show, from the presenter's hooks ---------------------------
+
+
+def sheet_json_raw(c: Combatant) -> dict[str, Any]:
+    """The sheet fields of ``c`` as a file would give them (what ``set`` edits)."""
+    return {f.name: plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}
+
+
+def item_json(item: Any) -> dict[str, Any]:
+    """One item of a sheet's ``hand`` or ``inventory`` for ``--json`` output: every field."""
+    return {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
+
+
+def values_json(rules: Rules[Any], state: Encounter) -> dict[str, Any]:
+    """Encounter-wide values for ``--json`` output."""
+    names = (v.name for v in rules.contract.encounter_values)
+    return {k: state.values[k] for k in names if k in state.values}
+
+
+def encounter_shown(p: Presenter, state: Encounter) -> tuple[Shown, ...]:
+    """The encounter-wide values (``Escalation`` ``3``), with the contract's words."""
+    specs = {v.name: v for v in p.ruleset.contract.encounter_values}
+    return tuple(
+        Shown(specs[k].label or k, str(v), specs[k].summary)
+        for k, v in values_json(p.ruleset, state).items()
+    )
+
+
+def statuses_shown(state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+    """``c``'s statuses, each with its details (``burning`` ``turns=2 damage=1``)."""
+    return tuple(
+        Shown(name, " ".join(f"{k}={v}" for k, v in details.items()))
+        for name, details in c.statuses.items()
+    )
+
+
+def full_shown(p: Presenter, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+    """Everything of ``c``: the presenter's short fields, then every sheet field
+    (``status NAME``), in the words ``fields(..., full=True)`` gives it where it does."""
+    shown = list(p.fields(state, c))
+    seen = {s.label for s in shown}
+    own = {s.label: s for s in p.fields(state, c, full=True) if s.label not in seen}
+    for key, value in p.sheet_json(state, c).items():
+        if key not in seen:
+            shown.append(own.get(key) or Shown(key, _words(value)))
+    return tuple(shown)
+
+
+def rings(p: Presenter, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+    """The ``ring`` entries of the presenter's ranges."""
+    return tuple(r for r in p.ranges(state, c) if r.ring)
+
+
+def gear_note(p: Presenter, state: Encounter, c: Combatant) -> str:
+    """The line a face shows on ``c``'s hand item (:meth:`Presenter.item_words`)."""
+    hand = getattr(c.sheet, "hand", None)
+    return "" if hand is None else p.item_words(state, c, hand)[1]
+
+
+def choice_words(
+    p: Presenter, state: Encounter, c: Combatant, param: str, value: str
+) -> tuple[str, str] | None:
+    """How a face names ``value`` of ``c``'s ``item`` parameter (the first inventory item
+    of that name, as an equip takes it) and the line it would show on it in the hand,
+    where the presenter's :meth:`~Presenter.item_words` say more than its name; None:
+    as given."""
+    if param != "item":
+        return None
+    item = next((i for i in getattr(c.sheet, "inventory", ()) if i.name == value), None)
+    if item is None:
+        return None
+    words = p.item_words(state, c, item)
+    return None if words == (item.name, "") else words
+
+
+S = TypeVar("S")
+
+
 def sheet_as(c: Combatant, kind: type[S]) -> S:
-    """``c``'s sheet as the ruleset's sheet type ``kind`` (for event and helper modules
-    outside the ruleset class; inside it, :meth:`TypedRuleset.sheet`)."""
+    """``c``'s sheet as the ruleset's sheet type ``kind``."""
     sheet = c.sheet
     assert isinstance(sheet, kind), f"{c.id}'s sheet is a {type(sheet).__name__}"
     return sheet
-
-
-class Presenter:
-    """What a face shows of a ruleset's state: words and numbers, never a decision.
-
-    A ruleset's own presenter (``presenter_type``) adds what its sheet holds that a
-    game master watches (AP and MAP, limbs, Energy, wounds, ammunition, ...).
-    """
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
-
-    def gear(self, state: Encounter, c: Combatant) -> str:
-        """What ``c`` fights with, in a few words: by default the ``hand`` item (with its
-        ammunition) or the names of the ``weapons``."""
-        info = self.ruleset.combatant_json(state, c)
-        hand = info.get("hand")
-        if isinstance(hand, dict):
-            text = str(hand.get("name", ""))
-            loaded, capacity = hand.get("loaded"), hand.get("capacity")
-            if isinstance(loaded, bool):
-                text += " loaded" if loaded else " empty"
-            elif loaded is not None and capacity is not None:
-                text += f" {loaded}/{capacity}"
-            return text
-        weapons = info.get("weapons")
-        if isinstance(weapons, list):
-            return ", ".join(str(w.get("name", "")) for w in weapons if isinstance(w, dict))
-        return ""
-
-    def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
-        """The ruleset's own state of ``c`` for a row of the status table (short)."""
-        return ()
-
-    def full(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
-        """Everything of ``c``: :meth:`fields`, then every sheet field (``status NAME``)."""
-        shown = list(self.fields(state, c))
-        seen = {s.label for s in shown}
-        for key, value in self.ruleset.combatant_json(state, c).items():
-            if key not in seen:
-                shown.append(Shown(key, _words(value)))
-        return tuple(shown)
-
-    def statuses(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
-        """``c``'s statuses, each with its details (``burning`` ``turns=2 damage=1``)."""
-        return tuple(
-            Shown(name, " ".join(f"{k}={v}" for k, v in details.items()))
-            for name, details in c.statuses.items()
-        )
-
-    def encounter(self, state: Encounter) -> tuple[Shown, ...]:
-        """The encounter-wide values (``Escalation`` ``3``)."""
-        return tuple(Shown(k, str(v)) for k, v in self.ruleset.values_json(state).items())
-
-    def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
-        """The ranges of what ``c`` holds, nearest first, for rings around it on a map
-        (band edges, maximum ranges, reaches). Default: none."""
-        return ()
-
-    ranges_button: ClassVar[str] = "Ranges"
-    """The words of the map's button that draws the rings (a ruleset's own name for it)."""
-
-    def rings(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
-        """Rings the rule texts ask for beside the hand's ranges (dice-combat's throw
-        range, 15 and 20 tiles, DC-A5), nearest first; a face's tile counter does not
-        read them as bands. Default: none."""
-        return ()
-
-    def gear_note(self, state: Encounter, c: Combatant) -> str:
-        """A line a face shows on ``c``'s weapon where a rule changes what it does now
-        (dice-combat's scrap, DC-11 and DC-26, only where they apply). Default: none."""
-        return ""
-
-    def choice_words(
-        self, state: Encounter, c: Combatant, param: str, value: str
-    ) -> tuple[str, str] | None:
-        """How a face names ``value`` of ``c``'s parameter ``param`` (an item its action
-        would take: ``knife (scrap)``), and the line :meth:`gear_note` would show on it
-        in the hand (empty where no rule changes what it does); None: as given."""
-        return None
-
-
-Ruleset.presenter_type = Presenter
 
 
 def _names(items: tuple[Any, ...]) -> tuple[str, ...]:
@@ -611,8 +836,8 @@ def _words(value: Any) -> str:
 
 
 def _default(f: dataclasses.Field[Any]) -> Any:
-    """A dataclass field's default as plain data (as :meth:`Ruleset.option_values` gives
-    values), made by its factory where it has one (a mapping)."""
+    """A dataclass field's default as plain data (as :func:`option_values` gives values),
+    made by its factory where it has one (a mapping)."""
     if f.default_factory is not dataclasses.MISSING:
         return plain(f.default_factory())
     return plain(f.default)

@@ -114,7 +114,11 @@ class Identity:
                 f"{action.actor!r}",
             )
         if who is Who.MOVE:  # a token put anywhere: the game master's
-            own = ruleset.move_spec.summary if ruleset.move_spec is not None else "walk: true"
+            own = (
+                ruleset.contract.move_spec.summary
+                if ruleset.contract.move_spec is not None
+                else "walk: true"
+            )
             raise Forbidden(
                 "forbidden",
                 f"a player moves its token in its turn as the rules let it ({own}); "

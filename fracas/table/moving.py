@@ -24,7 +24,7 @@ from fracas.errors import Refusal
 from fracas.events import Moved
 from fracas.grid import Tile
 from fracas.model import Action, Encounter, Event
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, distance, move_is_own, walk
 
 __all__ = ["MoveCost", "move_cost", "own_move"]
 
@@ -69,15 +69,15 @@ def own_move(ruleset: Ruleset, state: Encounter, action: Action) -> Action:
     already (or where the ruleset has none: the table walks nobody), else the
     ruleset's walk to the same tile (wasteland: ``ap`` = the distance, WL-2; the
     table's walk: ``walk: true``)."""
-    if action.do != "move" or ruleset.move_is_own(action) or walks(action):
+    if action.do != "move" or move_is_own(ruleset, action) or walks(action):
         return action
     to = action.params.get("to")
     if to is None or action.actor not in state.combatants:
         return action
-    walk = ruleset.walk(state, action.actor, to)
-    if walk is None:
+    own = walk(ruleset, state, action.actor, to)
+    if own is None:
         return action
-    return dataclasses.replace(action, params={**action.params, **walk.params})
+    return dataclasses.replace(action, params={**action.params, **own.params})
 
 
 def move_cost(ruleset: Ruleset, state: Encounter, action: Action, *, free: bool) -> MoveCost:
@@ -86,7 +86,7 @@ def move_cost(ruleset: Ruleset, state: Encounter, action: Action, *, free: bool)
     itself, or their refusal. ``free``: the asker's drop is a move by decree."""
     to: Tile = action.params["to"]
     actor = state.get(action.actor)
-    tiles = ruleset.distance(actor.at, to) if actor.at is not None else 0
+    tiles = distance(ruleset, actor.at, to) if actor.at is not None else 0
     if free and action.actor != state.turn.actor:
         return MoveCost(action.actor, to, tiles, True, (), free=True, own=False)
     own = own_move(ruleset, state, action)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fracas.model import Encounter
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, is_down
 
 __all__ = ["Outcome", "outcome"]
 
@@ -29,7 +29,7 @@ class Outcome:
 def outcome(ruleset: Ruleset, state: Encounter) -> Outcome | None:
     """The fight's outcome, or None while two sides or more have someone standing."""
     everyone = list(state.order) + [c for c in state.combatants if c not in state.order]
-    up = [state.combatants[c] for c in everyone if not ruleset.is_down(state.combatants[c])]
+    up = [state.combatants[c] for c in everyone if not is_down(ruleset, state.combatants[c])]
     sides = {c.side for c in up}
     if len(sides) > 1:
         return None

@@ -48,7 +48,18 @@ from fracas.model import (
     policy_words,
 )
 from fracas.render import action_title, record_entries
-from fracas.rulesets.base import Ruleset, Shown
+from fracas.rulesets.base import (
+    Ruleset,
+    Shown,
+    choice_words,
+    encounter_shown,
+    gear_note,
+    is_down,
+    metric_name,
+    presenter_of,
+    rings,
+    statuses_shown,
+)
 from fracas.table.identity import Identity, Role
 from fracas.table.outcome import Outcome as FightOutcome
 from fracas.table.outcome import outcome
@@ -64,7 +75,7 @@ __all__ = ["View", "hp_label", "mentions"]
 def hp_label(ruleset: Ruleset, c: Combatant) -> str:
     """The HP band a player sees of an enemy: ``down``, ``healthy`` (full), ``hurt``
     (above half) or ``bloodied`` (half or less)."""
-    if ruleset.is_down(c):
+    if is_down(ruleset, c):
         return "down"
     if c.hp >= c.max_hp:
         return "healthy"
@@ -146,7 +157,7 @@ class View:
         this identity sees, the policy in words, what waits (a die, requests)."""
         snap = self.snap
         state, ruleset = snap.state, snap.ruleset
-        presenter = ruleset.presenter()
+        presenter = presenter_of(ruleset)
         unseen = self.unseen(state)
         order = [cid for cid in state.order if cid not in unseen]
         acting = state.turn.actor
@@ -159,8 +170,8 @@ class View:
         policy = state.policy
         return {
             "encounter": snap.name,
-            "ruleset": ruleset.name,
-            "title": ruleset.title,
+            "ruleset": ruleset.about.name,
+            "title": ruleset.about.title,
             "seq": snap.seq,
             "round": state.round,
             "turn": acting if acting not in unseen else None,
@@ -173,8 +184,8 @@ class View:
             "order": order,
             "bounds": list(bounds) if bounds is not None else None,
             "map_image": snap.map_image,
-            "metric": ruleset.metric_name(),
-            "values": _shown(presenter.encounter(state)),
+            "metric": metric_name(ruleset),
+            "values": _shown(encounter_shown(presenter, state)),
             "dice": "physical" if snap.physical else "fracas",
             "pending": None if snap.pending is None else self._pending(snap.pending, unseen),
             "requests": [self._request(r) for r in snap.requests if self._sees_request(r)],
@@ -191,7 +202,7 @@ class View:
             "combatants": combatants,
             "status_list": _status_list(ruleset) if self.gm else [],
             "presets": list(PRESETS) if self.gm else [],
-            "ranges_button": ruleset.presenter().ranges_button,
+            "ranges_button": ruleset.about.ranges_button,
             "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
             "outcome": _outcome(ruleset, state, unseen),
             "you": {
@@ -206,7 +217,7 @@ class View:
 
     def _combatant(self, state: Encounter, c: Combatant, unseen: frozenset[str]) -> dict[str, Any]:
         ruleset = self.snap.ruleset
-        presenter = ruleset.presenter()
+        presenter = presenter_of(ruleset)
         shown = self.hp_shown(state, c.id)
         # a status whose details name an unseen combatant is not shown (it would tell)
         if unseen and mentions(c.statuses, unseen):
@@ -217,13 +228,13 @@ class View:
             "name": c.name,
             "side": c.side,
             "at": list(c.at) if c.at is not None else None,
-            "down": ruleset.is_down(c),
+            "down": is_down(ruleset, c),
             "acting": c.id == state.turn.actor,
             "mine": c.id in self.identity.owns,
             "hp_shown": shown,
-            "statuses": _shown(presenter.statuses(state, c)),
+            "statuses": _shown(statuses_shown(state, c)),
             "gear": presenter.gear(state, c),
-            "gear_note": presenter.gear_note(state, c),
+            "gear_note": gear_note(presenter, state, c),
         }
         if self.gm:
             entry["hidden"] = c.id in state.hidden
@@ -234,10 +245,12 @@ class View:
             )
         if self.gm or c.id in self.identity.owns:
             entry["ranges"] = [
-                {"label": r.label, "tiles": r.tiles} for r in presenter.ranges(state, c)
+                {"label": r.label, "tiles": r.tiles}
+                for r in presenter.ranges(state, c)
+                if not r.ring
             ]
             entry["rings"] = [
-                {"label": r.label, "tiles": r.tiles} for r in presenter.rings(state, c)
+                {"label": r.label, "tiles": r.tiles} for r in rings(presenter, state, c)
             ]
         if shown == "exact":
             entry["hp"], entry["max_hp"] = c.hp, c.max_hp
@@ -454,12 +467,12 @@ class View:
         state = self.snap.state
         if o.actor not in state.combatants:
             return {}
-        presenter = self.snap.ruleset.presenter()
+        presenter = presenter_of(self.snap.ruleset)
         c = state.combatants[o.actor]
         out: dict[str, dict[str, dict[str, str]]] = {}
         for param, values in o.choices.items():
             for value in values:
-                said = presenter.choice_words(state, c, param, value)
+                said = choice_words(presenter, state, c, param, value)
                 if said is not None:
                     out.setdefault(param, {})[value] = {"words": said[0], "note": said[1]}
         return out
@@ -506,7 +519,7 @@ def _status_list(ruleset: Ruleset) -> list[dict[str, Any]]:
                 for k, d in spec.details.items()
             ],
         }
-        for spec in ruleset.statuses
+        for spec in ruleset.contract.statuses
     ]
 
 

@@ -163,7 +163,7 @@ class TableService:
     def _store(self, table: Table, name: str | None) -> Table:
         """Store a table played from a file as a new encounter (named ``name`` or the
         store's next name); the table, named."""
-        new = NewEncounter(table.file.path, table.text, table.ruleset.name, table.seed)
+        new = NewEncounter(table.file.path, table.text, table.ruleset.about.name, table.seed)
         table.name = self.store.create(new, [record_json(r) for r in table.log], name)
         with self._lock:
             self._tables[table.name] = table

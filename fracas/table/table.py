@@ -36,7 +36,7 @@ from fracas.files import EncounterFile, export, parse_text
 from fracas.frozen import thaw
 from fracas.model import Action, Encounter
 from fracas.odds import Odds
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, forget_decisions
 from fracas.store import JSON, EncounterStore, MovedOn, StoreError
 from fracas.store.records import check_replayed, record_from_json, record_json
 from fracas.table.commands import (
@@ -331,7 +331,7 @@ class Table:
                 return options_now(self.ruleset, state, actor, unseen)
             kept = {}
             self._options = (state, kept)
-            self.ruleset.forget()
+            forget_decisions()
         found = kept.get((actor, unseen))
         if found is None:
             found = kept[actor, unseen] = options_now(self.ruleset, state, actor, unseen)
@@ -525,7 +525,7 @@ class Table:
             # a player's move is its actor's own movement as the rules take it (the
             # table's walk; wasteland: `ap` = the distance, paid MAP then AP, WL-2)
             own = own_move(self.ruleset, state, action)
-            if own is action and self.ruleset.move_spec is None:
+            if own is action and self.ruleset.contract.move_spec is None:
                 own = dataclasses.replace(action, params={**action.params, "walk": True})
             if own is not action:
                 action = check_now(self.ruleset, known, own, self.file.bounds)

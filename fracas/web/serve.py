@@ -200,7 +200,7 @@ def _opening(
         table, fresh = service.open_or_create(target)
         what = "new encounter" if fresh else "resumed"
         say(
-            f"{what} {table.name!r} ({table.ruleset.name}, {table.seq} records) in "
+            f"{what} {table.name!r} ({table.ruleset.about.name}, {table.seq} records) in "
             f"{store.location}; `fracas play {table.name}` goes on with it too"
         )
     hp = service.policy.get("enemy_hp")

@@ -155,21 +155,26 @@ def _fields(kind: type[Any], item: str | None) -> list[dict[str, Any]]:
 
 
 def _form(r: type[Ruleset]) -> dict[str, Any]:
-    item = r.item_type.__name__ if r.item_type is not None else None
+    item = r.contract.item_type.__name__ if r.contract.item_type is not None else None
     core: list[dict[str, Any]] = [
         {"name": n, "kind": k, "default": None, "meaning": m} for n, k, m in _CORE
     ]
     core.append(
-        {"name": "max_hp", "kind": "int", "default": r.default_max_hp, "meaning": "maximum HP"}
+        {
+            "name": "max_hp",
+            "kind": "int",
+            "default": r.contract.default_max_hp,
+            "meaning": "maximum HP",
+        }
     )
     return {
-        "name": r.name,
-        "title": r.title,
-        "summary": r.summary,
-        "options": _fields(r.options_type, None),
+        "name": r.about.name,
+        "title": r.about.title,
+        "summary": r.about.summary,
+        "options": _fields(r.contract.options, None),
         "core": core,
-        "sheet": _fields(r.sheet_type, item),
-        "shorthands": list(r.item_shorthands),
+        "sheet": _fields(r.contract.sheet, item),
+        "shorthands": list(r.contract.item_shorthands),
     }
 
 

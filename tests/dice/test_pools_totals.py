@@ -14,6 +14,7 @@ import pytest
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, reads_totals, total
 from fracas.files import parse_text, play_file
+from fracas.rulesets.base import decided
 from fracas.rulesets.wasteland.explosives import Throw
 from fracas.rulesets.wasteland.harm import CritGate, CritHit, Mitigation
 from tests.test_odds_folds import FRAG_ON_THREE
@@ -35,7 +36,7 @@ class Plain:
 def _throw() -> Throw:
     ef = parse_text(json.dumps(FRAG_ON_THREE), "frag.json")
     state = play_file(ef, 0).engine.state
-    decision = ef.ruleset.decided(state, ef.actions[-1])
+    decision = decided(ef.ruleset, state, ef.actions[-1])
     throw = decision.family  # type: ignore[attr-defined]
     assert isinstance(throw, Throw)
     return throw

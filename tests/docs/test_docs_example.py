@@ -26,7 +26,7 @@ from fracas.model import Action
 from fracas.rulesets import RULESETS, find_ruleset, registered
 from fracas.store import open_store
 from fracas.table import Table, TableService
-from pools import Pools
+from pools.rules import Pools
 from tests.test_odds_pooled import (
     test_pooled_and_merged_odds_equal_the_plain_enumeration as pooled_equals_plain,
 )

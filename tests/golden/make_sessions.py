@@ -41,7 +41,7 @@ def session(example: Path, seed: int, steps: int) -> dict[str, object]:
     for _ in range(steps):
         state = engine.state
         actor = state.turn.actor
-        specs = [s for s in ef.ruleset.actions if not s.required or s.choices]
+        specs = [s for s in ef.ruleset.contract.actions if not s.required or s.choices]
         tries: list[Action] = []
         for spec in specs:
             params = {p: rng.choice(spec.choices[p]) for p in spec.required if p in spec.choices}

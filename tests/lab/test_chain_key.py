@@ -1,4 +1,4 @@
-"""The lab's chain key (``Ruleset.chain_key``): dice-combat keys a magazine that
+"""The lab's chain key (``fracas.lab.keys.chain_key``): dice-combat keys a magazine that
 reloads for free (DC-10) as full, and the chain's odds stay exactly those of the chain
 that follows every magazine count."""
 
@@ -11,6 +11,7 @@ import pytest
 from fracas.files import load, parse_text
 from fracas.lab.chain import win_odds
 from fracas.lab.fight import file_start
+from fracas.lab.keys import CHAIN_KEYS, chain_key
 from fracas.model import Encounter
 from fracas.rulesets.base import Ruleset
 
@@ -43,7 +44,7 @@ combatants:
 }
 
 
-def _identity(self: Ruleset, state: Encounter) -> Encounter:
+def _identity(rules: Ruleset, state: Encounter) -> Encounter:
     return state
 
 
@@ -55,7 +56,7 @@ def test_dc10_free_reload_keyed_full_gives_the_exact_odds_of_every_count(
     start = file_start(ef)
     keyed = win_odds(ef.ruleset, start)
     with monkeypatch.context() as m:
-        m.setattr(type(ef.ruleset), "chain_key", _identity)
+        m.setitem(CHAIN_KEYS, type(ef.ruleset), _identity)
         every = win_odds(ef.ruleset, start)
     assert keyed.sides == every.sides
     assert keyed.draw == every.draw
@@ -69,7 +70,7 @@ def test_chain_key_keeps_what_the_rules_read(path: Path) -> None:
     HPs, positions and turn (only what the ruleset declares equivalent may change)."""
     ef = load(path)
     start = file_start(ef)
-    key = ef.ruleset.chain_key(start)
+    key = chain_key(ef.ruleset, start)
     assert key.turn == start.turn and key.round == start.round
     for cid, c in start.combatants.items():
         k = key.get(cid)
@@ -80,16 +81,16 @@ def test_chain_key_keeps_what_the_rules_read(path: Path) -> None:
             c.statuses,
             c.side,
         )
-    assert ef.ruleset.chain_key(key) == key  # keyed once is keyed
+    assert chain_key(ef.ruleset, key) == key  # keyed once is keyed
 
 
 def test_dc10_the_key_fills_a_pistol_and_leaves_a_crossbow() -> None:
     ef = parse_text(FIGHTS["a crossbow's reload is the action"], "x")
     start = file_start(ef)
-    key = ef.ruleset.chain_key(start)
+    key = chain_key(ef.ruleset, start)
     assert key.get("bo").sheet.hand.loaded == 8  # a pistol's capacity (2.2)
     assert key.get("ana").sheet.hand.loaded == 1
     empty = parse_text(
         FIGHTS["a crossbow's reload is the action"].replace("loaded: 1", "loaded: 0"), "y"
     )
-    assert ef.ruleset.chain_key(file_start(empty)).get("ana").sheet.hand.loaded == 0
+    assert chain_key(ef.ruleset, file_start(empty)).get("ana").sheet.hand.loaded == 0

@@ -15,6 +15,7 @@ from fracas.lab.folds import traced_fold
 from fracas.lab.plans import attacks
 from fracas.lab.policy import SCORE_PATHS, Policy, Score
 from fracas.model import Action, Damaged, Encounter, Event
+from fracas.rulesets.base import is_down
 from tests.lab.test_transitions import TWO_V_TWO, _loaded, played
 
 EXAMPLES = sorted(Path("examples").glob("*.yaml"))
@@ -40,7 +41,7 @@ def test_shared_scores_equal_the_states_own_fold(path: Path) -> None:
         enemies = [
             c.id
             for c in state.combatants.values()
-            if c.side != me.side and not ef.ruleset.is_down(c)
+            if c.side != me.side and not is_down(ef.ruleset, c)
         ]
         tactic = ef.tactics.get(me.id, Tactic())
         for action in attacks(policy, state, enemies, tactic):

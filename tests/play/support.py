@@ -40,7 +40,7 @@ def setup_for(ruleset: type[Ruleset]) -> str:
     for path in sorted(EXAMPLES.glob("*.y*ml")):
         text = path.read_text(encoding="utf-8")
         data = yaml.safe_load(text)
-        if isinstance(data, dict) and data.get("ruleset") == ruleset.name:
+        if isinstance(data, dict) and data.get("ruleset") == ruleset.about.name:
             return text
     combatants = [
         {"id": cid, "side": side, "at": at}
@@ -51,13 +51,13 @@ def setup_for(ruleset: type[Ruleset]) -> str:
             ("dee", "b", [1, 1]),
         )
     ]
-    return json.dumps({"ruleset": ruleset.name, "seed": 1, "combatants": combatants})
+    return json.dumps({"ruleset": ruleset.about.name, "seed": 1, "combatants": combatants})
 
 
 @functools.cache
 def example_file(ruleset: type[Ruleset]) -> EncounterFile:
     """:func:`setup_for` read (once per test run)."""
-    return parse_text(setup_for(ruleset), f"{ruleset.name}.yaml")
+    return parse_text(setup_for(ruleset), f"{ruleset.about.name}.yaml")
 
 
 class ScriptedTerminal:

@@ -156,7 +156,7 @@ def _states(ef: EncounterFile) -> list[Encounter]:
     return states
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_every_example_action_round_trips(ruleset: type[Ruleset]) -> None:
     """``command_text`` writes a line that ``parse_action`` reads back as the same action,
     for every action of every ruleset's example, with its dice."""
@@ -167,7 +167,7 @@ def test_every_example_action_round_trips(ruleset: type[Ruleset]) -> None:
         assert checked(shlex.split(line), ef, state) == action, line
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_any_line_is_a_command_or_one_clear_error(
@@ -178,8 +178,8 @@ def test_any_line_is_a_command_or_one_clear_error(
         *COMMANDS,
         *ef.start.combatants,
         *action_names(ef),
-        *(f"{p}=" for s in ef.ruleset.actions for p in s.params),
-        *(f"{d.label}=" for d in ef.ruleset.dice),
+        *(f"{p}=" for s in ef.ruleset.contract.actions for p in s.params),
+        *(f"{d.label}=" for d in ef.ruleset.contract.dice),
         "at",
         "to",
         "1,2",
@@ -200,7 +200,7 @@ def test_any_line_is_a_command_or_one_clear_error(
 def test_several_targets_for_an_action_that_takes_them() -> None:
     for ruleset in RULESETS:
         ef = example_file(ruleset)
-        for spec in ef.ruleset.actions:
+        for spec in ef.ruleset.contract.actions:
             if spec.targets != "combatants":
                 continue
             a, b, c = list(ef.start.combatants)[:3]

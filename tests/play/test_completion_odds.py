@@ -23,14 +23,14 @@ def _none(*_: object) -> list[str]:
 
 def test_completion_offers_weapon_item_and_called_values() -> None:
     """Before: `weapon=`, `called=` and `item=` completed to nothing."""
-    wl = example_file(next(r for r in _rulesets() if r.name == "wasteland"))
+    wl = example_file(next(r for r in _rulesets() if r.about.name == "wasteland"))
     actor = wl.start.turn.actor
     weapons = [w.name for w in wl.start.get(actor).sheet.weapons]
     got = completions(f"{actor} attack {_other(wl, actor)} weapon=", wl, wl.start, _none)
     assert got == sorted(f"weapon={w}" for w in weapons)
     called = completions(f"{actor} attack {_other(wl, actor)} called=", wl, wl.start, _none)
     assert "called=head" in called and "called=torso" in called
-    dc = example_file(next(r for r in _rulesets() if r.name == "dice-combat"))
+    dc = example_file(next(r for r in _rulesets() if r.about.name == "dice-combat"))
     assert completions("ana equip item=", dc, dc.start, _none) == ["item=knife"]
 
 

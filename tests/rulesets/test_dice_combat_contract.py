@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fracas.model import Action, Event, Note
-from fracas.rulesets.base import Shown
+from fracas.rulesets.base import Shown, presenter_of
 from tests.rulesets.dice_combat_support import act, fight, log, ok, refusal, who
 from tests.test_properties import begin, check_hashes_replay, encounters, load
 
@@ -167,7 +167,7 @@ def test_presenter_shows_class_ammo_scrap_cover_and_luck() -> None:
             who("cy", (2, 0)),
         )
     )
-    shows = p.file.ruleset.presenter()
+    shows = presenter_of(p.file.ruleset)
     ana, bo, cy = (p.state.get(cid) for cid in ("ana", "bo", "cy"))
     assert shows.gear(p.state, ana) == "scrap pistol 6/8"
     assert shows.fields(p.state, ana) == (
@@ -194,7 +194,7 @@ def test_presenter_ammo_follows_the_rounds_fired() -> None:
             actions=[act("ana", "attack", "bo", dice={"attack": 10, "ammo": 2, "defend": 15})],
         )
     )
-    shown = p.file.ruleset.presenter().fields(p.state, p.state.get("ana"))
+    shown = presenter_of(p.file.ruleset).fields(p.state, p.state.get("ana"))
     assert Shown("Ammo", "4/8", "rounds loaded (DC-8, DC-9)") in shown
 
 

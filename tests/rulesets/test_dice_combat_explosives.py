@@ -226,7 +226,7 @@ def test_DC_29_change_weapon_into_empty_hands_is_the_action() -> None:
 
 
 def test_DC_30_no_action_straps_an_explosive_to_the_body() -> None:
-    assert [a.name for a in DiceCombat.actions] == ["attack", "throw", "reload", "equip"]
+    assert [a.name for a in DiceCombat.contract.actions] == ["attack", "throw", "reload", "equip"]
 
 
 def test_DC_31_blast_hits_allies_self_knocked_out_and_surrendered() -> None:

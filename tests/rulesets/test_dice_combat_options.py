@@ -76,7 +76,7 @@ def test_DC_3_DC_14_class_and_group_of_each_shorthand(
 
 
 def test_DC_3_shorthand_table_covers_every_shorthand() -> None:
-    assert sorted(DiceCombat.item_shorthands) == sorted(row[0] for row in SHORTHANDS)
+    assert sorted(DiceCombat.contract.item_shorthands) == sorted(row[0] for row in SHORTHANDS)
 
 
 def test_DC_3_unarmed_hands_have_no_group() -> None:
@@ -284,9 +284,9 @@ def test_DC_G8_cover_adds_two_against_guns_and_throws(cover: bool, hit: bool) ->
 
 
 def test_DC_G9_no_attack_of_opportunity_action() -> None:
-    names = {a.name for a in DiceCombat.actions}
+    names = {a.name for a in DiceCombat.contract.actions}
     assert names == {"attack", "throw", "reload", "equip"}
-    assert not any(a.off_turn for a in DiceCombat.actions)
+    assert not any(a.off_turn for a in DiceCombat.contract.actions)
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from fracas.dice.source import TableDice
 from fracas.engine import Engine
 from fracas.errors import FracasError
 from fracas.model import Event, Note, fold
-from fracas.rulesets.base import Shown
+from fracas.rulesets.base import Shown, decided, encounter_shown, is_down, presenter_of, roll
 from fracas.rulesets.escalation.attack import AttackPlan
 from fracas.rulesets.escalation.events import (
     Acted,
@@ -137,7 +137,7 @@ def test_presenter_shows_energy_actions_conditions_and_escalation() -> None:
             actions=[attack("ana", "bo", 10, condition="bleeding"), attack("ana", "bo", 2)],
         )
     )
-    presenter = p.file.ruleset.presenter()
+    presenter = presenter_of(p.file.ruleset)
     assert isinstance(presenter, EscalationPresenter)
     shown = presenter.fields(p.state, p.state.get("ana"))
     assert [(s.label, s.value) for s in shown] == [
@@ -152,7 +152,7 @@ def test_presenter_shows_energy_actions_conditions_and_escalation() -> None:
         ("actions", "2/2"),  # bo's turn starts when it acts
         ("conditions", "prone, bleeding"),
     ]
-    assert presenter.encounter(p.state) == (
+    assert encounter_shown(presenter, p.state) == (
         Shown(
             "Escalation",
             "1",
@@ -171,11 +171,11 @@ def _set_statuses(statuses: dict[str, Any]) -> Played:
 
 
 def test_ES_20_dead_is_declared_and_a_set_fills_its_default() -> None:
-    spec = p_spec = _set_statuses({}).file.ruleset.status_spec("dead")
+    spec = p_spec = _set_statuses({}).file.ruleset.contract.status("dead")
     assert spec is not None and p_spec is not None and list(spec.details) == ["by"]
     p = ok(_set_statuses({"dead": {}}))
     assert p.state.get("bo").statuses == {"dead": {"by": ""}}
-    assert p.file.ruleset.is_down(p.state.get("bo"))
+    assert is_down(p.file.ruleset, p.state.get("bo"))
     q = ok(_set_statuses({"dead": {"by": "ana"}, "marked": {"turns": 2}}))
     assert q.state.get("bo").statuses == {"dead": {"by": "ana"}, "marked": {"turns": 2}}
 
@@ -204,15 +204,15 @@ def test_P_ES_1_an_attack_is_decided_once_by_value_then_rolled() -> None:
     engine = Engine(ef.ruleset, ef.start, 1)
     engine.begin(ef.dice, ef.order)
     state, action = engine.state, ef.actions[0]
-    decision = ef.ruleset.decided(state, action)
+    decision = decided(ef.ruleset, state, action)
     assert isinstance(decision, AttackPlan) and hash(decision)
     (target,) = decision.targets
     assert (target.target, target.parts, target.failure) == ("bo", (("size", 3),), 3)
     equal = dataclasses.replace(state, combatants=dict(state.combatants))
-    assert equal is not state and ef.ruleset.decided(equal, action) is decision
+    assert equal is not state and decided(ef.ruleset, equal, action) is decision
     assert "resolve" not in vars(type(ef.ruleset))
-    rolled = ef.ruleset.roll(state, decision, TableDice({"trigger": (12,)}, None))
+    rolled = roll(ef.ruleset, state, decision, TableDice({"trigger": (12,)}, None))
     # 1 + 3 + 5 crit + 2 backstab - 1 = 10 > 8 HP.
     assert fold(state, rolled).get("bo").hp == 0
-    missed = ef.ruleset.roll(state, decision, TableDice({"trigger": (3,)}, None))
+    missed = roll(ef.ruleset, state, decision, TableDice({"trigger": (3,)}, None))
     assert fold(state, missed).get("bo").hp == 8

@@ -16,6 +16,7 @@ from fracas.choices import options_now
 from fracas.errors import FileError, FracasError
 from fracas.files import load as load_file
 from fracas.model import Action
+from fracas.rulesets.base import decided
 from fracas.rulesets.escalation.tables import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from tests.rulesets.escalation_support import (
     actions_left,
@@ -474,8 +475,8 @@ def test_es12_the_wielders_choice_of_condition_is_offered_from_its_weapons() -> 
     # Ana's sword: bleeding, dazed, prone; her bow: bleeding, slowed, frightened
     assert attack.choices["condition"] == ("bleeding", "dazed", "prone", "slowed", "frightened")
     with_bow = Action("ana", "attack", "gob", params={"weapon": "bow", "condition": "slowed"})
-    ef.ruleset.decided(ef.start, with_bow)  # the bow's own: allowed
+    decided(ef.ruleset, ef.start, with_bow)  # the bow's own: allowed
     with_sword = Action("ana", "attack", "ogre", params={"condition": "slowed"})
     with pytest.raises(FracasError, match="'slowed' is not a condition of the 'sword'") as err:
-        ef.ruleset.decided(ef.start, with_sword)
+        decided(ef.ruleset, ef.start, with_sword)
     assert err.value.code == "bad_condition"

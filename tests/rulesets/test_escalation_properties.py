@@ -31,6 +31,7 @@ from fracas.errors import FracasError, Refusal
 from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter
 from fracas.odds import action_odds
+from fracas.rulesets.base import decided
 from fracas.rulesets.escalation.damage import judge
 from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.tables import SIZE_CATEGORIES, STANDARD_CONDITIONS
@@ -43,11 +44,11 @@ def trigger_classes(ef: EncounterFile, state: Encounter, action: Action) -> int:
     by face. Each target after the first is a step of its own, about it and the
     attacker only, so the targets before it are settled there and the branches add up
     over the targets."""
-    decided: Any = ef.ruleset.decided(state, action)
+    plan: Any = decided(ef.ruleset, state, action)
     out = 0
-    for t in decided.targets:
-        faces = range(1, decided.top + 1)
-        verdicts = [judge(f, t.failure, decided.top, decided.condition_at) for f in faces]
+    for t in plan.targets:
+        faces = range(1, plan.top + 1)
+        verdicts = [judge(f, t.failure, plan.top, plan.condition_at) for f in faces]
         out += len({(v.success, v.crit) for v in verdicts})
     return out
 

@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from fracas.rulesets.base import Presenter, Reach
+from fracas.rulesets.base import Presenter, Reach, presenter_of
 from tests.helpers import load_text
 
 
 def rings(text: str, cid: str = "ana") -> list[tuple[str, int]]:
     ef = load_text(text)
-    presenter: Presenter = ef.ruleset.presenter()
+    presenter: Presenter = presenter_of(ef.ruleset)
     state = ef.start
-    return [(r.label, r.tiles) for r in presenter.ranges(state, state.get(cid))]
+    return [(r.label, r.tiles) for r in presenter.ranges(state, state.get(cid)) if not r.ring]
 
 
 def dice_combat(hand: Any, traits: str = "[]", revision: str = "B") -> str:

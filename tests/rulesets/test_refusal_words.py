@@ -20,7 +20,7 @@ from fracas.errors import FracasError, Refusal
 from fracas.files import parse_text, play_file
 from fracas.rule_text import rule_texts
 from fracas.rulesets import RULESETS
-from fracas.rulesets.base import RULE_ID, Ruleset
+from fracas.rulesets.base import RULE_ID, Ruleset, cite
 from tests.helpers import play
 
 ROOT = Path(__file__).parents[2] / "examples"
@@ -33,7 +33,7 @@ def words_then_rule(ruleset: Ruleset, refusal: FracasError) -> bool:
     first = RULE_ID.search(message)
     if first is not None and not re.search(r"[a-z]{3}", message[: first.start()]):
         return False  # a rule ID first, or alone
-    return refusal.code not in ruleset.refusal_rules or first is not None
+    return refusal.code not in ruleset.contract.refusal_rules or first is not None
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"{p.parent.name}/{p.name}" for p in EXAMPLES])
@@ -49,18 +49,18 @@ def test_every_refusal_an_example_meets_reads_words_then_its_rule(example: Path)
                 if refusal is None:
                     continue
                 assert words_then_rule(ruleset, refusal), (refusal.code, refusal.message)
-                if refusal.code in ruleset.refusal_rules:
+                if refusal.code in ruleset.contract.refusal_rules:
                     cited.add(refusal.code)
     print(f"{example.name}: codes cited {sorted(cited)}")
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=[r.name for r in RULESETS])
+@pytest.mark.parametrize("ruleset", RULESETS, ids=[r.about.name for r in RULESETS])
 def test_each_code_of_the_refusals_table_cites_rules_that_have_a_statement(
     ruleset: type[Ruleset],
 ) -> None:
-    texts = rule_texts(ruleset.name)
-    assert ruleset.refusal_rules  # every ruleset has a table
-    for code, ids in ruleset.refusal_rules.items():
+    texts = rule_texts(ruleset.about.name)
+    assert ruleset.contract.refusal_rules  # every ruleset has a table
+    for code, ids in ruleset.contract.refusal_rules.items():
         named = RULE_ID.findall(ids)
         assert named and ", ".join(named) == ids, (code, ids)
         assert all(i in texts for i in named), (code, ids)
@@ -71,11 +71,11 @@ def test_cite_puts_the_rules_after_the_words_and_leaves_a_cited_refusal_alone() 
         "ruleset: wasteland\ncombatants:\n  - {id: a}\n  - {id: b}\n", "w.yaml"
     ).ruleset
     plain = Refusal("out_of_reach", "'b' is 3 tiles away; the knife reaches 1 tile")
-    assert ruleset.cite(plain).message == ("'b' is 3 tiles away; the knife reaches 1 tile (WL-26)")
+    assert cite(ruleset, plain).message == ("'b' is 3 tiles away; the knife reaches 1 tile (WL-26)")
     cited = Refusal("not_cardinal", "'b' is diagonal (WL-26)")
-    assert ruleset.cite(cited) is cited
+    assert cite(ruleset, cited) is cited
     other = Refusal("self_target", "A cannot attack itself")  # no rule in the table
-    assert ruleset.cite(other) is other
+    assert cite(ruleset, other) is other
 
 
 FIGHTS: dict[str, tuple[str, str, str]] = {

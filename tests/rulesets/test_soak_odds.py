@@ -18,9 +18,11 @@ from fracas.dice.source import RandomDice, TableDice
 from fracas.engine import plan
 from fracas.model import Damaged, fold
 from fracas.odds import Odds
+from fracas.rulesets.base import decided
 from fracas.rulesets.soak import Soak
 from fracas.rulesets.soak.attack import Attack
 from fracas.rulesets.soak.tables import ODDS_MAX_ROLLS
+from fracas.steps import roll_all
 from tests.rulesets.soak_support import act, doc, odds_of, state_and_action, who
 
 
@@ -39,7 +41,7 @@ def knife_attack(**params: Any) -> dict[str, Any]:
 
 
 def test_the_default_depth_is_the_rulesets() -> None:
-    assert Soak.odds_max_rolls == ODDS_MAX_ROLLS == 12
+    assert Soak.contract.odds_max_rolls == ODDS_MAX_ROLLS == 12
     assert odds_of(knife_attack()).depth == 12
 
 
@@ -325,7 +327,7 @@ def test_P_SK_1_is_decided_once_by_value_then_rolled() -> None:
         actions=[act("ana", "attack", "bo")],
     )
     ruleset, state, action = state_and_action(d)
-    decision = ruleset.decided(state, action)
+    decision = decided(ruleset, state, action)
     assert isinstance(decision, Attack)
     assert (decision.need, decision.against, decision.parts, decision.sizes) == (
         12,
@@ -335,9 +337,9 @@ def test_P_SK_1_is_decided_once_by_value_then_rolled() -> None:
     )
     equal = dataclasses.replace(state, combatants=dict(state.combatants))
     assert equal == state and equal is not state
-    assert ruleset.decided(equal, action) is decision
-    assert not hasattr(ruleset, "_memo") and "resolve" not in vars(type(ruleset))
-    events = ruleset.roll_all(state, decision, TableDice({"attack": (10,), "damage": (5,)}, None))
+    assert decided(ruleset, equal, action) is decision
+    assert set(vars(ruleset)) == {"options"}  # the memo is the process's, not the ruleset's
+    events = roll_all(ruleset, state, decision, TableDice({"attack": (10,), "damage": (5,)}, None))
     assert [type(e).__name__ for e in events] == [
         "APSpent",
         "ActionUsed",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from fracas.rulesets.base import Shown
+from fracas.rulesets.base import Shown, full_shown, presenter_of
 from fracas.rulesets.soak.presenter import SoakPresenter
 from tests.helpers import load_text
 from tests.rulesets.soak_support import SWORD, act, fight, ok, who
@@ -19,14 +19,14 @@ def test_presenter_shows_av_ap_wounds_and_the_health_track() -> None:
             actions=[act("ana", "attack", "bo", dice={"attack": 15, "damage": [8, 2]})],
         )
     )
-    presenter = p.file.ruleset.presenter()
+    presenter = presenter_of(p.file.ruleset)
     assert isinstance(presenter, SoakPresenter)
     bo = [(s.label, s.value) for s in presenter.fields(p.state, p.state.get("bo"))]
     assert bo == [("AV", "1"), ("AP", "3/3"), ("wounds", "1"), ("sup/agg", "8/3")]
     ana = presenter.fields(p.state, p.state.get("ana"))
     assert ana[1] == Shown("AP", "2/3", "AP left this turn / AP per turn (SK-G1)")
     assert presenter.gear(p.state, p.state.get("ana")) == "sword"
-    assert presenter.full(p.state, p.state.get("bo"))[4] == Shown("superficial", "8")
+    assert full_shown(presenter, p.state, p.state.get("bo"))[4] == Shown("superficial", "8")
 
 
 def test_presenter_fields_of_a_fresh_sheet_take_the_options_defaults() -> None:
@@ -39,7 +39,7 @@ def test_presenter_fields_of_a_fresh_sheet_take_the_options_defaults() -> None:
             }
         )
     )
-    ana = ef.ruleset.presenter().fields(ef.start, ef.start.get("ana"))
+    ana = presenter_of(ef.ruleset).fields(ef.start, ef.start.get("ana"))
     assert [(s.label, s.value) for s in ana] == [
         ("AV", "0"),
         ("AP", "2/2"),
@@ -64,15 +64,15 @@ def test_SK_7_SK_8_status_says_which_weapons_the_proficiencies_reach() -> None:
             }
         )
     )
-    presenter = ef.ruleset.presenter()
-    shown = {s.label: s for s in presenter.full(ef.start, ef.start.get("ana"))}
+    presenter = presenter_of(ef.ruleset)
+    shown = {s.label: s for s in full_shown(presenter, ef.start, ef.start.get("ana"))}
     assert shown["proficiencies"] == Shown(
         "proficiencies",
         "sword, longsword",
         "exploding dice and Strength (SK-7, SK-8) with sword; "
         "it carries no weapon of type 'longsword'",
     )
-    bo = {s.label: s for s in presenter.full(ef.start, ef.start.get("bo"))}
+    bo = {s.label: s for s in full_shown(presenter, ef.start, ef.start.get("bo"))}
     assert bo["proficiencies"] == Shown(
         "proficiencies", "none", "exploding dice and Strength (SK-7, SK-8) with none of its weapons"
     )

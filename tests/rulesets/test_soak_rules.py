@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from fracas.rulesets.base import is_down
 from tests.helpers import play
 from tests.rulesets.soak_support import (
     SWORD,
@@ -717,7 +718,7 @@ def test_SK_15_a_full_health_track_is_down() -> None:
     )
     bo = p.state.get("bo")
     assert (bo.hp, sheet(p, "bo").superficial, sheet(p, "bo").aggravated) == (0, 21, 5)
-    assert p.file.ruleset.is_down(bo)
+    assert is_down(p.file.ruleset, bo)
 
 
 def test_SK_16_additional_damage_in_full_times_the_material_percent() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from fracas.model import Action, Event, Note
-from fracas.rulesets.base import Shown
+from fracas.rulesets.base import Shown, presenter_of
 from fracas.rulesets.tier_duel.events import (
     AutomaticHit,
     ContestedShot,
@@ -132,7 +132,7 @@ def test_presenter_shows_tier_armor_temporary_damage_and_actions_left() -> None:
             actions=[act("ana", "attack", "bo", dice={"attack": 12, "defend": 8})],
         )
     )
-    shows = p.file.ruleset.presenter()
+    shows = presenter_of(p.file.ruleset)
     ana, bo, cy = (p.state.get(cid) for cid in ("ana", "bo", "cy"))
     # TD-4: 12 + 5 - 8 = 9, + 3 body + 1 tier - 0 armor = 13: bo 20 -> 7.
     assert p.state.get("bo").hp == 7

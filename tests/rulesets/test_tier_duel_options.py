@@ -77,7 +77,7 @@ def test_TD_G1_hp_is_an_input_default_20_and_zero_is_down() -> None:
 def test_TD_G1_option_max_hp() -> None:
     p = ok(duel(who("ana"), who("bo", 1, max_hp=9), options={"max_hp": 30}))
     assert [(c.hp, c.max_hp) for c in p.state.combatants.values()] == [(30, 30), (9, 9)]
-    assert TierDuel.default_max_hp == 20  # what `fracas rules` shows
+    assert TierDuel.contract.default_max_hp == 20  # what `fracas rules` shows
 
 
 def test_TD_G2_ties_deal_no_damage_and_the_stealth_initiator_fails() -> None:
@@ -569,7 +569,7 @@ def test_every_shorthand(name: str, kind: str, skill: str, reach: int, rng: int 
 
 def test_the_shorthand_table_is_the_contracts() -> None:
     assert sorted(SHORTHANDS) == sorted(row[0] for row in ITEMS)
-    assert TierDuel.item_shorthands == tuple(SHORTHANDS)
+    assert TierDuel.contract.item_shorthands == tuple(SHORTHANDS)
 
 
 def test_the_reach_shown_follows_the_options() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Damaged, StatusSet
+from fracas.rulesets.base import is_down
 from fracas.rulesets.tier_duel.events import Revealed
 from tests.helpers import play
 from tests.rulesets.tier_duel_support import (
@@ -148,7 +149,7 @@ def test_TD_5_hp_stops_at_zero_and_the_combatant_is_down() -> None:
         )
     )
     assert (hp(p, "bo"), temp(p, "bo")) == (0, 14)  # HP stops at 0; the damage is tracked
-    assert p.file.ruleset.is_down(p.state.get("bo"))
+    assert is_down(p.file.ruleset, p.state.get("bo"))
 
 
 SPEAR_ANA: dict[str, Any] = {**ANA, "skills": {"spear": 3}, "hand": {"is": "spear", "tier": 2}}

@@ -9,6 +9,7 @@ import json
 
 from fracas.engine import Engine
 from fracas.model import fold
+from fracas.rulesets.base import is_down
 from tests.helpers import load_text
 from tests.rulesets.wasteland_support import SMG, act, doc, who
 
@@ -41,7 +42,7 @@ def test_WL_19_limb_damage_never_changes_who_is_down() -> None:
             skipped += len(events) - len(kept)
             whole, short = fold(before, events), fold(before, kept)
             for cid in whole.combatants:
-                down = ruleset.is_down(whole.get(cid))
-                assert down == ruleset.is_down(short.get(cid)), (seed, action.do, cid)
+                down = is_down(ruleset, whole.get(cid))
+                assert down == is_down(ruleset, short.get(cid)), (seed, action.do, cid)
                 dropped += down
     assert skipped > 100 and dropped > 20  # limbs were hurt, creatures went down

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from fracas.errors import FileError
+from fracas.rulesets.base import presenter_of
 from fracas.rulesets.wasteland import Wasteland
 from fracas.rulesets.wasteland.sheet import Options
 from fracas.rulesets.wasteland.stats import max_ap, sequence
@@ -50,13 +51,13 @@ def test_WL_2_WL_A1_max_ap_rounds_down(agi: int, floor: int, trunc: int) -> None
 )
 def test_WL_8_evasion(level: int, agi: int, evasion: int) -> None:
     p = ok(fight(who("a", level=level, agi_mod=agi)))
-    out = p.file.ruleset.sheet_json(p.state.get("a"))
+    out = presenter_of(p.file.ruleset).sheet_json(p.state, p.state.get("a"))
     assert out["evasion"] == evasion
 
 
 def test_WL_8_evasion_mod_adds() -> None:
     p = ok(fight(who("a", agi_mod=1, evasion_mod=2)))
-    assert p.file.ruleset.sheet_json(p.state.get("a"))["evasion"] == 13
+    assert presenter_of(p.file.ruleset).sheet_json(p.state, p.state.get("a"))["evasion"] == 13
 
 
 def test_WL_1_sequence_and_cautious_nature() -> None:
@@ -164,7 +165,7 @@ def test_limbs_default_and_per_type_dt() -> None:
     assert dict(torso.dt) == {"physical": 3, "energy": 2, "radiation": 0}
     assert (torso.ct, torso.ct_max, head.ct, head.ct_max) == (10, 10, 6, 6)
     assert dict(limb(p, "a", "left_leg").dt) == {"physical": 1, "energy": 2, "radiation": 0}
-    out = p.file.ruleset.sheet_json(p.state.get("a"))["limbs"]
+    out = presenter_of(p.file.ruleset).sheet_json(p.state, p.state.get("a"))["limbs"]
     assert list(out) == ["head", "torso", "left_arm", "right_arm", "left_leg", "right_leg"]
     assert out["head"] == {
         "ct": 6,
@@ -265,7 +266,7 @@ def test_two_weapons_with_one_name() -> None:
 
 
 def test_every_option_has_its_proposed_default() -> None:
-    defaults = Wasteland.option_defaults()
+    defaults = Wasteland.contract.option_defaults()
     assert defaults["hit_location"] == {  # plain data, as `fracas rules --json` prints it
         "head": [1, 2],
         "torso": [3, 8],

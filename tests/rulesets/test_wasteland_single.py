@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from fracas.rulesets.base import is_down
 from tests.helpers import Played
 from tests.rulesets.wasteland_support import (
     PISTOL,
@@ -450,7 +451,7 @@ def test_WL_18_bonus_melee_damage_not_on_guns() -> None:
 def test_WL_19_hp_0_is_dying() -> None:
     p = shoot({"attack": 15, "location": 5, "damage": [6]}, b={"hp": 5})
     b = p.state.get("b")
-    assert (b.hp, "dying" in b.statuses, p.file.ruleset.is_down(b)) == (0, True, True)
+    assert (b.hp, "dying" in b.statuses, is_down(p.file.ruleset, b)) == (0, True, True)
     assert damage(p) == {"b": 6}  # the damage dealt, before HP stops at 0
 
 

@@ -20,14 +20,14 @@ def _set(cid: str, statuses: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_status_the_rules_read_is_declared() -> None:
-    assert {s.name for s in Wasteland.statuses} == {
+    assert {s.name for s in Wasteland.contract.statuses} == {
         "defending",
         "overwatch",
         "peeking",
         "dying",
         "surprised",
     }
-    overwatch = Wasteland.status_spec("overwatch")
+    overwatch = Wasteland.contract.status("overwatch")
     assert overwatch is not None
     assert {k: (d.type, d.default) for k, d in overwatch.details.items()} == {
         "weapon": (str, ""),

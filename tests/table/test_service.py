@@ -5,6 +5,7 @@ listing actions the rules then refuse, two live fights from one file rolling ali
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from fracas.engine import Record
 from fracas.errors import FracasError
 from fracas.model import Action
 from fracas.play.loop import Prompt
+from fracas.rulesets.base import Decision, decided, forget_decisions
 from fracas.store import EncounterStore, MovedOn, StoreError, open_store
 from fracas.store.records import record_json
 from fracas.table import Change, Forbidden, Identity, SetPolicy, TableService, options_now
@@ -201,7 +203,7 @@ def test_help_lists_nothing_the_rules_then_refuse(store: EncounterStore) -> None
             for target in option.targets or (None,):
                 params = {p: v[0] for p, v in option.choices.items() if p in option.spec.required}
                 action = Action("bo", option.spec.name, target, params=params)
-                table.ruleset.decided(service_state, action)  # never refused
+                decided(table.ruleset, service_state, action)  # never refused
     equip = next(o for o in options_now(table.ruleset, service_state) if o.spec.name == "equip")
     assert equip.refusal is not None and equip.refusal.code == "turn_over"
 
@@ -212,11 +214,16 @@ def test_may_do_now_lets_a_bug_surface(
     """No `except Exception` lists a bug in the rules as an allowed action."""
     table = TableService(store).create(FIGHT, "fight.yaml", seed=1)
 
-    def broken(*args: object) -> object:
+    def broken(*args: object) -> Decision:
         raise KeyError("damage")
 
-    monkeypatch.setattr(type(table.ruleset), "decide", broken)
-    table.ruleset._decisions.clear()
+    spec = table.ruleset.contract.actions[0]
+    contract = dataclasses.replace(
+        table.ruleset.contract,
+        actions=(dataclasses.replace(spec, decide=broken), *table.ruleset.contract.actions[1:]),
+    )
+    monkeypatch.setattr(type(table.ruleset), "contract", contract)
+    forget_decisions()
     with pytest.raises(KeyError):
         options_now(table.ruleset, table.state)
 

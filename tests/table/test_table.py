@@ -171,7 +171,7 @@ def _line(ef: EncounterFile, session: Table, data: st.DataObject) -> str:
         return kind
     ids = list(state.combatants)
     actor = state.turn.actor if kind == "act" else draw(st.sampled_from(ids))
-    spec = draw(st.sampled_from(ef.ruleset.actions))
+    spec = draw(st.sampled_from(ef.ruleset.contract.actions))
     params: dict[str, Any] = {}
     used = _templates(ef).get(spec.name, [])
     if used and (spec.required or draw(st.booleans())):
@@ -200,7 +200,7 @@ def _setup_only(ruleset: type[Ruleset]) -> str:
     return json.dumps({k: v for k, v in data.items() if k != "actions"})
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_saved_session_replays_to_the_same_end_state(
@@ -233,7 +233,7 @@ def test_saved_session_replays_to_the_same_end_state(
         store.close()
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
 def test_may_do_now_agrees_with_the_rules(ruleset: type[Ruleset]) -> None:
     """At every step of the example: an action listed as allowed on a target is not
     refused there; one listed as not allowed is refused on every target tried."""
@@ -302,7 +302,7 @@ def test_switches_and_numbers_are_offered_for_their_parameters(tmp_path: Path) -
     where an action has no such parameter."""
     from fracas.choices import param_flags, param_numbers
 
-    flags = {(r.name, s.name): param_flags(s) for r in RULESETS for s in r.actions}
+    flags = {(r.about.name, s.name): param_flags(s) for r in RULESETS for s in r.contract.actions}
     assert flags[("soak", "attack")] == ("advantage", "disadvantage")
     assert flags[("wasteland", "attack")] == ("burst", "sneak", "flanking", "clear_shot")
     assert flags[("escalation", "attack")] == ("free", "unseen", "unexpected")
@@ -316,7 +316,9 @@ def test_switches_and_numbers_are_offered_for_their_parameters(tmp_path: Path) -
     assert attack["flags"] == ["advantage", "disadvantage"]
     # and every whole-number parameter as a number to type in
     assert attack["numbers"] == ["modifier", "distance"]
-    numbers = {(r.name, s.name): param_numbers(s) for r in RULESETS for s in r.actions}
+    numbers = {
+        (r.about.name, s.name): param_numbers(s) for r in RULESETS for s in r.contract.actions
+    }
     assert numbers[("wasteland", "attack")] == ("accuracy_mod", "evasion_mod")
     assert numbers[("escalation", "attack")] == ("failure_mod",)
     assert numbers[("dice-combat", "attack")] == ()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Action
+from fracas.rulesets.base import is_down
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM
@@ -61,7 +62,7 @@ def test_a_fight_to_its_end_in_three_contexts(server: Server, browser: Any) -> N
     table, ruleset = server.table, server.table.ruleset
     attacks = 0
     for _ in range(40):
-        if ruleset.is_down(table.state.get("bo")):
+        if is_down(ruleset, table.state.get("bo")):
             break
         actor = table.state.turn.actor
         seq = table.seq
@@ -83,11 +84,11 @@ def test_a_fight_to_its_end_in_three_contexts(server: Server, browser: Any) -> N
             target.click()
             attacks += 1
             _synced(page, seq + 1 - base)
-            if table.seq == seq + 1 and not ruleset.is_down(table.state.get("bo")):
+            if table.seq == seq + 1 and not is_down(ruleset, table.state.get("bo")):
                 page.get_by_role("button", name="End turn").click()  # its action is used
         for p in (gm, pat, kim):
             _synced(p, table.seq - base)
-    assert ruleset.is_down(table.state.get("bo")), f"not over after {attacks} attacks"
+    assert is_down(ruleset, table.state.get("bo")), f"not over after {attacks} attacks"
     for page in (gm, pat, kim):
         assert "down" in page.locator("#order li", has_text="Bo").first.inner_text().lower()
     SHOTS.mkdir(exist_ok=True)

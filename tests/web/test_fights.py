@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from fracas.rulesets.base import is_down
 from fracas.table import Identity, Table, View
 from fracas.web.live import RATE
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
@@ -23,7 +24,7 @@ TURNS = 24
 def _over(table: Table) -> bool:
     """One side has no combatant standing."""
     state = table.state
-    standing = {c.side for c in state.combatants.values() if not table.ruleset.is_down(c)}
+    standing = {c.side for c in state.combatants.values() if not is_down(table.ruleset, c)}
     return len(standing) < 2
 
 
@@ -33,7 +34,7 @@ def _enemies(table: Table) -> set[str]:
     return {
         c.id
         for c in state.combatants.values()
-        if c.side != me.side and not table.ruleset.is_down(c)
+        if c.side != me.side and not is_down(table.ruleset, c)
     }
 
 

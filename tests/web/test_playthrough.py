@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Action, Combatant, Encounter
+from fracas.rulesets.base import is_down
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of, synced
 
 pytestmark = NEEDS_CHROMIUM
@@ -79,7 +80,7 @@ def _enemies_of(state: Encounter, side: str, ruleset: Any) -> list[Combatant]:
     return [
         state.get(cid)
         for cid in state.order
-        if state.get(cid).side != side and not ruleset.is_down(state.get(cid))
+        if state.get(cid).side != side and not is_down(ruleset, state.get(cid))
     ]
 
 
@@ -212,7 +213,7 @@ def test_a_game_master_and_two_phones_play_the_example_to_the_winners_banner(
     def condition() -> None:
         # a status from the ruleset's list that lasts some turns (dice-combat's burning,
         # DC-29), else a free-form mark of the game master's with its turns
-        lasting = [x for x in ruleset.statuses if "turns" in x.details]
+        lasting = [x for x in ruleset.contract.statuses if "turns" in x.details]
         name, turns = (lasting[0].name, 3) if lasting else ("marked", 2)
         _pick(gm, s.state.get(foe.id).name, foe.id)
         gm.select_option("#cond-name", name if lasting else "")
@@ -221,7 +222,7 @@ def test_a_game_master_and_two_phones_play_the_example_to_the_winners_banner(
         gm.fill("#cond-turns", str(turns))
         record = s.change(gm, lambda: gm.get_by_role("button", name="Set condition").click())
         assert record.action is not None and record.action.do == "status"
-        want = ruleset.check_status(name, {"turns": turns})
+        want = ruleset.contract.check_status(name, {"turns": turns})
         assert dict(s.state.get(foe.id).statuses[name]) == want and want["turns"] == turns
         badges = gm.locator(f'.token[data-id="{foe.id}"] .badge').all_text_contents()
         assert f"{name.replace('_', ' ')} {turns}" in badges, badges  # its turns on the map
@@ -291,7 +292,7 @@ def test_a_game_master_and_two_phones_play_the_example_to_the_winners_banner(
                 _pick(gm, c.name, c.id)
                 gm.fill("#quick-hp", f"-{c.hp}")
                 s.change(gm, lambda: gm.press("#quick-hp", "Enter"))
-                assert s.state.get(c.id).hp == 0 and ruleset.is_down(s.state.get(c.id))
+                assert s.state.get(c.id).hp == 0 and is_down(ruleset, s.state.get(c.id))
             break
         s.change(gm, lambda: gm.locator("#end-turn").click())
 
@@ -335,7 +336,7 @@ def _targets(s: Session, actor: str, side: str) -> list[str]:
     return [
         t
         for t in (attack or {}).get("targets") or []
-        if s.state.get(t).side != side and not ruleset.is_down(s.state.get(t))
+        if s.state.get(t).side != side and not is_down(ruleset, s.state.get(t))
     ]
 
 

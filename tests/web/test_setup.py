@@ -174,12 +174,12 @@ def test_the_token_is_kept_hashed() -> None:
 
 def test_the_schema_is_every_rulesets_options_sheet_and_short_hands(s: Setup) -> None:
     forms = {f["name"]: f for f in s.get("rulesets").json()}
-    assert list(forms) == [r.name for r in RULESETS]
+    assert list(forms) == [r.about.name for r in RULESETS]
     for r in RULESETS:
-        form = forms[r.name]
-        assert [f["name"] for f in form["options"]] == list(r.option_defaults())
+        form = forms[r.about.name]
+        assert [f["name"] for f in form["options"]] == list(r.contract.option_defaults())
         assert [f["name"] for f in form["core"]] == ["id", "name", "side", "at", "hp", "max_hp"]
-        assert form["shorthands"] == list(r.item_shorthands)
+        assert form["shorthands"] == list(r.contract.item_shorthands)
     dc = {f["name"]: f for f in forms["dice-combat"]["sheet"]}
     assert (dc["hand"]["kind"], dc["inventory"]["kind"]) == ("item", "items")
     assert dc["crit"] == {
@@ -206,7 +206,7 @@ def test_the_sheet_fields_of_the_schema_are_the_rulesets() -> None:
     import dataclasses
 
     for r, form in zip(RULESETS, ruleset_forms(), strict=True):
-        fields = [f.name for f in dataclasses.fields(r.sheet_type)]
+        fields = [f.name for f in dataclasses.fields(r.contract.sheet)]
         assert [f["name"] for f in form["sheet"]] == fields
 
 

@@ -9,7 +9,7 @@ MAX_POOL = 6
 SUCCESS_ON = 5
 """A die showing this or more is a success (PO-2); option ``success_on``."""
 DEFAULT_MAX_HP = 6
-"""HP of a combatant whose file gives no ``max_hp`` (PO-3); option ``max_hp``."""
+"""HP of a combatant whose file gives no ``max_hp`` (PO-3)."""
 ATTACK_POOL = 3
 """A sheet's ``attack`` pool when it gives none."""
 DEFENCE_POOL = 2

@@ -1,13 +1,11 @@
 """pools' sheet fields and options: frozen dataclasses, validated by pydantic."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import ConfigDict, Field
 
-from pools.data import ATTACK_POOL, DEFAULT_MAX_HP, DEFENCE_POOL, MAX_POOL, SUCCESS_ON
+from pools.data import ATTACK_POOL, DEFENCE_POOL, MAX_POOL, SUCCESS_ON
 
 DOCS = ConfigDict(extra="forbid", use_attribute_docstrings=True)  # `fracas rules` shows them
 
@@ -30,5 +28,3 @@ class Options:
     __pydantic_config__ = DOCS
     success_on: Annotated[int, Field(ge=2, le=6)] = SUCCESS_ON
     """A die showing this or more is a success (PO-2)."""
-    max_hp: Annotated[int, Field(ge=1)] = DEFAULT_MAX_HP
-    """HP of a combatant whose file gives none (PO-3)."""

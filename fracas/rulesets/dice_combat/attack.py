@@ -11,7 +11,7 @@ from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.grid import Tile
 from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event, TurnOver
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.dice_combat.events import (
     AmmoFired,
     AttackRolled,
@@ -35,7 +35,7 @@ __all__ = ["Strike", "decide_attack", "roll_strike", "tiles"]
 
 
 @dataclass(frozen=True, slots=True)
-class Strike:
+class Strike(Decision):
     """A decided melee attack, gun attack or weapon throw: everything but the dice."""
 
     actor: str
@@ -57,6 +57,9 @@ class Strike:
     loaded: int = 0
     thrown: StaysInHand | None = None
     """A weapon throw: the reminder that the weapon stays in hand (DC-19)."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_strike(self, rules.options, dice)
 
 
 def decide_attack(

@@ -20,7 +20,7 @@ from fracas.model import (
     StatusSet,
     TurnOver,
 )
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.dice_combat.events import (
     AttackRolled,
     BlastEmpty,
@@ -59,7 +59,7 @@ class Victim:
 
 
 @dataclass(frozen=True, slots=True)
-class Blast:
+class Blast(Decision):
     """A decided explosive throw: everything but the dice. The victims at the centre
     aimed at are found here; a scattered throw (DC-34) finds its own when rolling."""
 
@@ -84,6 +84,9 @@ class Blast:
     scattered: tuple[tuple[Tile, tuple[Victim, ...]], ...] = ()
     """Who is in it at each tile a critical failure may scatter it to (DC-34: 1d3 tiles
     in one of 8 directions), so that no die's path looks for them again."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_blast(state, self, rules.options, dice)
 
 
 def blast(

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.model import ActionUsed, Combatant, Encounter, Event, TurnFlagged
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.dice_combat.events import Equipped, Reloaded
 from fracas.rulesets.dice_combat.items import weapon_class
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
@@ -17,10 +18,13 @@ __all__ = ["Ready", "check_action_left", "check_weapon_unchanged", "decide_equip
 
 
 @dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(Decision):
     """A decided action that rolls no die: its events."""
 
     events: tuple[Event, ...]
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return list(self.events)
 
 
 def check_weapon_unchanged(state: Encounter, actor: Combatant) -> None:

@@ -3,9 +3,11 @@ and scrap mark, cover and luck, and the ranges of the hand item as rings (DC-A5)
 
 from __future__ import annotations
 
+from typing import Any
+
 from fracas.model import Combatant, Encounter
-from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
-from fracas.rulesets.dice_combat.items import Item, weapon_class
+from fracas.rulesets.base import Presenter, Reach, Shown, item_json, sheet_as
+from fracas.rulesets.dice_combat.items import Item, gun_group, weapon_class
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
 from fracas.rulesets.dice_combat.tables import BANDS, COVER_BONUS, THROW
 
@@ -25,7 +27,7 @@ class DiceCombatPresenter(Presenter):
             text += f" {hand.loaded}/{hand.capacity}"
         return text
 
-    def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+    def fields(self, state: Encounter, c: Combatant, full: bool = False) -> tuple[Shown, ...]:
         sheet = sheet_as(c, Sheet)
         hand = sheet.hand
         options: Options = self.ruleset.options
@@ -35,7 +37,7 @@ class DiceCombatPresenter(Presenter):
             shown.append(
                 Shown("Ammo", f"{hand.loaded}/{hand.capacity}", "rounds loaded (DC-8, DC-9)")
             )
-        note = self.gear_note(state, c)
+        note = self._scrap_note(sheet, hand)
         if note:
             shown.append(Shown("Scrap", "-1", note))
         if sheet.cover:
@@ -45,37 +47,43 @@ class DiceCombatPresenter(Presenter):
             shown.append(Shown("Luck", sheet.luck, f"burning lasts {turns} (DC-25)"))
         return tuple(shown)
 
-    ranges_button = "Gun range"  # DC-A5: "press Gun range"
-
-    def rings(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
+    def _rings(self, c: Combatant) -> tuple[Reach, ...]:
         """DC-A5: "your throw range, 15 tiles and 20 tiles as rings": the throw range of
         DC-17 (10 tiles; 15 with Strong Arm [A: 13]), then 15 and 20."""
         sheet = sheet_as(c, Sheet)
         options: Options = self.ruleset.options
         strong = "strong_arm" in sheet.traits
         throw = THROW.strong_arm_range[options.revision] if strong else THROW.max_range
-        return (Reach("throw", throw), Reach("15 tiles", 15), Reach("20 tiles", 20))
+        return (
+            Reach("throw", throw, ring=True),
+            Reach("15 tiles", 15, ring=True),
+            Reach("20 tiles", 20, ring=True),
+        )
 
-    def gear_note(self, state: Encounter, c: Combatant) -> str:
-        """The scrap line where DC-11/DC-26 take 1 off: a scrap gun or explosive, or a
-        scrap short weapon its Strong Arm may throw (DC-15, DC-16: when thrown); never a
-        scrap weapon only swung (DC-11: melee is unaffected)."""
-        sheet = sheet_as(c, Sheet)
-        return self._scrap_note(sheet, sheet.hand)
+    def item_words(self, state: Encounter, c: Combatant, item: Item) -> tuple[str, str]:
+        """``knife (scrap)`` where ``item`` is scrap (an inventory item ``equip`` would
+        take, or the hand's), with the scrap line where DC-11/DC-26 take 1 off: a scrap
+        gun or explosive, or a scrap short weapon its Strong Arm may throw (DC-15, DC-16:
+        when thrown); never a scrap weapon only swung (DC-11: melee is unaffected)."""
+        if not item.scrap:
+            return item.name, ""
+        return f"{item.name} (scrap)", self._scrap_note(sheet_as(c, Sheet), item)
 
-    def choice_words(
-        self, state: Encounter, c: Combatant, param: str, value: str
-    ) -> tuple[str, str] | None:
-        """``equip``'s ``item``: the inventory item it would take (the first of that
-        name, as DC-21's equip takes it), ``knife (scrap)`` where that one is scrap, with
-        the scrap line where DC-11/DC-26 would apply it in the hand (:meth:`gear_note`)."""
-        if param != "item":
-            return None
+    def sheet_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        """2.6: every item field plus the derived class and group."""
+        out = super().sheet_json(state, c)
         sheet = sheet_as(c, Sheet)
-        item = next((i for i in sheet.inventory if i.name == value), None)
-        if item is None or not item.scrap:
-            return None
-        return f"{item.name} (scrap)", self._scrap_note(sheet, item)
+        if sheet.hand is not None:
+            out["hand"] = self._item_json(sheet.hand)
+        out["inventory"] = [self._item_json(i) for i in sheet.inventory]
+        return out
+
+    def _item_json(self, item: Item) -> dict[str, Any]:
+        options: Options = self.ruleset.options
+        out = item_json(item)
+        out["class"] = weapon_class(item, options.machine_pistol).name
+        out["group"] = gun_group(item, options.revision, options.machine_pistol)
+        return out
 
     def _scrap_note(self, sheet: Sheet, item: Item | None) -> str:
         if item is None or not item.scrap:
@@ -96,15 +104,16 @@ class DiceCombatPresenter(Presenter):
         hand = sheet.hand
         options: Options = self.ruleset.options
         cls = weapon_class(hand, options.machine_pistol)
+        rings = self._rings(c)
         if cls.kind == "gun":
             bands = tuple(Reach(f"{cls.label} {name}", limit) for limit, name in BANDS)
-            return (*bands, Reach(f"{cls.label} long", cls.max_range))
+            return (*bands, Reach(f"{cls.label} long", cls.max_range), *rings)
         if cls.kind == "explosive":
-            return (Reach(f"{cls.label} throw", cls.max_range),)
+            return (Reach(f"{cls.label} throw", cls.max_range), *rings)
         reach = Reach(f"{cls.label} reach", cls.max_range)
         if hand is not None and hand.short and "strong_arm" in sheet.traits:
-            return reach, Reach("throw", THROW.strong_arm_range[options.revision])
-        return (reach,)
+            return reach, Reach("throw", THROW.strong_arm_range[options.revision]), *rings
+        return (reach, *rings)
 
 
 def _scrap(item: Item, when: str = "") -> str:

@@ -8,12 +8,10 @@ procedures P-DC-1 to P-DC-5 and the contract of Part 2); the text: seed
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar
+from functools import partial
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.frozen import evolve
 from fracas.model import (
     Action,
     Combatant,
@@ -24,15 +22,19 @@ from fracas.model import (
     StatusSet,
 )
 from fracas.rulesets.base import (
+    About,
     ActionSpec,
+    Contract,
     Detail,
     DieSpec,
+    Rules,
     StatusSpec,
     TypedRuleset,
+    distance,
     sheet_as,
 )
-from fracas.rulesets.dice_combat.attack import Strike, decide_attack, roll_strike
-from fracas.rulesets.dice_combat.explosives import Blast, roll_blast
+from fracas.rulesets.dice_combat.attack import Strike, decide_attack
+from fracas.rulesets.dice_combat.explosives import Blast
 from fracas.rulesets.dice_combat.gear import (
     Ready,
     check_action_left,
@@ -40,7 +42,7 @@ from fracas.rulesets.dice_combat.gear import (
     decide_equip,
     decide_reload,
 )
-from fracas.rulesets.dice_combat.items import SHORTHANDS, Item, gun_group, weapon_class
+from fracas.rulesets.dice_combat.items import SHORTHANDS, Item
 from fracas.rulesets.dice_combat.presenter import DiceCombatPresenter
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
 from fracas.rulesets.dice_combat.tables import (
@@ -53,100 +55,146 @@ from fracas.rulesets.dice_combat.tables import (
 __all__ = ["DiceCombat"]
 
 
-class DiceCombat(TypedRuleset[Sheet, Options]):
+def _ready(rules: Rules[Options], state: Encounter, action: Action) -> Combatant:
+    """The refusals of every action, first (2.3): the actor knocked out, its turn over."""
+    actor = state.get(action.actor)
+    if actor.hp == 0:  # DC-G10
+        raise Refusal("knocked_out", f"{actor.id!r} is knocked out (0 HP) and cannot act")
+    if state.turn.over:  # DC-32, DC-38
+        raise Refusal(
+            "turn_over",
+            f"the turn of {actor.id!r} has ended (a critical failure or an explosive); "
+            "end_turn, move or set are still allowed",
+        )
+    return actor
+
+
+def _attack(rules: Rules[Options], state: Encounter, action: Action) -> Strike | Blast:
+    """An ``attack`` or ``throw`` (P-DC-1 to P-DC-3)."""
+    actor = _ready(rules, state, action)
+    check_weapon_unchanged(state, actor)
+    check_action_left(state, actor, rules.options)
+    return decide_attack(state, actor, action, rules.options, partial(distance, rules))
+
+
+def _reload(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
+    return decide_reload(state, _ready(rules, state, action), rules.options)
+
+
+def _equip(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
+    actor = _ready(rules, state, action)
+    return decide_equip(state, actor, str(action.params["item"]), rules.options)
+
+
+class DiceCombat(TypedRuleset[Sheet, Options, Strike | Blast | Ready]):
     """The reference ruleset."""
 
-    name: ClassVar[str] = "dice-combat"
-    title: ClassVar[str] = "Dice Combat - Weapons & Damage"
-    seed_file: ClassVar[str] = "000_342b9ddb13dd48fb.txt"
-    summary: ClassVar[str] = (
-        "opposed d20 attack vs Defend, fixed weapon damage, 12 HP, tile ranges, ammo, "
-        "explosives, burning"
+    about = About(
+        name="dice-combat",
+        title="Dice Combat - Weapons & Damage",
+        rule_text="000_342b9ddb13dd48fb.txt",
+        summary="opposed d20 attack vs Defend, fixed weapon damage, 12 HP, tile ranges, "
+        "ammo, explosives, burning",
+        ranges_button="Gun range",  # DC-A5: "press Gun range"
     )
-    item_type = Item
-    item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
-    default_max_hp: ClassVar[int] = 12  # DC-1
-    actions: ClassVar[tuple[ActionSpec, ...]] = (
-        ActionSpec(
-            "attack",
-            "attack the target with the item in hand (an explosive: a target or a tile `at`)",
-            ("edge", "defend_edge"),
-            "combatant_or_tile",
-            choices={"edge": EDGES, "defend_edge": EDGES},
-            calls=("edge", "defend_edge"),
+    contract = Contract(
+        sheet=Sheet,
+        options=Options,
+        item_type=Item,
+        item_shorthands=tuple(SHORTHANDS),
+        default_max_hp=12,  # DC-1
+        actions=(
+            ActionSpec(
+                "attack",
+                "attack the target with the item in hand (an explosive: a target or a tile `at`)",
+                ("edge", "defend_edge"),
+                "combatant_or_tile",
+                choices={"edge": EDGES, "defend_edge": EDGES},
+                calls=("edge", "defend_edge"),
+                decide=_attack,
+            ),
+            ActionSpec(
+                "throw",
+                "throw the item in hand: a short weapon (Strong Arm) at a target, "
+                "or an explosive at a target or tile",
+                ("edge",),
+                "combatant_or_tile",
+                choices={"edge": EDGES},
+                calls=("edge",),
+                decide=_attack,
+            ),
+            ActionSpec(
+                "reload",
+                "fill the gun in hand (a crossbow: the action; others: free)",
+                (),
+                "none",
+                decide=_reload,
+            ),
+            ActionSpec(
+                "equip",
+                "take `item` from the inventory into the hand",
+                ("item",),
+                "none",
+                required=("item",),
+                decide=_equip,
+            ),
         ),
-        ActionSpec(
-            "throw",
-            "throw the item in hand: a short weapon (Strong Arm) at a target, "
-            "or an explosive at a target or tile",
-            ("edge",),
-            "combatant_or_tile",
-            choices={"edge": EDGES},
-            calls=("edge",),
+        dice=(
+            DieSpec("attack", 20, "every attack and throw; 2 with `edge`"),
+            DieSpec(
+                "ammo",
+                3,
+                "pistol, SMG and rifle attacks, right after `attack`",
+                odds_relevant=False,
+            ),  # DC-9: damage does not depend on rounds fired
+            DieSpec(
+                "defend",
+                20,
+                "the target of a melee, gun or weapon throw; each explosion "
+                "victim as `defend:id`; 2 with `defend_edge`",
+                per_combatant=True,
+            ),
+            DieSpec("crit", 4, "a hit whose attack natural is a critical success"),
+            DieSpec(
+                "fumble", 4, "a hit whose defence natural is a critical failure", per_combatant=True
+            ),
+            DieSpec("scatter", 3, "explosive critical failure: tiles"),
+            DieSpec("direction", 8, "after scatter: 1 N, 2 NE, 3 E, 4 SE, 5 S, 6 SW, 7 W, 8 NW"),
         ),
-        ActionSpec(
-            "reload", "fill the gun in hand (a crossbow: the action; others: free)", (), "none"
+        statuses=(
+            StatusSpec(
+                "burning",
+                "set by a Molotov hit: damage at the start of each of the victim's turns "
+                "(DC-24, DC-25, P-DC-4)",
+                {
+                    "turns": Detail(int, BURN_TURNS, "ticks still to come (DC-24: 2)"),
+                    "damage": Detail(int, BURN_DAMAGE, "damage of each tick (DC-24: 1)"),
+                },
+            ),
         ),
-        ActionSpec(
-            "equip",
-            "take `item` from the inventory into the hand",
-            ("item",),
-            "none",
-            required=("item",),
-        ),
+        refusal_rules={  # the refusals' table, dice-combat.md 2.3
+            "knocked_out": "DC-G10",
+            "turn_over": "DC-32, DC-38",
+            "changed_weapon": "DC-21",
+            "no_action_left": "DC-23",
+            "not_a_gun": "DC-10",
+            "not_throwable": "DC-15",
+            "needs_strong_arm": "DC-15",
+            "explosives_round_one": "DC-28",
+            "out_of_reach": "DC-6",
+            "out_of_range": "DC-7, DC-17, DC-27",
+            "empty_gun": "DC-8",
+        },
+        presenter=DiceCombatPresenter,
     )
-    dice: ClassVar[tuple[DieSpec, ...]] = (
-        DieSpec("attack", 20, "every attack and throw; 2 with `edge`"),
-        DieSpec(
-            "ammo", 3, "pistol, SMG and rifle attacks, right after `attack`", odds_relevant=False
-        ),  # DC-9: damage does not depend on rounds fired
-        DieSpec(
-            "defend",
-            20,
-            "the target of a melee, gun or weapon throw; each explosion "
-            "victim as `defend:id`; 2 with `defend_edge`",
-            per_combatant=True,
-        ),
-        DieSpec("crit", 4, "a hit whose attack natural is a critical success"),
-        DieSpec(
-            "fumble", 4, "a hit whose defence natural is a critical failure", per_combatant=True
-        ),
-        DieSpec("scatter", 3, "explosive critical failure: tiles"),
-        DieSpec("direction", 8, "after scatter: 1 N, 2 NE, 3 E, 4 SE, 5 S, 6 SW, 7 W, 8 NW"),
-    )
-    statuses: ClassVar[tuple[StatusSpec, ...]] = (
-        StatusSpec(
-            "burning",
-            "set by a Molotov hit: damage at the start of each of the victim's turns "
-            "(DC-24, DC-25, P-DC-4)",
-            {
-                "turns": Detail(int, BURN_TURNS, "ticks still to come (DC-24: 2)"),
-                "damage": Detail(int, BURN_DAMAGE, "damage of each tick (DC-24: 1)"),
-            },
-        ),
-    )
-    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, dice-combat.md 2.3
-        "knocked_out": "DC-G10",
-        "turn_over": "DC-32, DC-38",
-        "changed_weapon": "DC-21",
-        "no_action_left": "DC-23",
-        "not_a_gun": "DC-10",
-        "not_throwable": "DC-15",
-        "needs_strong_arm": "DC-15",
-        "explosives_round_one": "DC-28",
-        "out_of_reach": "DC-6",
-        "out_of_range": "DC-7, DC-17, DC-27",
-        "empty_gun": "DC-8",
-    }
-    presenter_type = DiceCombatPresenter
 
     # --- hooks ------------------------------------------------------------
 
-    def prepare(self, combatant: Combatant) -> Combatant:
-        hand = self.sheet(combatant).hand
-        if hand is None or hand.type == "other":  # DC-22: began combat unarmed
-            return dataclasses.replace(combatant, marks=combatant.marks | {BEGAN_UNARMED})
-        return combatant
+    def settle(self, c: Combatant, given: frozenset[str], fresh: bool = False) -> Combatant:
+        hand = sheet_as(c, Sheet).hand
+        if fresh and (hand is None or hand.type == "other"):  # DC-22: began combat unarmed
+            return dataclasses.replace(c, marks=c.marks | {BEGAN_UNARMED})
+        return c
 
     def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """P-DC-4: burning ticks at the start of the victim's turn (DC-25)."""
@@ -164,56 +212,3 @@ class DiceCombat(TypedRuleset[Sheet, Options]):
         else:
             events.append(StatusCleared(actor, "burning"))
         return events
-
-    def item_json(self, item: Item) -> dict[str, Any]:
-        """2.6: every item field plus the derived class and group."""
-        out = super().item_json(item)
-        out["class"] = weapon_class(item, self.options.machine_pistol).name
-        out["group"] = gun_group(item, self.options.revision, self.options.machine_pistol)
-        return out
-
-    def chain_key(self, state: Encounter) -> Encounter:
-        """DC-8, DC-9, DC-10, DC-G6: a gun in hand other than a crossbow reloads for free
-        (no action), from a stock without end, and its rounds gate only whether it can
-        fire: under the lab's tactics (reload when the gun is empty, then fire) a
-        half-empty magazine fights exactly as a full one. The chain keys it as full."""
-        out = state
-        for c in state.combatants.values():
-            hand = sheet_as(c, Sheet).hand
-            if (
-                hand is not None
-                and hand.type == "gun"
-                and hand.capacity is not None
-                and hand.loaded != hand.capacity
-                and weapon_class(hand, self.options.machine_pistol).name != "crossbow"
-            ):
-                out = out.with_sheet(c.id, hand=evolve(hand, loaded=hand.capacity))
-        return out
-
-    # --- an action: decide, then roll -------------------------------------
-
-    def decide(self, state: Encounter, action: Action) -> Hashable:
-        actor = state.get(action.actor)
-        if actor.hp == 0:  # DC-G10
-            raise Refusal("knocked_out", f"{actor.id!r} is knocked out (0 HP) and cannot act")
-        if state.turn.over:  # DC-32, DC-38
-            raise Refusal(
-                "turn_over",
-                f"the turn of {actor.id!r} has ended (a critical failure or an explosive); "
-                "end_turn, move or set are still allowed",
-            )
-        if action.do == "equip":
-            return decide_equip(state, actor, str(action.params["item"]), self.options)
-        if action.do == "reload":
-            return decide_reload(state, actor, self.options)
-        check_weapon_unchanged(state, actor)
-        check_action_left(state, actor, self.options)
-        return decide_attack(state, actor, action, self.options, self.distance)
-
-    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
-        if isinstance(decision, Strike):
-            return roll_strike(decision, self.options, dice)
-        if isinstance(decision, Blast):
-            return roll_blast(state, decision, self.options, dice)
-        assert isinstance(decision, Ready)
-        return list(decision.events)

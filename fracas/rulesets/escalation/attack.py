@@ -26,7 +26,7 @@ from fracas.model import (
     StatusSet,
     Turn,
 )
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.escalation.damage import damage, failure_parts, judge
 from fracas.rulesets.escalation.events import (
     AssassinationImmune,
@@ -84,7 +84,7 @@ class TargetPlan:
 
 
 @dataclass(frozen=True, slots=True)
-class AttackPlan(HashKept):
+class AttackPlan(HashKept, Decision):
     """A decided attack: the decision of :func:`decide_attack`."""
 
     __hash__ = kept_hash  # the exact odds key every step after the first by its plan
@@ -101,6 +101,10 @@ class AttackPlan(HashKept):
     """A second counted action-attack this round (ES-2): it costs 1 Energy."""
     failed_counts: bool
     """A failed attack counts for double-attacking (ES-A4)."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        """P-ES-1's trigger dice (:func:`roll_attack`)."""
+        return roll_attack(self, dice)
 
 
 def decide_attack(
@@ -224,7 +228,7 @@ def roll_attack(plan: AttackPlan, dice: Dice, start: int = 0, landed: bool = Fal
 
 
 @dataclass(frozen=True, slots=True)
-class NextTarget:
+class NextTarget(Decision):
     """The rest of an attack on several targets (P-ES-1): the trigger of target
     ``index`` and those after it; ``landed``: an earlier trigger succeeded (ES-A4)."""
 
@@ -243,6 +247,9 @@ class NextTarget:
         with its own trigger die (ES-8) and verdict, and the attacker, whose action and
         Energy are tracked last (ES-2)."""
         return frozenset((self.plan.actor, *(t.target for t in self.plan.targets[self.index :])))
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_attack(self.plan, dice, self.index, self.landed)
 
 
 @lru_cache(maxsize=64)

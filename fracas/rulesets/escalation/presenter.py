@@ -3,10 +3,13 @@ actions left and conditions; the encounter's Escalation."""
 
 from __future__ import annotations
 
-from fracas.model import Combatant, Encounter
-from fracas.rulesets.base import Presenter, Shown, sheet_as
+from typing import Any
+
+from fracas.model import Combatant, Encounter, Turn
+from fracas.rulesets.base import Presenter, Shown, is_down, sheet_as
+from fracas.rulesets.escalation.attack import counted_attacks
 from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import ACTIONS_PER_ROUND, ESCALATION
+from fracas.rulesets.escalation.tables import ACTIONS_PER_ROUND
 
 __all__ = ["EscalationPresenter"]
 
@@ -14,9 +17,9 @@ __all__ = ["EscalationPresenter"]
 class EscalationPresenter(Presenter):
     """escalation's state a game master watches, short."""
 
-    def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+    def fields(self, state: Encounter, c: Combatant, full: bool = False) -> tuple[Shown, ...]:
         s = sheet_as(c, Sheet)
-        info = self.ruleset.combatant_json(state, c)
+        info = self.sheet_json(state, c)
         attacks = info["attacks_this_round"]
         return (
             Shown("Energy", str(s.energy), "1 per double attack, never below 0 (ES-2, ES-G3)"),
@@ -33,15 +36,13 @@ class EscalationPresenter(Presenter):
             ),
         )
 
-    def encounter(self, state: Encounter) -> tuple[Shown, ...]:
-        values = self.ruleset.values_json(state)
-        if ESCALATION not in values:
-            return ()
-        return (
-            Shown(
-                "Escalation",
-                str(values[ESCALATION]),
-                "added to every weapon's damage; +1 as the turn passes from the enemies to "
-                "the players (ES-4, ES-5)",
-            ),
-        )
+    def sheet_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        """2.6: the sheet, plus what the combatant can do if it acts now: the combatant
+        whose turn it is has what its turn left; any other starts a turn when it acts,
+        where both reset (2 actions, 0 attacks)."""
+        out = super().sheet_json(state, c)
+        turn = state.turn if state.turn.actor == c.id else Turn(c.id)
+        down = is_down(self.ruleset, c)
+        out["actions_left"] = 0 if down else ACTIONS_PER_ROUND - turn.actions_used
+        out["attacks_this_round"] = counted_attacks(turn)
+        return out

@@ -16,7 +16,7 @@ from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.grid import METRICS
 from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.soak.damage import (
     Hits,
     additional_amount,
@@ -61,7 +61,7 @@ class Extra:
 
 
 @dataclass(frozen=True, slots=True)
-class Attack:
+class Attack(Decision):
     """One allowed attack, before its dice: the decision of :func:`decide_attack`."""
 
     actor: str
@@ -89,6 +89,10 @@ class Attack:
     av: int
     """The target's AV before the attack (SK-12)."""
     extra: Extra | None
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        """P-SK-1's dice and events (:func:`roll_attack`)."""
+        return roll_attack(self, dice, rules.options)
 
 
 def decide_attack(state: Encounter, action: Action, o: Options) -> Attack:
@@ -274,11 +278,14 @@ def roll_attack(a: Attack, dice: Dice, o: Options) -> list[Event]:
 
 
 @dataclass(frozen=True, slots=True)
-class DamageStep:
+class DamageStep(Decision):
     """The damage of a hit, rolled after the attack (a step: ``fracas.steps``)."""
 
     attack: Attack
     critical: bool
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_damage(self, dice, rules.options)
 
 
 def roll_damage(step: DamageStep, dice: Dice, o: Options) -> list[Event]:

@@ -4,6 +4,8 @@ which weapons its proficiencies reach."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
 from fracas.rulesets.soak.sheet import Sheet
@@ -15,8 +17,14 @@ __all__ = ["SoakPresenter"]
 class SoakPresenter(Presenter):
     """soak's state a game master watches, short."""
 
-    def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+    def fields(self, state: Encounter, c: Combatant, full: bool = False) -> tuple[Shown, ...]:
+        """Short: AV, AP, wounds, the track; full, besides: ``proficiencies`` says which
+        weapons it carries they reach, and names a type it carries no weapon of (a weapon
+        picked up later, or a typo)."""
         s = sheet_as(c, Sheet)
+        if full:
+            shown = ", ".join(s.proficiencies) or "none"
+            return (*self.fields(state, c), Shown("proficiencies", shown, proficiency_note(s)))
         return (
             Shown("AV", str(s.av), "Armor Value: soaks base damage, -1 when damage gets "
                   "through (SK-12, SK-13)"),
@@ -30,16 +38,10 @@ class SoakPresenter(Presenter):
             ),
         )  # fmt: skip
 
-    def full(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
-        """Every sheet field; ``proficiencies`` says which weapons it carries they reach,
-        and names a type it carries no weapon of (a weapon picked up later, or a typo)."""
-        s = sheet_as(c, Sheet)
-        return tuple(
-            Shown(f.label, f.value or "none", proficiency_note(s))
-            if f.label == "proficiencies"
-            else f
-            for f in super().full(state, c)
-        )
+    def sheet_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        out = super().sheet_json(state, c)
+        out["skills"] = dict(sheet_as(c, Sheet).skills)
+        return out
 
     def ranges(self, state: Encounter, c: Combatant) -> tuple[Reach, ...]:
         """Each weapon's rings (unarmed alone when the sheet has none): a melee or

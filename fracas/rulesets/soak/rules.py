@@ -9,25 +9,17 @@ seed ``004_3533b04603d44f26.txt``, "Combat Process".
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping
-from typing import Annotated, Any, ClassVar
+from collections.abc import Mapping
+from typing import Annotated
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.frozen import freeze
-from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
-from fracas.rulesets.base import ActionSpec, DieSpec, TypedRuleset
-from fracas.rulesets.soak.attack import (
-    PARAMS,
-    Attack,
-    DamageStep,
-    decide_attack,
-    roll_attack,
-    roll_damage,
-)
+from fracas.rulesets.base import About, ActionSpec, Contract, DieSpec, Rules, TypedRuleset, sheet_as
+from fracas.rulesets.soak.attack import PARAMS, Attack, decide_attack
 from fracas.rulesets.soak.events import APRestored, InitiativeOrdered, InitiativeRolled, health
 from fracas.rulesets.soak.presenter import SoakPresenter
 from fracas.rulesets.soak.sheet import Options, Sheet
@@ -37,69 +29,86 @@ from fracas.rulesets.soak.weapons import SHORTHANDS, Weapon
 __all__ = ["Soak"]
 
 
-class Soak(TypedRuleset[Sheet, Options]):
+def _decide_attack(rules: Rules[Options], state: Encounter, action: Action) -> Attack:
+    """P-SK-1 before any die: the refusals of 2.3 in the table's order, then the
+    attack's weapon, number to reach and dice (:func:`~.attack.decide_attack`)."""
+    return decide_attack(state, action, rules.options)
+
+
+class Soak(TypedRuleset[Sheet, Options, Attack]):
     """Armor soak with AV erosion (seed 004)."""
 
-    name: ClassVar[str] = "soak"
-    title: ClassVar[str] = "Combat Process (armor soak with AV erosion)"
-    seed_file: ClassVar[str] = "004_3533b04603d44f26.txt"
-    summary: ClassVar[str] = (
-        "d20+Agility+skill vs EV/DV, exploding damage dice, armor soak that erodes, wounds"
+    about = About(
+        name="soak",
+        title="Combat Process (armor soak with AV erosion)",
+        rule_text="004_3533b04603d44f26.txt",
+        summary="d20+Agility+skill vs EV/DV, exploding damage dice, armor soak that erodes, wounds",
     )
-    item_type = Weapon
-    item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
-    default_max_hp: ClassVar[int] = DEFAULT_MAX_HP  # SK-G4
-    odds_max_rolls: ClassVar[int] = ODDS_MAX_ROLLS  # SK-7: exploding dice
-    actions: ClassVar[tuple[ActionSpec, ...]] = (
-        ActionSpec(
-            "attack",
-            "attack the target with `weapon` (default: the first, else unarmed); "
-            "`advantage`/`disadvantage: true`, a signed `modifier` (terrain, weapon "
-            "bonuses, others' actions), `distance` in tiles where a combatant has no `at`",
-            PARAMS,
-            types={
-                "weapon": StrictStr,
-                "advantage": StrictBool,
-                "disadvantage": StrictBool,
-                "modifier": StrictInt,
-                "distance": Annotated[StrictInt, Field(ge=0)],
-            },
-            calls=("advantage", "disadvantage", "modifier", "distance"),
+    contract = Contract(
+        sheet=Sheet,
+        options=Options,
+        item_type=Weapon,
+        item_shorthands=tuple(SHORTHANDS),
+        default_max_hp=DEFAULT_MAX_HP,  # SK-G4
+        odds_max_rolls=ODDS_MAX_ROLLS,  # SK-7: exploding dice
+        actions=(
+            ActionSpec(
+                "attack",
+                "attack the target with `weapon` (default: the first, else unarmed); "
+                "`advantage`/`disadvantage: true`, a signed `modifier` (terrain, weapon "
+                "bonuses, others' actions), `distance` in tiles where a combatant has no `at`",
+                PARAMS,
+                types={
+                    "weapon": StrictStr,
+                    "advantage": StrictBool,
+                    "disadvantage": StrictBool,
+                    "modifier": StrictInt,
+                    "distance": Annotated[StrictInt, Field(ge=0)],
+                },
+                calls=("advantage", "disadvantage", "modifier", "distance"),
+                decide=_decide_attack,
+            ),
         ),
+        dice=(
+            DieSpec(
+                "attack",
+                D20,
+                "every attack; a list of 2 with advantage, disadvantage or an improvised weapon",
+            ),
+            DieSpec(
+                "damage",
+                MAX_SIDES,
+                "on a hit: the weapon's dice (any d2..d100), `dice` then `upgrades`, each "
+                "explosion right after its die; on a natural 20 only the explosion rolls",
+            ),
+            DieSpec(
+                "additional",
+                MAX_SIDES,
+                "on a hit, after `damage`: the additional dice, explosions as for damage",
+            ),
+            DieSpec(
+                "initiative",
+                D20,
+                "at the start, for each combatant without `initiative`, when the file has no "
+                "`order` (initiative:id)",
+                per_combatant=True,
+            ),
+        ),
+        refusal_rules={  # the refusals' table, soak.md 2.3
+            "down": "SK-G4",
+            "not_enough_ap": "SK-1, SK-G1",
+            "no_distance": "SK-4",
+            "out_of_range": "SK-G2",
+        },
+        presenter=SoakPresenter,  # 2.6: AV, AP, wounds, the health track
     )
-    dice: ClassVar[tuple[DieSpec, ...]] = (
-        DieSpec("attack", D20, "every attack; a list of 2 with advantage, disadvantage or an "
-                "improvised weapon"),
-        DieSpec(
-            "damage",
-            MAX_SIDES,
-            "on a hit: the weapon's dice (any d2..d100), `dice` then `upgrades`, each "
-            "explosion right after its die; on a natural 20 only the explosion rolls",
-        ),
-        DieSpec("additional", MAX_SIDES, "on a hit, after `damage`: the additional dice, "
-                "explosions as for damage"),
-        DieSpec(
-            "initiative",
-            D20,
-            "at the start, for each combatant without `initiative`, when the file has no "
-            "`order` (initiative:id)",
-            per_combatant=True,
-        ),
-    )  # fmt: skip
-    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, soak.md 2.3
-        "down": "SK-G4",
-        "not_enough_ap": "SK-1, SK-G1",
-        "no_distance": "SK-4",
-        "out_of_range": "SK-G2",
-    }
-    presenter_type = SoakPresenter  # 2.6: AV, AP, wounds, the health track
 
     # --- hooks ------------------------------------------------------------
 
-    def settle(self, c: Combatant, given: frozenset[str]) -> Combatant:
+    def settle(self, c: Combatant, given: frozenset[str], fresh: bool = False) -> Combatant:
         """2.1: ``hp`` is derived from the health track; a given ``hp`` sets ``superficial``.
         Sheet fields whose default is an option take the option's value."""
-        sheet = self.sheet(c)
+        sheet = sheet_as(c, Sheet)
         o = self.options
         max_ap = sheet.max_ap if sheet.max_ap is not None else o.max_ap
         ap = sheet.ap if sheet.ap is not None else max_ap
@@ -152,10 +161,7 @@ class Soak(TypedRuleset[Sheet, Options]):
             additional=additional,
         )
 
-    def initiative(self, state: Encounter, dice: Dice) -> tuple[str, ...]:
-        return self.roll_initiative(state, dice)[0]
-
-    def roll_initiative(self, state: Encounter, dice: Dice) -> tuple[tuple[str, ...], list[Event]]:
+    def initiative(self, state: Encounter, dice: Dice) -> tuple[tuple[str, ...], list[Event]]:
         """SK-1, SK-G1: d20 + Agility, highest first (ties: higher Agility, then the
         file's order); a sheet's `initiative` is used as given."""
         if self.options.initiative == "file_order":
@@ -163,7 +169,7 @@ class Soak(TypedRuleset[Sheet, Options]):
         events: list[Event] = []
         values: dict[str, int] = {}
         for cid, c in state.combatants.items():
-            sheet = self.sheet(c)
+            sheet = sheet_as(c, Sheet)
             if sheet.initiative is None:
                 natural = dice.roll(D20, "initiative", of=cid)
                 rolled = InitiativeRolled(cid, natural, sheet.agility, natural + sheet.agility)
@@ -183,7 +189,7 @@ class Soak(TypedRuleset[Sheet, Options]):
         combatant has no initiative (the file gave the order): there is nothing to rank."""
         if "initiative" not in given or self.options.initiative == "file_order":
             return None
-        values = {cid: self.sheet(c).initiative for cid, c in state.combatants.items()}
+        values = {cid: sheet_as(c, Sheet).initiative for cid, c in state.combatants.items()}
         if any(v is None for v in values.values()):
             return None
         return self._ranked(state, {cid: v for cid, v in values.items() if v is not None})
@@ -195,37 +201,16 @@ class Soak(TypedRuleset[Sheet, Options]):
         return tuple(
             sorted(
                 ids,
-                key=lambda cid: (-values[cid], -self.sheet(state.get(cid)).agility, ids.index(cid)),
+                key=lambda cid: (
+                    -values[cid],
+                    -sheet_as(state.get(cid), Sheet).agility,
+                    ids.index(cid),
+                ),
             )
         )
 
     def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """SK-G1: AP back to ``max_ap`` at the start of each of the combatant's turns."""
-        sheet = self.sheet(state.get(actor))
+        sheet = sheet_as(state.get(actor), Sheet)
         max_ap = sheet.max_ap if sheet.max_ap is not None else self.options.max_ap
         return [] if sheet.ap == max_ap else [APRestored(actor, max_ap)]
-
-    def metric_name(self) -> str:
-        return self.options.metric  # 1.1: Chebyshev (PROPOSED), an option
-
-    def distance(self, a: Tile, b: Tile) -> int:
-        return METRICS[self.options.metric](a, b)  # 1.1: Chebyshev (PROPOSED)
-
-    def sheet_json(self, c: Combatant) -> dict[str, Any]:
-        out = super().sheet_json(c)
-        out["skills"] = dict(self.sheet(c).skills)
-        return out
-
-    # --- an action: decide, then roll -------------------------------------
-
-    def decide(self, state: Encounter, action: Action) -> Hashable:
-        """P-SK-1 before any die: the refusals of 2.3 in the table's order, then the
-        attack's weapon, number to reach and dice (:func:`~.attack.decide_attack`)."""
-        return decide_attack(state, action, self.options)
-
-    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
-        """P-SK-1's dice and events (:func:`~.attack.roll_attack`)."""
-        if isinstance(decision, DamageStep):  # the damage after a hit (a step)
-            return roll_damage(decision, dice, self.options)
-        assert isinstance(decision, Attack)
-        return roll_attack(decision, dice, self.options)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint
 from fracas.dice.source import Dice
-from fracas.model import ActionUsed, Attempted, Combatant, Event
-from fracas.rulesets.base import sheet_as
+from fracas.model import ActionUsed, Attempted, Combatant, Encounter, Event
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.tier_duel.damage import crossbow_hit, firearm_hit, hit, skill_of
 from fracas.rulesets.tier_duel.events import (
     AutomaticHit,
@@ -50,10 +50,13 @@ Parts = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(Decision):
     """A decided action that rolls no die: its events."""
 
     events: tuple[Event, ...]
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return list(self.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +83,7 @@ def side(who: str, label: str, how: str, parts: list[tuple[str, int]]) -> Side:
 
 
 @dataclass(frozen=True, slots=True)
-class Contest:
+class Contest(Decision):
     """A decided contest: the two combatants as they stand, their weapons, both rolls."""
 
     event: str
@@ -94,6 +97,14 @@ class Contest:
     second: Side
     strike: Side | None = None
     """A stealth attack's strike, rolled when the initiator wins (TD-23)."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        """P-TD-1 to P-TD-4, or P-TD-5 for a stealth contest (:mod:`.stealth`)."""
+        if self.event == "stealth":
+            from fracas.rulesets.tier_duel.stealth import roll_stealth  # it builds on this
+
+            return roll_stealth(rules.options, self, dice)
+        return roll_contest(rules.options, self, dice)
 
 
 def wield(options: Options, c: Combatant) -> Wielded:

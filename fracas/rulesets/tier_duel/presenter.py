@@ -3,9 +3,11 @@ temporary damage and the actions it has left this round."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fracas.model import Combatant, Encounter
-from fracas.rulesets.base import Presenter, Shown, sheet_as
-from fracas.rulesets.tier_duel.items import wielded
+from fracas.rulesets.base import Presenter, Shown, item_json, sheet_as
+from fracas.rulesets.tier_duel.items import Item, reach_of, wielded
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
 from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED
 
@@ -26,7 +28,7 @@ class TierDuelPresenter(Presenter):
             text += " loaded" if hand.loaded else " empty"
         return text
 
-    def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+    def fields(self, state: Encounter, c: Combatant, full: bool = False) -> tuple[Shown, ...]:
         o: Options = self.ruleset.options
         sheet = sheet_as(c, Sheet)
         w = wielded(c, o.reach_1h, o.reach_2h)
@@ -47,3 +49,26 @@ class TierDuelPresenter(Presenter):
                 f"{contested} contested, {noncontested} non-contested left this round (TD-G6)",
             ),
         )
+
+    def sheet_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        """2.6: the sheet, every item with its reach resolved by the options (TD-G5), and
+        ``actions_left``: what ``c`` may still do if it acts next (its own turn's, or a
+        fresh round's when another combatant's turn is on)."""
+        o: Options = self.ruleset.options
+        out = super().sheet_json(state, c)
+        sheet = sheet_as(c, Sheet)
+        if sheet.hand is not None:
+            out["hand"] = self._item_json(sheet.hand)
+        out["inventory"] = [self._item_json(i) for i in sheet.inventory]
+        used = state.turn.used if state.turn.actor == c.id else {}
+        left = {
+            CONTESTED: o.contested_actions - used.get(CONTESTED, 0),
+            NONCONTESTED: o.noncontested_actions - used.get(NONCONTESTED, 0),
+        }
+        return {**out, "actions_left": left}
+
+    def _item_json(self, item: Item) -> dict[str, Any]:
+        o: Options = self.ruleset.options
+        out = item_json(item)
+        out["reach"] = reach_of(item, o.reach_1h, o.reach_2h)
+        return out

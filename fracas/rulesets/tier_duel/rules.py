@@ -9,22 +9,31 @@ contract and the refusals (2.3, in the table's order); ``contest.py``,
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from typing import Annotated, Any, ClassVar
+from dataclasses import dataclass
+from typing import Annotated
 
 from pydantic import Field, StrictBool, StrictStr
 
-from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.model import Action, Combatant, Encounter, Event
-from fracas.rulesets.base import ActionSpec, DieSpec, TypedRuleset
-from fracas.rulesets.tier_duel.contest import Contest, Ready, decide_contest, roll_contest, wield
+from fracas.model import Action, Combatant, Encounter
+from fracas.rulesets.base import (
+    About,
+    ActionSpec,
+    Contract,
+    DieSpec,
+    Rules,
+    TypedRuleset,
+    distance,
+    is_down,
+    sheet_as,
+)
+from fracas.rulesets.tier_duel.contest import Contest, Ready, decide_contest, wield
 from fracas.rulesets.tier_duel.events import tiles
 from fracas.rulesets.tier_duel.gear import RELOADABLE, decide_cast, decide_equip, decide_reload
-from fracas.rulesets.tier_duel.items import Item, Wielded, reach_of
+from fracas.rulesets.tier_duel.items import Item, Wielded
 from fracas.rulesets.tier_duel.presenter import TierDuelPresenter
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.stealth import decide_stealth, roll_stealth
+from fracas.rulesets.tier_duel.stealth import decide_stealth
 from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED, SHORTHANDS
 
 __all__ = ["TierDuel"]
@@ -33,231 +42,255 @@ _DISTANCE = Annotated[int, Field(ge=0, strict=True)]
 _NO_STEALTH_FORMULA = ("crossbow", "firearm", "spell")  # TD-23 gives melee, thrown, bow
 
 
-class TierDuel(TypedRuleset[Sheet, Options]):
-    """The Damage Cheatsheet's duels."""
-
-    name: ClassVar[str] = "tier-duel"
-    title: ClassVar[str] = "Damage Cheatsheet"
-    seed_file: ClassVar[str] = "001_ac6e21f663d7f42d.txt"
-    summary: ClassVar[str] = (
-        "both sides roll 1d20+reflex+skill; the winner's margin becomes damage; Tier-rated "
-        "weapons and armor; crossbows, firearms and magic skip the contest; stealth strikes"
-    )
-    item_type = Item
-    item_shorthands: ClassVar[tuple[str, ...]] = tuple(SHORTHANDS)
-    default_max_hp: ClassVar[int] = 20  # TD-G1, option max_hp
-    actions: ClassVar[tuple[ActionSpec, ...]] = (
-        ActionSpec(
-            "attack",
-            "attack the target with the hand's weapon: melee event, bow or thrown projectile "
-            "event, crossbow or firearm shot (`distance: n` where a combatant has no `at`)",
-            ("distance",),
-            types={"distance": _DISTANCE},
-            calls=("distance",),
-        ),
-        ActionSpec(
-            "stealth",
-            "from behind (`behind: true`): presence + stealth contest, a win is a free strike "
-            "the target cannot defend",
-            ("behind", "distance"),
-            types={"behind": StrictBool, "distance": _DISTANCE},
-            calls=("behind", "distance"),
-        ),
-        ActionSpec(
-            "cast",
-            "cast `spell` (in hand or inventory) at the target: no dice",
-            ("spell",),
-            required=("spell",),
-            types={"spell": StrictStr},
-        ),
-        ActionSpec("reload", "load the crossbow or firearm in hand", (), "none"),
-        ActionSpec(
-            "equip",
-            "take `item` from the inventory into the hand (free)",
-            ("item",),
-            "none",
-            required=("item",),
-            types={"item": StrictStr},
-        ),
-    )
-    dice: ClassVar[tuple[DieSpec, ...]] = (
-        DieSpec("attack", 20, "the actor's contest die: melee, projectile, contested shots"),
-        DieSpec("defend", 20, "the target's contest die, right after `attack`"),
-        DieSpec("stealth", 20, "the stealth initiator's die"),
-        DieSpec("notice", 20, "the opponent's stealth die, right after `stealth`"),
-        DieSpec("strike", 20, "the stealth attack's damage die, when the initiator won"),
-    )
-    refusal_rules: ClassVar[Mapping[str, str]] = {  # the refusals' table, tier-duel.md 2.3
-        "down": "TD-G1",
-        "no_contested_action": "TD-G6",
-        "no_noncontested_action": "TD-G6",
-        "use_cast": "TD-19",
-        "not_loaded": "TD-11, TD-16",
-        "not_behind": "TD-20",
-        "no_stealth_formula": "TD-23",
-        "out_of_reach": "TD-6",
-        "out_of_range": "TD-G3, P-TD-4",
-    }
-    presenter_type = TierDuelPresenter
-
-    # --- hooks ------------------------------------------------------------
-
-    def item_json(self, item: Item) -> dict[str, Any]:
-        """Every item field, the reach resolved by the options (TD-G5)."""
-        out = super().item_json(item)
-        out["reach"] = reach_of(item, self.options.reach_1h, self.options.reach_2h)
-        return out
-
-    def combatant_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
-        """2.6: the sheet and ``actions_left``: what ``c`` may still do if it acts next (its
-        own turn's, or a fresh round's when another combatant's turn is on)."""
-        used = state.turn.used if state.turn.actor == c.id else {}
-        left = {
-            CONTESTED: self.options.contested_actions - used.get(CONTESTED, 0),
-            NONCONTESTED: self.options.noncontested_actions - used.get(NONCONTESTED, 0),
-        }
-        return {**self.sheet_json(c), "actions_left": left}
-
-    # --- an action: decide (refusals in 2.3's order), then roll --------------
-
-    def decide(self, state: Encounter, action: Action) -> Hashable:
-        actor = state.get(action.actor)
-        do = action.do
-        if self.is_down(actor):  # TD-G1
-            raise Refusal("down", f"{actor.id!r} is down (0 HP) and cannot act")
-        target = state.get(action.target) if action.target is not None else None
-        w = wield(self.options, actor)
-        distance = self._distance(actor, target, action)
-        self._check_left(state, actor, self._cost(do, actor, w, distance))
-        if target is not None and target.id == actor.id and do in ("attack", "stealth"):
-            raise Refusal(
-                "self_target",
-                f"{actor.name} cannot {'attack' if do == 'attack' else 'sneak up on'} itself: "
-                "choose another combatant",
-            )
-        if do == "equip":
-            return decide_equip(actor, action.params["item"])
-        if do == "cast":
-            assert target is not None  # files: cast targets a combatant
-            return decide_cast(self.options, actor, target, action.params["spell"])
-        if do == "reload":
-            return decide_reload(actor, w)
-        if do == "attack":
-            self._check_weapon(actor, w)
-        else:
-            self._check_stealth(actor, w, action)
-        assert target is not None  # files: attack and stealth target a combatant
-        if distance is None:
-            who = actor.id if actor.at is None else target.id
-            raise Refusal(
-                "no_position",
-                f"{who!r} has no position (`at`): give the action `distance: n` (tiles)",
-            )
-        self._check_distance(actor, target, w, distance)
-        if do == "stealth":
-            return decide_stealth(self.options, actor, target, distance)
-        return decide_contest(self.options, actor, target, distance)
-
-    def roll(self, state: Encounter, decision: Any, dice: Dice) -> list[Event]:
-        if isinstance(decision, Ready):
-            return list(decision.events)
-        assert isinstance(decision, Contest)
-        if decision.event == "stealth":
-            return roll_stealth(self.options, decision, dice)
-        return roll_contest(self.options, decision, dice)
-
-    def _distance(self, actor: Combatant, target: Combatant | None, action: Action) -> int | None:
-        """Tiles between actor and target: the action's `distance`, else their `at`."""
-        given: int | None = action.params.get("distance")  # validated: an int >= 0
-        if given is not None:
-            return given
-        if target is None or actor.at is None or target.at is None:
-            return None
-        return self.distance(actor.at, target.at)
-
-    def _cost(self, do: str, actor: Combatant, w: Wielded, distance: int | None) -> str | None:
-        """TD-G6, 2.3: which action of the round this one spends; None: free or not known
-        before the distance is."""
-        if do in ("cast", "reload"):
-            return NONCONTESTED
-        if do == "stealth":
-            return CONTESTED
-        if do != "attack" or w.event == "spell":
-            return None
-        if w.event in ("melee", "projectile"):
-            return CONTESTED
-        if distance is None:
-            return None
-        assert w.item is not None
-        if w.event == "crossbow":  # TD-11, TD-G3
-            within = distance <= self.sheet(actor).skills.get(w.skill or "", 0)
-            refuse = self.options.crossbow_beyond_skill == "refuse"
-            return NONCONTESTED if within or refuse else CONTESTED
-        return NONCONTESTED if distance <= w.item.guaranteed_zone else CONTESTED  # TD-16/17
-
-    def _check_left(self, state: Encounter, actor: Combatant, kind: str | None) -> None:
-        if kind is None:
-            return
-        allowed = (
-            self.options.contested_actions
-            if kind == CONTESTED
-            else self.options.noncontested_actions
+def _prelude(rules: Rules[Options], state: Encounter, action: Action) -> _Begun:
+    """2.3's refusals of every action, in the table's order: down, no action of the kind
+    left, a target of itself."""
+    actor = state.get(action.actor)
+    do = action.do
+    if is_down(rules, actor):  # TD-G1
+        raise Refusal("down", f"{actor.id!r} is down (0 HP) and cannot act")
+    target = state.get(action.target) if action.target is not None else None
+    w = wield(rules.options, actor)
+    distance = _distance(rules, actor, target, action)
+    _check_left(rules, state, actor, _cost(rules, do, actor, w, distance))
+    if target is not None and target.id == actor.id and do in ("attack", "stealth"):
+        raise Refusal(
+            "self_target",
+            f"{actor.name} cannot {'attack' if do == 'attack' else 'sneak up on'} itself: "
+            "choose another combatant",
         )
-        if state.turn.used.get(kind, 0) >= allowed:
-            raise Refusal(
-                f"no_{kind}_action",
-                f"{actor.id!r} has spent its {allowed} {kind} action(s) this round (TD-G6); "
-                "end_turn to go on",
-            )
+    return _Begun(actor, target, w, distance)
 
-    @staticmethod
-    def _check_weapon(actor: Combatant, w: Wielded) -> None:
-        if w.event == "spell":  # TD-19
-            raise Refusal("use_cast", f"{w.name!r} is a spell: `cast` it with `spell: {w.name}`")
-        if w.item is not None and w.event in RELOADABLE and not w.item.loaded:
-            raise Refusal("not_loaded", f"{w.name!r} of {actor.id!r} is not loaded: reload")
 
-    @staticmethod
-    def _check_stealth(actor: Combatant, w: Wielded, action: Action) -> None:
-        if action.params.get("behind") is not True:  # TD-20
-            raise Refusal(
-                "not_behind",
-                "a stealth contest needs the initiator behind its opponent: give `behind: true`",
-            )
-        if w.event in _NO_STEALTH_FORMULA:  # TD-23
-            raise Refusal(
-                "no_stealth_formula",
-                f"the text gives stealth damage for melee, thrown and bow only, not a "
-                f"{w.type} ({w.name!r})",
-            )
+@dataclass(frozen=True, slots=True)
+class _Begun:
+    actor: Combatant
+    target: Combatant | None
+    w: Wielded
+    distance: int | None
 
-    def _check_distance(
-        self, actor: Combatant, target: Combatant, w: Wielded, distance: int
-    ) -> None:
-        if w.event == "melee":
-            reach = wield(self.options, target).reach
-            if distance > w.reach and distance > reach:  # TD-6
-                raise Refusal(
-                    "out_of_reach",
-                    f"{target.id!r} is {tiles(distance)} away: neither reaches the other "
-                    f"({w.name} {w.reach}, {target.id!r} {reach})",
-                )
-            return
-        item = w.item
-        assert item is not None
-        limit, what = item.range, f"the {w.name}'s range"
-        if w.event == "firearm":
-            limit, what = item.contested_zone, f"the {w.name}'s contested zone"  # P-TD-4
-        if limit is None or distance > limit:
+
+def _equip(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
+    return decide_equip(_prelude(rules, state, action).actor, action.params["item"])
+
+
+def _cast(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
+    b = _prelude(rules, state, action)
+    assert b.target is not None  # files: cast targets a combatant
+    return decide_cast(rules.options, b.actor, b.target, action.params["spell"])
+
+
+def _reload(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
+    b = _prelude(rules, state, action)
+    return decide_reload(b.actor, b.w)
+
+
+def _attack(rules: Rules[Options], state: Encounter, action: Action) -> Contest | Ready:
+    b = _prelude(rules, state, action)
+    _check_weapon(b.actor, b.w)
+    target, distance = _placed(rules, b)
+    return decide_contest(rules.options, b.actor, target, distance)
+
+
+def _stealth(rules: Rules[Options], state: Encounter, action: Action) -> Contest:
+    b = _prelude(rules, state, action)
+    _check_stealth(b.actor, b.w, action)
+    target, distance = _placed(rules, b)
+    return decide_stealth(rules.options, b.actor, target, distance)
+
+
+def _placed(rules: Rules[Options], b: _Begun) -> tuple[Combatant, int]:
+    """The target and the distance of an attack or stealth, checked."""
+    actor, target, distance = b.actor, b.target, b.distance
+    assert target is not None  # files: attack and stealth target a combatant
+    if distance is None:
+        who = actor.id if actor.at is None else target.id
+        raise Refusal(
+            "no_position",
+            f"{who!r} has no position (`at`): give the action `distance: n` (tiles)",
+        )
+    _check_distance(rules, actor, target, b.w, distance)
+    return target, distance
+
+
+def _distance(
+    rules: Rules[Options], actor: Combatant, target: Combatant | None, action: Action
+) -> int | None:
+    """Tiles between actor and target: the action's `distance`, else their `at`."""
+    given: int | None = action.params.get("distance")  # validated: an int >= 0
+    if given is not None:
+        return given
+    if target is None or actor.at is None or target.at is None:
+        return None
+    return distance(rules, actor.at, target.at)
+
+
+def _cost(
+    rules: Rules[Options], do: str, actor: Combatant, w: Wielded, distance: int | None
+) -> str | None:
+    """TD-G6, 2.3: which action of the round this one spends; None: free or not known
+    before the distance is."""
+    if do in ("cast", "reload"):
+        return NONCONTESTED
+    if do == "stealth":
+        return CONTESTED
+    if do != "attack" or w.event == "spell":
+        return None
+    if w.event in ("melee", "projectile"):
+        return CONTESTED
+    if distance is None:
+        return None
+    assert w.item is not None
+    if w.event == "crossbow":  # TD-11, TD-G3
+        within = distance <= sheet_as(actor, Sheet).skills.get(w.skill or "", 0)
+        refuse = rules.options.crossbow_beyond_skill == "refuse"
+        return NONCONTESTED if within or refuse else CONTESTED
+    return NONCONTESTED if distance <= w.item.guaranteed_zone else CONTESTED  # TD-16/17
+
+
+def _check_left(
+    rules: Rules[Options], state: Encounter, actor: Combatant, kind: str | None
+) -> None:
+    if kind is None:
+        return
+    allowed = (
+        rules.options.contested_actions if kind == CONTESTED else rules.options.noncontested_actions
+    )
+    if state.turn.used.get(kind, 0) >= allowed:
+        raise Refusal(
+            f"no_{kind}_action",
+            f"{actor.id!r} has spent its {allowed} {kind} action(s) this round (TD-G6); "
+            "end_turn to go on",
+        )
+
+
+def _check_weapon(actor: Combatant, w: Wielded) -> None:
+    if w.event == "spell":  # TD-19
+        raise Refusal("use_cast", f"{w.name!r} is a spell: `cast` it with `spell: {w.name}`")
+    if w.item is not None and w.event in RELOADABLE and not w.item.loaded:
+        raise Refusal("not_loaded", f"{w.name!r} of {actor.id!r} is not loaded: reload")
+
+
+def _check_stealth(actor: Combatant, w: Wielded, action: Action) -> None:
+    if action.params.get("behind") is not True:  # TD-20
+        raise Refusal(
+            "not_behind",
+            "a stealth contest needs the initiator behind its opponent: give `behind: true`",
+        )
+    if w.event in _NO_STEALTH_FORMULA:  # TD-23
+        raise Refusal(
+            "no_stealth_formula",
+            f"the text gives stealth damage for melee, thrown and bow only, not a "
+            f"{w.type} ({w.name!r})",
+        )
+
+
+def _check_distance(
+    rules: Rules[Options], actor: Combatant, target: Combatant, w: Wielded, distance: int
+) -> None:
+    if w.event == "melee":
+        reach = wield(rules.options, target).reach
+        if distance > w.reach and distance > reach:  # TD-6
             raise Refusal(
-                "out_of_range",
-                f"{target.id!r} is {tiles(distance)} away, beyond {what} ({limit})",
+                "out_of_reach",
+                f"{target.id!r} is {tiles(distance)} away: neither reaches the other "
+                f"({w.name} {w.reach}, {target.id!r} {reach})",
             )
-        skill = self.sheet(actor).skills.get(w.skill or "", 0)
-        beyond = w.event == "crossbow" and distance > skill
-        if beyond and self.options.crossbow_beyond_skill == "refuse":  # TD-G3
-            raise Refusal(
-                "out_of_range",
-                f"{target.id!r} is {tiles(distance)} away, beyond {w.skill} skill {skill} "
-                "(crossbow_beyond_skill: refuse)",
-            )
+        return
+    item = w.item
+    assert item is not None
+    limit, what = item.range, f"the {w.name}'s range"
+    if w.event == "firearm":
+        limit, what = item.contested_zone, f"the {w.name}'s contested zone"  # P-TD-4
+    if limit is None or distance > limit:
+        raise Refusal(
+            "out_of_range",
+            f"{target.id!r} is {tiles(distance)} away, beyond {what} ({limit})",
+        )
+    skill = sheet_as(actor, Sheet).skills.get(w.skill or "", 0)
+    beyond = w.event == "crossbow" and distance > skill
+    if beyond and rules.options.crossbow_beyond_skill == "refuse":  # TD-G3
+        raise Refusal(
+            "out_of_range",
+            f"{target.id!r} is {tiles(distance)} away, beyond {w.skill} skill {skill} "
+            "(crossbow_beyond_skill: refuse)",
+        )
+
+
+class TierDuel(TypedRuleset[Sheet, Options, Contest | Ready]):
+    """Opposed d20 duels with Tier-rated gear (seed 001)."""
+
+    about = About(
+        name="tier-duel",
+        title="Damage Cheatsheet",
+        rule_text="001_ac6e21f663d7f42d.txt",
+        summary="both sides roll 1d20+reflex+skill; the winner's margin becomes damage; "
+        "Tier-rated weapons and armor; crossbows, firearms and magic skip the contest; "
+        "stealth strikes",
+    )
+    contract = Contract(
+        sheet=Sheet,
+        options=Options,
+        item_type=Item,
+        item_shorthands=tuple(SHORTHANDS),
+        default_max_hp=20,  # TD-G1, option max_hp
+        actions=(
+            ActionSpec(
+                "attack",
+                "attack the target with the hand's weapon: melee event, bow or thrown projectile "
+                "event, crossbow or firearm shot (`distance: n` where a combatant has no `at`)",
+                ("distance",),
+                types={"distance": _DISTANCE},
+                calls=("distance",),
+                decide=_attack,
+            ),
+            ActionSpec(
+                "stealth",
+                "from behind (`behind: true`): presence + stealth contest, a win is a free strike "
+                "the target cannot defend",
+                ("behind", "distance"),
+                types={"behind": StrictBool, "distance": _DISTANCE},
+                calls=("behind", "distance"),
+                decide=_stealth,
+            ),
+            ActionSpec(
+                "cast",
+                "cast `spell` (in hand or inventory) at the target: no dice",
+                ("spell",),
+                required=("spell",),
+                types={"spell": StrictStr},
+                decide=_cast,
+            ),
+            ActionSpec(
+                "reload", "load the crossbow or firearm in hand", (), "none", decide=_reload
+            ),
+            ActionSpec(
+                "equip",
+                "take `item` from the inventory into the hand (free)",
+                ("item",),
+                "none",
+                required=("item",),
+                types={"item": StrictStr},
+                decide=_equip,
+            ),
+        ),
+        dice=(
+            DieSpec("attack", 20, "the actor's contest die: melee, projectile, contested shots"),
+            DieSpec("defend", 20, "the target's contest die, right after `attack`"),
+            DieSpec("stealth", 20, "the stealth initiator's die"),
+            DieSpec("notice", 20, "the opponent's stealth die, right after `stealth`"),
+            DieSpec("strike", 20, "the stealth attack's damage die, when the initiator won"),
+        ),
+        refusal_rules={  # the refusals' table, tier-duel.md 2.3
+            "down": "TD-G1",
+            "no_contested_action": "TD-G6",
+            "no_noncontested_action": "TD-G6",
+            "use_cast": "TD-19",
+            "not_loaded": "TD-11, TD-16",
+            "not_behind": "TD-20",
+            "no_stealth_formula": "TD-23",
+            "out_of_reach": "TD-6",
+            "out_of_range": "TD-G3, P-TD-4",
+        },
+        presenter=TierDuelPresenter,
+    )

@@ -13,11 +13,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.frozen import FrozenDict, canonical
 from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Combatant, Encounter, Event
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.wasteland.harm import Victim, victim
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
@@ -96,12 +97,18 @@ class Plan:
 
 
 @dataclass(frozen=True, slots=True)
-class Attack:
+class Attack(Decision):
     """A decided attack: its plan, and the events that come before its dice (an off-turn
     attack's reaction used, an Overwatch shot spent)."""
 
     plan: Plan
     first: tuple[Event, ...] = ()
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        """P-WL-1, P-WL-2's dice (:func:`~.fire.roll_attack`)."""
+        from fracas.rulesets.wasteland.fire import roll_attack  # it builds on this module
+
+        return roll_attack(self, dice, rules.options)
 
 
 def decide_attack(state: Encounter, action: Action, options: Options) -> Attack:

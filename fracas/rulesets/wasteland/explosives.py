@@ -12,7 +12,7 @@ from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Attempted, Encounter, Event
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.wasteland.attack import check_actor, find_weapon, pay
 from fracas.rulesets.wasteland.events import APSpent, CritRolled, ExplosiveUsed, ThrowRolled
 from fracas.rulesets.wasteland.harm import Victim, blast, dr_of, victim
@@ -25,7 +25,7 @@ __all__ = ["Throw", "decide_throw", "roll_throw"]
 
 
 @dataclass(frozen=True, slots=True)
-class Throw:
+class Throw(Decision):
     """A decided throw (WL-27): the explosive, the tile, the roll's modifiers, the
     creatures within the blast radius (in file order, the thrower included)."""
 
@@ -43,6 +43,9 @@ class Throw:
     """How its dice are drawn: what the throw's d20 decides, the blast's dice."""
     made: Made
     """Its events that no die changes but the d20, made once."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_throw(self, dice, rules.options)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
-from fracas.model import Attempted, Event
+from fracas.model import Attempted, Encounter, Event
+from fracas.rulesets.base import Decision, Rules
 from fracas.rulesets.wasteland.attack import Attack, Plan
 from fracas.rulesets.wasteland.events import (
     APSpent,
@@ -80,7 +81,7 @@ def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
 
 
 @dataclass(frozen=True, slots=True)
-class FireOn:
+class FireOn(Decision):
     """The rest of an attack after its shots: the hits on the target so far (one step per
     hit, each its own limb and damage), then CRIT dice, harm and aftereffects."""
 
@@ -113,6 +114,9 @@ class FireOn:
             sum(h.stopped for h in rest) if plan.melee_bonus else 0,  # per hit after DT
             self.tail,
         )
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return fire_on(self, dice, rules.options)
 
 
 def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:

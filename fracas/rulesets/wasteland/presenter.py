@@ -4,11 +4,25 @@ explosives left, and each weapon's reach as a ring."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import Presenter, Reach, Shown, sheet_as
 from fracas.rulesets.wasteland.sheet import Sheet
-from fracas.rulesets.wasteland.stats import LimbView, evasion, limb_view, max_ap
-from fracas.rulesets.wasteland.tables import DAMAGE_TYPES, LIMBS
+from fracas.rulesets.wasteland.stats import (
+    OVERWATCH,
+    LimbView,
+    evasion,
+    has,
+    limb_view,
+    limbs_json,
+    max_ap,
+    sequence,
+)
+from fracas.rulesets.wasteland.tables import DAMAGE_TYPES, LIMBS, ZONE_OF_THREAT_OPPORTUNITIES
+from fracas.rulesets.wasteland.turn_events import used
 from fracas.rulesets.wasteland.weapons import unarmed_weapon
 
 __all__ = ["WastelandPresenter"]
@@ -25,7 +39,26 @@ def _limb(v: LimbView) -> str:
 class WastelandPresenter(Presenter):
     """AP, MAP, Evasion, limbs, explosives (a game master's row of the status table)."""
 
-    def fields(self, state: Encounter, c: Combatant) -> tuple[Shown, ...]:
+    def sheet_json(self, state: Encounter, c: Combatant) -> dict[str, Any]:
+        """2.8: the sheet, derived evasion, sequence, max_ap, every limb, every weapon."""
+        options = self.ruleset.options
+        out = {f.name: _plain(getattr(c.sheet, f.name)) for f in dataclasses.fields(c.sheet)}
+        sheet = sheet_as(c, Sheet)
+        for key in ("dt", "dr"):  # 2.1: every damage type, 0 where the sheet names none
+            out[key] = {t: out[key].get(t, 0) for t in DAMAGE_TYPES}
+        out["evasion"] = evasion(c)
+        out["sequence"] = sequence(sheet)
+        out["max_ap"] = max_ap(sheet, options)
+        out["limbs"] = limbs_json(sheet, options)
+        watching = OVERWATCH in c.statuses  # WL-30: no reactions while in Overwatch
+        opportunities = ZONE_OF_THREAT_OPPORTUNITIES if has(sheet, "zone_of_threat") else 1
+        limits = {"reaction": 1, "opportunity": opportunities, "riposte": 1}  # WL-31
+        out["reactions_left"] = {
+            kind: 0 if watching else max(0, n - used(c, kind)) for kind, n in limits.items()
+        }
+        return out
+
+    def fields(self, state: Encounter, c: Combatant, full: bool = False) -> tuple[Shown, ...]:
         sheet = sheet_as(c, Sheet)
         options = self.ruleset.options
         ap = sheet.ap if sheet.ap is not None else max_ap(sheet, options)
@@ -61,3 +94,14 @@ class WastelandPresenter(Presenter):
             for w in weapons
         ]
         return tuple(sorted(out, key=lambda r: r.tiles))
+
+
+def _plain(value: Any) -> Any:
+    """Sheet values as plain data: dataclasses and mappings to dicts, tuples to lists."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.model import Action, Combatant, Encounter, Event, StatusSet, TurnOver
-from fracas.rulesets.base import sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.wasteland.attack import Attack, check_actor, find_weapon, plan_attack
 from fracas.rulesets.wasteland.events import APSpent, InjuryTested
 from fracas.rulesets.wasteland.sheet import Options, Sheet
@@ -64,14 +64,17 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class Settled:
+class Settled(Decision):
     """The decision of an action that rolls no die: its events, all known."""
 
     events: tuple[Event, ...]
 
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return list(self.events)
+
 
 @dataclass(frozen=True, slots=True)
-class InjuryTest:
+class InjuryTest(Decision):
     """WL-21: a decided injury test: who, which limb, the modifiers and the DC."""
 
     actor: str
@@ -80,6 +83,9 @@ class InjuryTest:
     dc: int
     meet: bool
     """The total must meet the DC (option ``test_compare: meet``); else exceed it."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_injury_test(self, dice)
 
 
 def decide_defend(state: Encounter, action: Action) -> Settled:

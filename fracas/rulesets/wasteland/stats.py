@@ -61,15 +61,15 @@ STATUSES: tuple[StatusSpec, ...] = (
     StatusSpec(
         DEFENDING,
         "WL-29: + bonus Evasion until the start of the next turn",
-        {"bonus": Detail(int, 0, "Evasion added (AP spent, + 2 with Dodger); >= 0")},
+        {"bonus": Detail(int, 0, "Evasion added (AP spent, + 2 with Dodger); >= 0", minimum=0)},
     ),
     StatusSpec(
         OVERWATCH,
         "WL-30: shots left at enemies in the zone, no reactions until the next turn",
         {
             "weapon": Detail(str, "", "the weapon's name; empty: the first weapon, else unarmed"),
-            "mode": Detail(str, "single", "single or burst"),
-            "shots": Detail(int, 1, "shots left of the allowance; >= 0"),
+            "mode": Detail(str, "single", "single or burst", choices=OVERWATCH_MODES),
+            "shots": Detail(int, 1, "shots left of the allowance; >= 0", minimum=0),
         },
     ),
     StatusSpec(PEEKING, "WL-32: full cover counts as half cover until the turn ends"),
