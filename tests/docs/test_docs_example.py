@@ -9,6 +9,7 @@ the table service, the rule text, and the designer's own command line.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -88,6 +89,23 @@ def test_pools_is_under_150_lines_of_python_besides_its_data() -> None:
     assert lines < 150, lines
 
 
+def test_the_walkthroughs_code_is_the_examples_code() -> None:
+    """Every line of docs/writing-a-ruleset.md's walkthrough in a code block is a line of
+    the example (a block that elides with ``...`` aside): the excerpts cannot drift."""
+    doc = (ROOT / "docs" / "writing-a-ruleset.md").read_text()
+    walkthrough = doc[doc.index("## A whole ruleset in an afternoon: pools") :]
+    sources = {
+        "python": "".join(p.read_text() for p in (EXAMPLE / "pools").glob("*.py")),
+        "yaml": DUEL.read_text(),
+    }
+    blocks = re.findall(r"```(python|yaml)\n(.*?)```", walkthrough, re.S)
+    assert len(blocks) >= 6
+    lines = {kind: set(text.splitlines()) for kind, text in sources.items()}
+    for kind, block in blocks:
+        if "\n        ...\n" not in block:
+            assert [x for x in block.splitlines() if x not in lines[kind]] == [], block
+
+
 # --- the odds ---------------------------------------------------------------------
 
 
@@ -103,6 +121,21 @@ def test_fracas_odds_on_the_duel_are_icepools_3d6_against_2d6() -> None:
     }  # fmt: skip
     assert Fraction(bo["hit"]) == 1 - expected[0] == Fraction(35, 81)
     assert Fraction(bo["down"]) == expected[3] == Fraction(4, 243)  # 3 damage takes Bo's 3 HP
+
+
+@pytest.mark.parametrize("success_on", [2, 4, 6])
+def test_the_option_success_on_moves_the_odds_as_icepool_says(
+    success_on: int, tmp_path: Path
+) -> None:
+    """PO-2's option: the same attack with successes on ``success_on``+."""
+    data = yaml.safe_load(DUEL.read_text())
+    data["options"] = {"success_on": success_on}
+    path = tmp_path / "duel.yaml"
+    path.write_text(yaml.safe_dump(data))
+    bo = json.loads(_cli("odds", str(path), "--json"))["exact"]["combatants"]["bo"]
+    expected = _damage(3, 2, success_on)
+    assert {int(k): Fraction(v) for k, v in bo["damage"].items()} == expected
+    assert Fraction(bo["hit"]) == 1 - expected[0]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
