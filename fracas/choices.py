@@ -3,7 +3,7 @@ refused and why. Pure; asks the rules' deciding step alone (no dice).
 
 An action is tried against the current state: each target, each tile a combatant
 stands on (for actions that take one) and the values of its required parameters.
-The ruleset's :meth:`~fracas.rulesets.base.Ruleset.decide` refuses an illegal action
+The ruleset's decide (:func:`~fracas.rulesets.base.decide`) refuses an illegal action
 before any die; an action it decides is allowed.
 """
 

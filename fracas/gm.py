@@ -42,7 +42,7 @@ from fracas.model import (
     StatusSet,
     TacticsSet,
 )
-from fracas.rulesets.base import Ruleset, plain, sheet_json_raw
+from fracas.rulesets.base import Ruleset, on_sheet, plain, sheet_json_raw
 from fracas.validation import validate
 
 __all__ = ["added_ids", "change_hp", "judgement_calls", "plan_gm", "policy_of", "set_fields"]
@@ -239,7 +239,9 @@ def _where(path: Sequence[str | int]) -> str:
 
 
 def _status(ruleset: Ruleset, state: Encounter, actor: str, add: Any, remove: Any) -> list[Event]:
-    """Remove then add statuses of ``actor``; the others stay."""
+    """Remove then add statuses of ``actor``; the others stay. A status the rules keep on
+    the sheet (:attr:`StatusSpec.on_sheet`: escalation's conditions, ES-12) is taken off
+    or put on that sheet field, by one edit as ``set`` makes it."""
     if add is None and remove is None:
         raise Refusal(
             "missing_field",
@@ -247,9 +249,19 @@ def _status(ruleset: Ruleset, state: Encounter, actor: str, add: Any, remove: An
         )
     c = state.get(actor)
     events: list[Event] = []
+    sheet: dict[str, tuple[str, ...]] = {}  # on-sheet fields as the edits leave them
+
+    def held(field: str) -> tuple[str, ...]:
+        return sheet.get(field, tuple(getattr(c.sheet, field, ())))
+
     for name in [remove] if isinstance(remove, str) else list(remove or ()):
+        spec = ruleset.contract.status(name) if isinstance(name, str) else None
+        field = spec.on_sheet if spec is not None else None
+        if field is not None and name in held(field):
+            sheet[field] = tuple(n for n in held(field) if n != name)
+            continue
         if name not in c.statuses:
-            has = ", ".join(c.statuses) or "none"
+            has = ", ".join((*c.statuses, *on_sheet(ruleset, c))) or "none"
             raise Refusal(
                 "unknown_status",
                 f"status remove {name!r}: {c.name} has no such status; it has: {has}",
@@ -260,9 +272,22 @@ def _status(ruleset: Ruleset, state: Encounter, actor: str, add: Any, remove: An
         if not name.strip():
             raise Refusal("bad_value", f"status add {name!r}: give a status name (burning)")
         try:
-            events.append(StatusSet(actor, name, ruleset.contract.check_status(name, details)))
+            checked = ruleset.contract.check_status(name, details)
         except Refusal as exc:
             raise Refusal(exc.code, f"status add: {exc.message}") from None
+        spec = ruleset.contract.status(name)
+        if spec is not None and spec.on_sheet is not None:
+            if name in held(spec.on_sheet):  # a set: held once (escalation's ES-13)
+                raise Refusal(
+                    "already_held",
+                    f"status add {name!r}: {c.name} is {name} already; remove it first to "
+                    "give it again",
+                )
+            sheet[spec.on_sheet] = (*held(spec.on_sheet), name)
+            continue
+        events.append(StatusSet(actor, name, checked))
+    if sheet:
+        events.insert(0, set_fields(ruleset, state, actor, sheet))
     return events
 
 

@@ -60,7 +60,7 @@ _READ = _Kinds(lambda kind: issubclass(kind, Attempted | Damaged | Then) or not 
 _DOWN = _Kinds(lambda kind: not getattr(kind, "keeps_down", False) and not _SAME[kind])
 """Folding it may change who is down at the end: it changes the state and does not
 declare ``keeps_down = True`` (a class attribute: folding the event never changes whether
-any combatant is down, ``Ruleset.is_down``, nor what a later event's ``apply`` does to
+any combatant is down, ``fracas.rulesets.base.is_down``, nor what a later event's ``apply`` does to
 that, such as a limb's damage). A finished path is folded only to see who is down."""
 _FINISHED = _Kinds(lambda kind: issubclass(kind, Attempted | Damaged) or _DOWN[kind])
 """A finished path's summary reads it: an attempt or damage (:func:`merge`), or it may

@@ -131,7 +131,7 @@ class TableRules(HashKept):
     ``map:``): part of the state, so every path (play, replay, odds) sees the same."""
 
     skip_down: bool = True
-    """A turn that comes up for a down combatant (``Ruleset.is_down``) is skipped: it
+    """A turn that comes up for a down combatant (``fracas.rulesets.base.is_down``) is skipped: it
     begins and ends at once, its effects firing, and the next begins."""
     map_size: tuple[int, int] | None = None
     """The map's width and height, where the file gives them (tiles are checked)."""

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -596,14 +597,14 @@ def test_every_ruleset_has_an_example_that_runs(ruleset: type[Ruleset]) -> None:
 
 
 class _Dummy(DiceCombat):
-    name = "dummy-for-tests"
+    about = dataclasses.replace(DiceCombat.about, name="dummy-for-tests")
 
 
 def test_registered_adds_a_ruleset_for_a_block_only(tmp_path: Path) -> None:
     text = (
         Path(EXAMPLE)
         .read_text(encoding="utf-8")
-        .replace("ruleset: dice-combat", f"ruleset: {_Dummy.name}", 1)
+        .replace("ruleset: dice-combat", f"ruleset: {_Dummy.about.name}", 1)
     )
     path = tmp_path / "dummy.yaml"
     path.write_text(text, encoding="utf-8")
@@ -611,10 +612,10 @@ def test_registered_adds_a_ruleset_for_a_block_only(tmp_path: Path) -> None:
     result = cli("run", str(path))
     assert result.exit_code == 1 and "unknown_ruleset" in result.stderr
     with registered(_Dummy):
-        assert find_ruleset(_Dummy.name) is _Dummy
-        assert run_json("run", str(path), "--json")["ruleset"] == _Dummy.name
+        assert find_ruleset(_Dummy.about.name) is _Dummy
+        assert run_json("run", str(path), "--json")["ruleset"] == _Dummy.about.name
     with pytest.raises(UnknownRulesetError):
-        find_ruleset(_Dummy.name)
+        find_ruleset(_Dummy.about.name)
     assert fracas.rulesets.RULESETS is before
 
 

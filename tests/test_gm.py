@@ -17,7 +17,7 @@ from fracas.errors import FileError, FracasError
 from fracas.files import EncounterFile, export, parse_text
 from fracas.model import Action
 from fracas.render import log_lines
-from fracas.rulesets.base import Detail, StatusSpec, is_down
+from fracas.rulesets.base import Detail, StatusSpec, is_down, on_sheet
 from tests.helpers import cli, play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -192,6 +192,34 @@ def test_status_details_are_checked_against_the_rulesets_schema() -> None:
     )
     err = refused(engine, Action("bo", "status", params={"add": {"burning": {"turns": "x"}}}))
     assert err.code == "bad_value" and "'x' is not a int" in err.message
+
+
+def test_ES_12_a_condition_picked_from_the_list_is_put_on_and_taken_off_the_sheet() -> None:
+    """escalation keeps its conditions on the sheet (ES-12, ES-13: a set, ES-G1: the 12
+    standard names): the table's status edit of one changes ``conditions``, the badge
+    shows it, and taking it off is the same edit back."""
+    ef, engine = started(ROOT / "examples" / "escalation.yaml")
+    names = [spec.name for spec in ef.ruleset.contract.statuses if spec.on_sheet == "conditions"]
+    assert len(names) == 12 and "bleeding" in names and "prone" in names
+    gm = engine.act(Action("ogre", "status", params={"add": {"bleeding": {}}}))
+    assert engine.state.get("ogre").sheet.conditions == ("bleeding",)
+    assert engine.state.get("ogre").statuses == {}
+    assert lines(engine, gm)[1:] == ["GM sets Ogre: conditions: ['bleeding']"]
+    engine.act(Action("ogre", "status", params={"add": "prone"}))
+    assert engine.state.get("ogre").sheet.conditions == ("bleeding", "prone")
+    assert on_sheet(ef.ruleset, engine.state.get("ogre")) == ("bleeding", "prone")
+    err = refused(engine, Action("ogre", "status", params={"add": "prone"}))
+    assert err.code == "already_held" and "Ogre is prone already" in err.message
+    # a free mark beside them stays a status; one edit may take a condition off too
+    engine.act(
+        Action("ogre", "status", params={"add": {"marked": {"turns": 2}}, "remove": "prone"})
+    )
+    ogre = engine.state.get("ogre")
+    assert (ogre.sheet.conditions, ogre.statuses) == (("bleeding",), {"marked": {"turns": 2}})
+    err = refused(engine, Action("ogre", "status", params={"remove": "dazed"}))
+    assert err.code == "unknown_status" and "it has: marked, bleeding" in err.message
+    engine.undo()
+    assert engine.state.get("ogre").sheet.conditions == ("bleeding", "prone")
 
 
 # --- add and remove ----------------------------------------------------------------

@@ -40,6 +40,7 @@ __all__ = [
     "About",
     "ActionSpec",
     "Contract",
+    "Decide",
     "Decision",
     "Detail",
     "DieSpec",
@@ -51,11 +52,12 @@ __all__ = [
     "StatusSpec",
     "TypedRuleset",
     "ValueSpec",
-    "action_spec",
+    "can_roll",
     "choice_words",
     "cite",
     "decide",
     "decided",
+    "decision_types",
     "dice_specs",
     "die_spec",
     "distance",
@@ -204,6 +206,10 @@ class StatusSpec:
     name: str
     summary: str
     details: Mapping[str, Detail] = dataclasses.field(default_factory=dict)
+    on_sheet: str | None = None
+    """The sheet field that holds it, where the rules keep it on the sheet (a tuple of
+    names: escalation's ``conditions``, ES-12) rather than among the statuses; the
+    table's status edits add the name to that field and take it off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -649,11 +655,6 @@ def cite(rules: Rules[Any], refusal: Refusal) -> Refusal:
 # --- what the contract and the options give ---------------------------------
 
 
-def action_spec(rules: Rules[Any] | type[Ruleset], name: str) -> ActionSpec | None:
-    """The action named ``name`` of the ruleset's contract, or None."""
-    return rules.contract.action(name)
-
-
 def is_down(rules: Rules[Any], c: Combatant) -> bool:
     """Out of the fight: 0 HP, or a status of the contract's ``down_statuses``."""
     return c.hp == 0 or any(s in c.statuses for s in rules.contract.down_statuses)
@@ -805,6 +806,16 @@ def choice_words(
 
 
 S = TypeVar("S")
+
+
+def on_sheet(ruleset: Ruleset, c: Combatant) -> tuple[str, ...]:
+    """The statuses ``c``'s sheet holds (:attr:`StatusSpec.on_sheet`: escalation's
+    conditions), in the order the sheet holds them."""
+    fields = dict.fromkeys(s.on_sheet for s in ruleset.contract.statuses if s.on_sheet is not None)
+    known = {s.name for s in ruleset.contract.statuses if s.on_sheet is not None}
+    return tuple(
+        name for field in fields for name in getattr(c.sheet, field or "", ()) if name in known
+    )
 
 
 def sheet_as(c: Combatant, kind: type[S]) -> S:

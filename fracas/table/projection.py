@@ -56,6 +56,7 @@ from fracas.rulesets.base import (
     gear_note,
     is_down,
     metric_name,
+    on_sheet,
     presenter_of,
     rings,
     statuses_shown,
@@ -232,7 +233,9 @@ class View:
             "acting": c.id == state.turn.actor,
             "mine": c.id in self.identity.owns,
             "hp_shown": shown,
-            "statuses": _shown(statuses_shown(state, c)),
+            "statuses": _shown(
+                (*statuses_shown(state, c), *(Shown(n, "") for n in on_sheet(ruleset, c)))
+            ),
             "gear": presenter.gear(state, c),
             "gear_note": gear_note(presenter, state, c),
         }

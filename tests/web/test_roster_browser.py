@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
+from tests.web.test_browser import EXAMPLE, NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -135,3 +135,36 @@ def test_a_free_mark_chosen_stays_chosen_when_the_table_moves_on(
     gm.get_by_role("button", name="Set condition").click()
     _wait_seq(gm, server, 2)
     assert dict(server.table.state.get("bo").statuses) == {"spotted": {"turns": 2}}
+
+
+def test_ES_12_a_condition_from_escalations_list_is_set_shown_and_taken_off(
+    tmp_path: Path, browser: Any
+) -> None:
+    """escalation's 12 standard conditions (ES-G1) are on the sheet, not statuses: the
+    game master picks one from the list, the token shows its badge, Clear takes it off."""
+    text = (EXAMPLE.parent / "escalation.yaml").read_text().split("actions:")[0]
+    server = Server(tmp_path, text)
+    try:
+        gm = _gm(server, browser)
+        names = gm.locator("#cond-name option").all_inner_texts()
+        assert names[:2] == ["dead", "bleeding"] and "prone" in names and len(names) == 14
+        gm.get_by_role("button", name="Pick Ogre for quick HP and conditions").click()
+        gm.wait_for_function("document.getElementById('quick-who').innerText.startsWith('Ogre:')")
+        gm.select_option("#cond-name", "dazed")
+        assert "ES-G1" in gm.locator("#cond-help").inner_text()
+        assert gm.locator("#cond-turns").is_hidden()  # a condition counts no turns (ES-13)
+        gm.get_by_role("button", name="Set condition").click()
+        _wait_seq(gm, server, 1)
+        assert server.table.state.get("ogre").sheet.conditions == ("dazed",)
+        badge = gm.locator('.token[data-id="ogre"] .badge')
+        badge.first.wait_for()
+        assert badge.all_text_contents() == ["dazed"]
+        gm.locator('.token[data-id="ogre"]').screenshot(path=str(SHOTS / "condition-badge.png"))
+        gm.get_by_role("button", name="Clear it").click()
+        _wait_seq(gm, server, 2)
+        assert server.table.state.get("ogre").sheet.conditions == ()
+        gm.wait_for_function(
+            "!document.querySelector('.token[data-id=\"ogre\"] .badge')", timeout=10000
+        )
+    finally:
+        server.stop()

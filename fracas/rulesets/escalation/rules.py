@@ -40,7 +40,12 @@ from fracas.rulesets.escalation.events import Acted
 from fracas.rulesets.escalation.options import Options
 from fracas.rulesets.escalation.presenter import EscalationPresenter
 from fracas.rulesets.escalation.sheet import Sheet
-from fracas.rulesets.escalation.tables import ACTIONS_PER_ROUND, ESCALATION, LEVELS_OF_COVER
+from fracas.rulesets.escalation.tables import (
+    ACTIONS_PER_ROUND,
+    ESCALATION,
+    LEVELS_OF_COVER,
+    STANDARD_CONDITIONS,
+)
 from fracas.rulesets.escalation.weapons import SHORTHANDS, Weapon
 
 __all__ = ["ESCALATION", "Escalation", "counted_attacks", "escalation", "is_player"]
@@ -66,11 +71,12 @@ def is_player(rules: Rules[Options], c: Combatant) -> bool:
     return c.side == rules.options.player_side
 
 
-def _ready(rules: Rules[Options], state: Encounter, action: Action) -> Combatant:
+def _ready(
+    rules: Rules[Options], state: Encounter, action: Action, free: bool = False
+) -> Combatant:
     """2.3: the refusals of every action, in the table's order (down and no action left
-    first)."""
+    first; ``free``: an attack that takes no action)."""
     actor = state.get(action.actor)
-    free = action.do == "attack" and action.params.get("free", False)
     if is_down(rules, actor):  # ES-G3
         why = "is dead" if "dead" in actor.statuses else "has 0 HP"
         raise Refusal("down", f"{actor.id!r} {why} and cannot act")
@@ -85,7 +91,7 @@ def _ready(rules: Rules[Options], state: Encounter, action: Action) -> Combatant
 
 def _attack(rules: Rules[Options], state: Encounter, action: Action) -> AttackPlan:
     """The attack's plan (:func:`~.attack.decide_attack`)."""
-    _ready(rules, state, action)
+    _ready(rules, state, action, free=bool(action.params.get("free", False)))
     return decide_attack(
         state, action, rules.options, escalation(rules, state), partial(distance, rules)
     )
@@ -176,6 +182,15 @@ class Escalation(TypedRuleset[Sheet, Options, AttackPlan | Acting]):
                 "dead",
                 "assassinated: out of the fight until a game master's set ends it (ES-20, 2.6)",
                 {"by": Detail(str, "", "the assassin's id")},
+            ),
+            *(  # ES-12, ES-G1: a condition is held on the sheet, a set, until taken off
+                StatusSpec(
+                    name,
+                    "a standard condition: no mechanics of its own (ES-G1); held until the "
+                    "game master takes it off (ES-13: a set, given once)",
+                    on_sheet="conditions",
+                )
+                for name in STANDARD_CONDITIONS
             ),
         ),
         refusal_rules={  # the refusals' table, escalation.md 2.3

@@ -99,11 +99,7 @@ class Contest(Decision):
     """A stealth attack's strike, rolled when the initiator wins (TD-23)."""
 
     def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
-        """P-TD-1 to P-TD-4, or P-TD-5 for a stealth contest (:mod:`.stealth`)."""
-        if self.event == "stealth":
-            from fracas.rulesets.tier_duel.stealth import roll_stealth  # it builds on this
-
-            return roll_stealth(rules.options, self, dice)
+        """P-TD-1 to P-TD-4 (a stealth contest is a :class:`~.stealth.Stealth`)."""
         return roll_contest(rules.options, self, dice)
 
 

@@ -9,6 +9,7 @@ contract and the refusals (2.3, in the table's order); ``contest.py``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -33,7 +34,7 @@ from fracas.rulesets.tier_duel.gear import RELOADABLE, decide_cast, decide_equip
 from fracas.rulesets.tier_duel.items import Item, Wielded
 from fracas.rulesets.tier_duel.presenter import TierDuelPresenter
 from fracas.rulesets.tier_duel.sheet import Options, Sheet
-from fracas.rulesets.tier_duel.stealth import decide_stealth
+from fracas.rulesets.tier_duel.stealth import Stealth, decide_stealth
 from fracas.rulesets.tier_duel.tables import CONTESTED, NONCONTESTED, SHORTHANDS
 
 __all__ = ["TierDuel"]
@@ -42,24 +43,38 @@ _DISTANCE = Annotated[int, Field(ge=0, strict=True)]
 _NO_STEALTH_FORMULA = ("crossbow", "firearm", "spell")  # TD-23 gives melee, thrown, bow
 
 
-def _prelude(rules: Rules[Options], state: Encounter, action: Action) -> _Begun:
-    """2.3's refusals of every action, in the table's order: down, no action of the kind
-    left, a target of itself."""
+Cost = Callable[[Rules[Options], Combatant, Wielded, int | None], str | None]
+"""TD-G6, 2.3: which action of the round an action spends; None: free or not known
+before the distance is."""
+
+
+def _prelude(
+    rules: Rules[Options], state: Encounter, action: Action, cost: Cost, verb: str = ""
+) -> _Begun:
+    """2.3's refusals of every action, in the table's order: down, no action of its kind
+    (``cost``) left, a target of itself (an action with a ``verb``: attack, sneak up on)."""
     actor = state.get(action.actor)
-    do = action.do
     if is_down(rules, actor):  # TD-G1
         raise Refusal("down", f"{actor.id!r} is down (0 HP) and cannot act")
     target = state.get(action.target) if action.target is not None else None
     w = wield(rules.options, actor)
     distance = _distance(rules, actor, target, action)
-    _check_left(rules, state, actor, _cost(rules, do, actor, w, distance))
-    if target is not None and target.id == actor.id and do in ("attack", "stealth"):
-        raise Refusal(
-            "self_target",
-            f"{actor.name} cannot {'attack' if do == 'attack' else 'sneak up on'} itself: "
-            "choose another combatant",
-        )
+    _check_left(rules, state, actor, cost(rules, actor, w, distance))
+    if verb and target is not None and target.id == actor.id:
+        raise Refusal("self_target", f"{actor.name} cannot {verb} itself: choose another combatant")
     return _Begun(actor, target, w, distance)
+
+
+def _free(rules: Rules[Options], actor: Combatant, w: Wielded, distance: int | None) -> None:
+    return None
+
+
+def _contested(rules: Rules[Options], actor: Combatant, w: Wielded, distance: int | None) -> str:
+    return CONTESTED
+
+
+def _noncontested(rules: Rules[Options], actor: Combatant, w: Wielded, distance: int | None) -> str:
+    return NONCONTESTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,29 +86,29 @@ class _Begun:
 
 
 def _equip(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
-    return decide_equip(_prelude(rules, state, action).actor, action.params["item"])
+    return decide_equip(_prelude(rules, state, action, _free).actor, action.params["item"])
 
 
 def _cast(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
-    b = _prelude(rules, state, action)
+    b = _prelude(rules, state, action, _noncontested)
     assert b.target is not None  # files: cast targets a combatant
     return decide_cast(rules.options, b.actor, b.target, action.params["spell"])
 
 
 def _reload(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
-    b = _prelude(rules, state, action)
+    b = _prelude(rules, state, action, _noncontested)
     return decide_reload(b.actor, b.w)
 
 
 def _attack(rules: Rules[Options], state: Encounter, action: Action) -> Contest | Ready:
-    b = _prelude(rules, state, action)
+    b = _prelude(rules, state, action, _attack_cost, "attack")
     _check_weapon(b.actor, b.w)
     target, distance = _placed(rules, b)
     return decide_contest(rules.options, b.actor, target, distance)
 
 
-def _stealth(rules: Rules[Options], state: Encounter, action: Action) -> Contest:
-    b = _prelude(rules, state, action)
+def _stealth(rules: Rules[Options], state: Encounter, action: Action) -> Stealth:
+    b = _prelude(rules, state, action, _contested, "sneak up on")
     _check_stealth(b.actor, b.w, action)
     target, distance = _placed(rules, b)
     return decide_stealth(rules.options, b.actor, target, distance)
@@ -125,16 +140,12 @@ def _distance(
     return distance(rules, actor.at, target.at)
 
 
-def _cost(
-    rules: Rules[Options], do: str, actor: Combatant, w: Wielded, distance: int | None
+def _attack_cost(
+    rules: Rules[Options], actor: Combatant, w: Wielded, distance: int | None
 ) -> str | None:
-    """TD-G6, 2.3: which action of the round this one spends; None: free or not known
-    before the distance is."""
-    if do in ("cast", "reload"):
-        return NONCONTESTED
-    if do == "stealth":
-        return CONTESTED
-    if do != "attack" or w.event == "spell":
+    """TD-G6, 2.3: an attack's kind of action: contested for melee and projectiles, by
+    the distance for crossbows and firearms, free for a spell (its cast is the action)."""
+    if w.event == "spell":
         return None
     if w.event in ("melee", "projectile"):
         return CONTESTED

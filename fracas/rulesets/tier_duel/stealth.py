@@ -3,11 +3,12 @@ win is a strike the target cannot defend, and it reveals the attacker."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from fracas.dice.source import Dice
-from fracas.model import ActionUsed, Attempted, Combatant, Event
-from fracas.rulesets.base import sheet_as
+from fracas.model import ActionUsed, Attempted, Combatant, Encounter, Event
+from fracas.rulesets.base import Rules, sheet_as
 from fracas.rulesets.tier_duel.contest import Contest, side, wield
 from fracas.rulesets.tier_duel.damage import hit, skill_of
 from fracas.rulesets.tier_duel.events import NoReach, Revealed, StealthOutcome
@@ -36,7 +37,15 @@ def _strike(actor: Combatant, a: Wielded) -> tuple[Terms, dict[str, int], dict[s
     return terms, values, {"skill": a.skill or "skill"}
 
 
-def decide_stealth(options: Options, actor: Combatant, target: Combatant, distance: int) -> Contest:
+@dataclass(frozen=True, slots=True)
+class Stealth(Contest):
+    """A decided stealth contest (TD-20 to TD-24): both stealth dice, then the strike."""
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        return roll_stealth(rules.options, self, dice)
+
+
+def decide_stealth(options: Options, actor: Combatant, target: Combatant, distance: int) -> Stealth:
     """Both stealth dice and the strike, before any is rolled (the checks are done)."""
     a = wield(options, actor)
     first = side(
@@ -46,7 +55,7 @@ def decide_stealth(options: Options, actor: Combatant, target: Combatant, distan
     terms, values, names = _strike(actor, a)
     parts = [(names.get(n, n), f * values[n]) for n, f in terms if n != "strike"]
     strike = side(actor.id, "strike", f"strikes with the {a.name}", parts)
-    return Contest(
+    return Stealth(
         "stealth", actor, target, distance, a, wield(options, target), first, second, strike
     )
 

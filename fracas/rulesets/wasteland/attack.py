@@ -19,6 +19,7 @@ from fracas.frozen import FrozenDict, canonical
 from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import Decision, Rules, sheet_as
+from fracas.rulesets.wasteland.fire import roll_attack
 from fracas.rulesets.wasteland.harm import Victim, victim
 from fracas.rulesets.wasteland.sheet import Options, Sheet
 from fracas.rulesets.wasteland.stats import (
@@ -106,8 +107,6 @@ class Attack(Decision):
 
     def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
         """P-WL-1, P-WL-2's dice (:func:`~.fire.roll_attack`)."""
-        from fracas.rulesets.wasteland.fire import roll_attack  # it builds on this module
-
         return roll_attack(self, dice, rules.options)
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.model import Attempted, Encounter, Event
 from fracas.rulesets.base import Decision, Rules
-from fracas.rulesets.wasteland.attack import Attack, Plan
 from fracas.rulesets.wasteland.events import (
     APSpent,
     AttackDeclared,
@@ -32,6 +32,9 @@ from fracas.rulesets.wasteland.tables import CONDITION_LOSS, D20, GLANCING_MARGI
 from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
 from fracas.steps import Then
+
+if TYPE_CHECKING:  # a decided attack rolls with this module (attack.Attack.roll)
+    from fracas.rulesets.wasteland.attack import Attack, Plan
 
 __all__ = ["FireOn", "Shot", "fire", "fire_on", "roll_attack"]
 

@@ -102,6 +102,8 @@ const roster = (() => {
       el("option", { value: "", selected: was === "" || (was === null && list.length === 0) }, "another (a free mark)"));
     const spec = list.find((s) => s.name === sel.value);
     $("cond-free").closest("label").hidden = Boolean(spec);
+    // turns where the status counts them (a free mark may): escalation's conditions do not
+    $("cond-turns").closest("label").hidden = Boolean(spec) && !spec.details.some((d) => d.name === "turns");
     $("cond-help").textContent = spec ? `${spec.summary}${spec.details.length ? "; details: " + spec.details.map((d) => `${d.name}${d.default !== null ? ` (default ${d.default})` : ""}`).join(", ") : ""}` : "A mark of the game master's own: any name, turns if you like.";
   }
 
