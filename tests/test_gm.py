@@ -162,11 +162,14 @@ def _burning(ef: EncounterFile) -> EncounterFile:
     """``ef`` with a ruleset that reads a ``burning`` status (turns required, damage 1)."""
 
     class Burning(type(ef.ruleset)):  # type: ignore[misc]
-        statuses = (
-            StatusSpec(
-                "burning",
-                "fire",
-                {"turns": Detail(int), "damage": Detail(int, 1), "by": Detail(str, "")},
+        contract = dataclasses.replace(
+            ef.ruleset.contract,
+            statuses=(
+                StatusSpec(
+                    "burning",
+                    "fire",
+                    {"turns": Detail(int), "damage": Detail(int, 1), "by": Detail(str, "")},
+                ),
             ),
         )
 

@@ -8,6 +8,7 @@ read it). ``fracas rules RULESET RULE_ID`` prints one.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -204,7 +205,7 @@ def test_compress_ids_splits_runs_with_holes() -> None:
 
 def test_a_derived_ruleset_cites_its_base_rules() -> None:
     class Derived(TierDuel):
-        name = "derived-for-tests"
+        about = dataclasses.replace(TierDuel.about, name="derived-for-tests")
 
     with registered(Derived):
         texts = rule_texts("derived-for-tests")

@@ -331,7 +331,7 @@ class Table:
                 return options_now(self.ruleset, state, actor, unseen)
             kept = {}
             self._options = (state, kept)
-            forget_decisions()
+            forget_decisions(self.ruleset)
         found = kept.get((actor, unseen))
         if found is None:
             found = kept[actor, unseen] = options_now(self.ruleset, state, actor, unseen)
