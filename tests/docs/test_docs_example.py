@@ -109,7 +109,7 @@ def test_the_walkthroughs_code_is_the_examples_code() -> None:
 # --- the odds ---------------------------------------------------------------------
 
 
-def test_fracas_odds_on_the_duel_are_icepools_3d6_against_2d6() -> None:
+def test_po_2_po_3_fracas_odds_on_the_duel_are_icepools_3d6_against_2d6() -> None:
     """PO-2, PO-3: the duel's last action, Ana's 3d6 against Bo's 2d6 (Bo at 3 of 4 HP),
     by ``fracas odds --json``: the damage distribution icepool gives, exactly."""
     out = json.loads(_cli("odds", str(DUEL), "--json"))
@@ -124,7 +124,7 @@ def test_fracas_odds_on_the_duel_are_icepools_3d6_against_2d6() -> None:
 
 
 @pytest.mark.parametrize("success_on", [2, 4, 6])
-def test_the_option_success_on_moves_the_odds_as_icepool_says(
+def test_po_2_the_option_success_on_moves_the_odds_as_icepool_says(
     success_on: int, tmp_path: Path
 ) -> None:
     """PO-2's option: the same attack with successes on ``success_on``+."""
@@ -155,7 +155,7 @@ def _table(tmp_path: Path) -> Table:
     )
 
 
-def test_the_table_plays_a_stagger_and_undoes_it(tmp_path: Path) -> None:
+def test_po_4_the_table_plays_a_stagger_and_undoes_it(tmp_path: Path) -> None:
     """PO-3, PO-4 at the table: 3 net successes deal 3 and stagger Bo; Bo's next attack
     rolls one die; undo puts HP and the stagger back."""
     table = _table(tmp_path)
