@@ -7,7 +7,8 @@ sequence numbers run on without gaps, and a second service resuming the stored l
 gets an equal state with an equal hash (a different route to it: the fold of the
 replayed records). Refusals of listed actions are counted: "may do now" must not list
 what the rules then refuse. The exact odds of each example's last action sum to 1
-(less the cut mass, where dice explode).
+(less the cut mass, where dice explode). The docs' example ruleset (``docs/example/pools``)
+is played too, registered for these tests only.
 
 The one random-play harness of generated encounters too (:func:`play_generated`): each
 ruleset's tests give their encounters (hypothesis strategies) and what holds after every
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -38,20 +39,36 @@ from fracas.files import EncounterFile, parse_text
 from fracas.model import Action, Encounter
 from fracas.odds import action_odds
 from fracas.render import log_lines, state_json
-from fracas.rulesets import RULESETS, Ruleset, base
+from fracas.rulesets import RULESETS, Ruleset, base, registered
 from fracas.store import open_store
 from fracas.table import Table, TableService
+from pools.rules import Pools
 from tests.rulesets import builders
 from tests.rulesets.dice_combat import test_properties as dice_combat
 from tests.rulesets.escalation import test_properties as escalation
 from tests.rulesets.soak import test_properties as soak
 from tests.rulesets.tier_duel import test_properties as tier_duel
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+CASES = (*RULESETS, Pools)
+"""Every shipped ruleset and the docs' example."""
+OWN_EXAMPLES = {Pools.about.name: ROOT / "docs" / "example" / "pools" / "duel.yaml"}
+"""The example of a ruleset that is not in ``examples/``."""
+
+
+@pytest.fixture(autouse=True)
+def _docs_example() -> Iterator[None]:
+    with registered(Pools):
+        yield
+
+
+def _example(ruleset: type[Ruleset]) -> Path:
+    return OWN_EXAMPLES.get(ruleset.about.name, EXAMPLES / f"{ruleset.about.name}.yaml")
 
 
 def _setup(ruleset: type[Ruleset]) -> str:
-    data = yaml.safe_load((EXAMPLES / f"{ruleset.about.name}.yaml").read_text())
+    data = yaml.safe_load(_example(ruleset).read_text())
     data["actions"] = []
     return yaml.safe_dump(data)
 
@@ -71,7 +88,7 @@ def _random_action(table: Table, rng: random.Random) -> Action | None:
     return Action(actor, option.spec.name, params=params)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.about.name)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_path: Path) -> None:
     store = open_store(tmp_path / "s.sqlite3", durable=False)
@@ -106,7 +123,7 @@ def test_random_play_through_the_table(ruleset: type[Ruleset], seed: int, tmp_pa
     assert listed_but_refused == []
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.about.name)
 def test_undo_returns_an_equal_state_with_an_equal_hash(
     ruleset: type[Ruleset], tmp_path: Path
 ) -> None:
@@ -124,11 +141,9 @@ def test_undo_returns_an_equal_state_with_an_equal_hash(
     assert hash(table.state) == hash(before) == hash(replayed)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.about.name)
+@pytest.mark.parametrize("ruleset", CASES, ids=lambda r: r.about.name)
 def test_the_odds_of_each_examples_last_action_sum_to_one(ruleset: type[Ruleset]) -> None:
-    ef = parse_text(
-        (EXAMPLES / f"{ruleset.about.name}.yaml").read_text(), f"{ruleset.about.name}.yaml"
-    )
+    ef = parse_text(_example(ruleset).read_text(), f"{ruleset.about.name}.yaml")
     engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
     engine.begin(ef.dice, ef.order)
     for action in ef.actions[:-1]:
