@@ -137,3 +137,19 @@ def test_every_action_has_a_decide_and_every_decision_a_roll(ruleset: type[Rules
     found = _decisions_of(ruleset)
     assert found, ruleset.about.name
     assert [k.__name__ for k in found if not can_roll(k)] == []
+
+
+def test_no_rulesets_code_branches_on_the_actions_name() -> None:
+    """The move table dispatches: no ruleset module compares ``action.do`` (dice-combat's
+    attack and throw each have their own decide, the throw's passed on as ``throw``)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "fracas" / "rulesets"
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in sorted(root.rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"action\.do\s*(==|!=|in\b|not in\b)", line)
+    ]
+    assert found == []

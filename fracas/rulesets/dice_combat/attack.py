@@ -68,18 +68,18 @@ def decide_attack(
     action: Action,
     options: Options,
     metric: Callable[[Tile, Tile], int],
+    throw: bool = False,
 ) -> Strike | Blast:
-    """DC-6 to DC-34: an ``attack`` or ``throw`` checked, in the order of 2.3's refusals
-    (``metric``: the ruleset's distance in tiles)."""
+    """DC-6 to DC-34: an ``attack`` (or with ``throw``, a ``throw``) checked, in the order
+    of 2.3's refusals (``metric``: the ruleset's distance in tiles)."""
     sheet = sheet_as(actor, Sheet)
     hand = sheet.hand
     cls = weapon_class(hand, options.machine_pistol)
     explosive = cls.kind == "explosive"
-    throw = action.do == "throw"
     target = state.get(action.target) if action.target is not None else None
     # An explosive may be centred on the thrower's own tile, by attack or throw (DC-31).
     if target is not None and target.id == actor.id and not explosive:
-        verb = "throw at" if throw else action.do
+        verb = "throw at" if throw else "attack"
         raise Refusal("self_target", f"{actor.name} cannot {verb} itself: choose another combatant")
     if action.at is not None and not explosive:
         raise Refusal(

@@ -69,12 +69,20 @@ def _ready(rules: Rules[Options], state: Encounter, action: Action) -> Combatant
     return actor
 
 
-def _attack(rules: Rules[Options], state: Encounter, action: Action) -> Strike | Blast:
-    """An ``attack`` or ``throw`` (P-DC-1 to P-DC-3)."""
+def _strike(rules: Rules[Options], state: Encounter, action: Action, throw: bool) -> Strike | Blast:
+    """An ``attack`` or a ``throw`` (P-DC-1 to P-DC-3)."""
     actor = _ready(rules, state, action)
     check_weapon_unchanged(state, actor)
     check_action_left(state, actor, rules.options)
-    return decide_attack(state, actor, action, rules.options, partial(distance, rules))
+    return decide_attack(state, actor, action, rules.options, partial(distance, rules), throw)
+
+
+def _attack(rules: Rules[Options], state: Encounter, action: Action) -> Strike | Blast:
+    return _strike(rules, state, action, throw=False)
+
+
+def _throw(rules: Rules[Options], state: Encounter, action: Action) -> Strike | Blast:
+    return _strike(rules, state, action, throw=True)  # DC-15, DC-31
 
 
 def _reload(rules: Rules[Options], state: Encounter, action: Action) -> Ready:
@@ -121,7 +129,7 @@ class DiceCombat(TypedRuleset[Sheet, Options, Strike | Blast | Ready]):
                 "combatant_or_tile",
                 choices={"edge": EDGES},
                 calls=("edge",),
-                decide=_attack,
+                decide=_throw,
             ),
             ActionSpec(
                 "reload",
