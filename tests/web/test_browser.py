@@ -209,8 +209,10 @@ def test_keys_undo_redo_and_a_page_that_reconnects_catches_up(server: Server, br
     pat.wait_for_selector("#order li")
     gm.locator("body").press("n")  # ends Ana's turn
     pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Bo's turn\")")
+    synced(gm, server.table.seq)  # an undo sent from an older record is moved_on
     gm.locator("body").press("Control+z")
     pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Ana's turn\")")
+    synced(gm, server.table.seq)
     gm.locator("body").press("Control+Shift+z")
     pat.wait_for_function("document.getElementById('turn').innerText.includes(\"Bo's turn\")")
     assert [r.kind for r in server.table.log[1:]] == ["action", "undo", "redo"]
