@@ -142,6 +142,7 @@ def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None)
     from fracas.lab.advisor import ADVICE_SECONDS, advise, step_words
     from fracas.lab.fight import file_start
     from fracas.lab.keep import Kept
+    from fracas.lab.plans import pct
     from fracas.lab.policy import Policy
     from fracas.lab.win import percent
 
@@ -165,9 +166,9 @@ def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None)
             odds = c["odds"]
             if odds is not None and c["target"] in odds["combatants"]:
                 o = odds["combatants"][c["target"]]
-                hit = "" if o["hit"] is None else f"hit {o['hit'] * 100:.1f}%, "
+                hit = "" if o["hit"] is None else f"hit {pct(o['hit'])}, "
                 est = " (estimate)" if "estimate" in odds else ""
-                figures = f"{hit}mean {o['mean']:.2f}, down {o['down'] * 100:.1f}%{est}"
+                figures = f"{hit}mean {o['mean']:.2f}, down {pct(o['down'])}{est}"
             win = (
                 "" if c["win"] is None else f"; then {escape(advice.side)} win {percent(c['win'])}"
             )

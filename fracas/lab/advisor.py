@@ -24,7 +24,7 @@ from fracas.files import action_json
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.fight import sides_of
 from fracas.lab.keep import Kept
-from fracas.lab.plans import Plan, rank
+from fracas.lab.plans import Plan, pct, rank
 from fracas.lab.policy import SCORE_PATHS
 from fracas.model import Encounter
 from fracas.odds import Odds, action_odds
@@ -266,7 +266,7 @@ def advice_lines(data: dict[str, Any], top: int | None = None) -> list[str]:
     side, now = data["side"], data["win"]
     head = f"{data['name']}'s turn: the advisor's choices, best first"
     if now is not None:
-        head += f" ({side} win {now * 100:.1f}% now, {data['method']})"
+        head += f" ({side} win {pct(now)} now, {data['method']})"
     out = [head]
     for c in data["choices"][:top]:
         steps = ", then ".join(step_words(s) for s in c["steps"])
@@ -277,14 +277,14 @@ def advice_lines(data: dict[str, Any], top: int | None = None) -> list[str]:
         if odds is not None and c["target"] in odds["combatants"]:
             o = odds["combatants"][c["target"]]
             if o["hit"] is not None:
-                figures.append(f"hit {o['hit'] * 100:.1f}%")
+                figures.append(f"hit {pct(o['hit'])}")
             figures.append(f"mean {o['mean']:.2f}")
             if "down" in o:
-                figures.append(f"down {o['down'] * 100:.1f}%")
+                figures.append(f"down {pct(o['down'])}")
             if "estimate" in odds:
                 figures.append("(estimate)")
         if c["win"] is not None:
-            figures.append(f"then {side} win {c['win'] * 100:.1f}%")
+            figures.append(f"then {side} win {pct(c['win'])}")
         if figures:
             out.append("     " + ", ".join(figures))
         out.append(f"     {c['why']}")

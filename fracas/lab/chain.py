@@ -172,7 +172,10 @@ class Chain:
                     f"the fight reaches more than {self.max_states:,} states: too many for "
                     "the exact chain; `fracas lab sim FILE -n 20000` samples it instead",
                 )
-            if stop is not None and i % 16 == 0 and stop():
+            # asked at every state: one state of a large ruleset's fight may take a
+            # tenth of a second to expand (the tactics rank every choice), and a win bar's
+            # slice must end within its time
+            if stop is not None and stop():
                 raise FracasError(
                     "too_slow",
                     f"the exact chain was stopped after {i:,} states; sample it instead",

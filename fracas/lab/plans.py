@@ -572,11 +572,22 @@ def _words(action: Action, state: Encounter | None = None) -> str:
     return " ".join([action.do.replace("_", " "), *values])
 
 
+def pct(p: float) -> str:
+    """A chance as a percentage with one decimal that never rounds a chance to 0% or
+    100% it is not: ``<0.1%``, ``>99.9%``."""
+    text = f"{p * 100:.1f}%"
+    if text == "0.0%" and p > 0:
+        return "<0.1%"
+    if text == "100.0%" and p < 1:
+        return ">99.9%"
+    return text
+
+
 def _odds_words(score: Score | tuple[Score, Action | None]) -> str:
     s: Any = score[0] if isinstance(score[0], tuple) else score
     downs, hp = s[0], s[1]
     if downs > 0:
-        return f"{float(downs) * 100:.1f}% to take an enemy down, {float(hp):.2f} HP expected"
+        return f"{pct(float(downs))} to take an enemy down, {float(hp):.2f} HP expected"
     if hp > 0:
         return f"{float(hp):.2f} HP expected"
     return "no attack"

@@ -294,12 +294,15 @@ def precise(
     workers: int = 1,
     deadline: float | None = None,
     max_rounds: int = MAX_ROUNDS,
+    ahead: list[Tally] | None = None,
 ) -> tuple[Sim, bool]:
-    """Fights of the file ``text`` in chunks of :data:`CHUNK`, in chunk order, until every
-    side's (and the draw's) 95% Wilson interval is at most ``half`` either side of its
-    rate, or the clock passes ``deadline`` (:func:`time.monotonic`); the result, and
-    whether it is that precise. The number of fights depends on the seed alone where the
-    deadline is not met (the same seed, the same answer), whatever the workers."""
+    """Fights of the file ``text`` in chunks of :data:`PRECISE_CHUNK`, in chunk order,
+    until every side's (and the draw's) 95% Wilson interval is at most ``half`` either
+    side of its rate, or the clock passes ``deadline`` (:func:`time.monotonic`); the
+    result, and whether it is that precise. The number of fights depends on the seed
+    alone where the deadline is not met (the same seed, the same answer), whatever the
+    workers. ``ahead``: chunks 0, 1, ... already played (:class:`fracas.lab.ahead.Ahead`),
+    counted first, one at a time, as if played here."""
     ef, start, _ = setup(text, name)
     sides = sides_of(start)
     total = Tally()
@@ -321,15 +324,22 @@ def precise(
     def task(i: int) -> Chunk:
         return Chunk(text, name, seed, i, PRECISE_CHUNK, max_rounds, deadline)
 
-    if workers <= 1:
-        i = 0
+    i = 0
+    for part in ahead or ():
+        if enough():
+            break
+        total.add(part)
+        i += 1
+    if enough():
+        pass
+    elif workers <= 1:
         while not enough() and not late():
             total.add(run_chunk(task(i)))
             i += 1
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            queue = [pool.submit(run_chunk, task(i)) for i in range(workers)]
-            i = workers
+            queue = [pool.submit(run_chunk, task(i + k)) for k in range(workers)]
+            i += workers
             while queue and not enough():
                 if late():
                     for f in queue:

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.errors import FracasError
+from fracas.lab.ahead import Ahead
 from fracas.lab.chain import MAX_PATHS, Chain
 from fracas.lab.fight import DRAW, sides_of
 from fracas.lab.sim import precise, setup
@@ -142,6 +143,34 @@ def win(
     begun = time.monotonic()
     # the policy the fights' workers start from (forked, they inherit the choices the
     # chain has cached: a fight then walks mostly through states already decided)
+    setup(text, name)  # the file's errors here, and parsed before the fork below
+    many = workers if workers is not None else min(2, os.cpu_count() or 1)
+    # while the chain grows here, the other core plays the estimate's first fights
+    ahead = None
+    chained = "exact" in methods or "float" in methods
+    if chained and "estimate" in methods and many >= 2:
+        ahead = Ahead(text, name, seed=seed, deadline=begun + seconds)
+    try:
+        return _win(
+            text, name, begun, seconds, max_states, exact_states, seed, many, methods, ahead
+        )
+    finally:
+        if ahead is not None:
+            ahead.take()
+
+
+def _win(
+    text: str,
+    name: str,
+    begun: float,
+    seconds: float,
+    max_states: int,
+    exact_states: int,
+    seed: int,
+    many: int,
+    methods: tuple[str, ...],
+    ahead: Ahead | None,
+) -> Win:
     ef, start, policy = setup(text, name)
     rs = ef.ruleset
     sides = sides_of(start)
@@ -164,10 +193,11 @@ def win(
         else:
             return _solved(chain, start, begun, exact_states if "exact" in methods else 0)
     left = max(1.0, seconds - (time.monotonic() - begun))
-    many = workers if workers is not None else min(2, os.cpu_count() or 1)
+    played = ahead.take() if ahead is not None else []
     sim, enough = precise(
-        text, name, half=HALF, seed=seed, workers=many, deadline=time.monotonic() + left
-    )
+        text, name, half=HALF, seed=seed, workers=many, deadline=time.monotonic() + left,
+        ahead=played,
+    )  # fmt: skip
     n = sim.n
     if n == 0:
         raise FracasError("too_slow", f"not one fight of {name!r} ended in {seconds:.0f} s")

@@ -17,6 +17,7 @@ from fracas.files import parse_text
 from fracas.lab.advisor import advise
 from fracas.lab.fight import file_start
 from fracas.lab.keep import Kept
+from fracas.lab.plans import pct
 from fracas.lab.policy import Policy
 from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService
@@ -108,3 +109,11 @@ def test_who_may_ask_the_advisor_is_the_tables_policy(tmp_path: Path) -> None:
         table.advice_question(Identity.gm(), table.seq - 1)
     assert err.value.code == "moved_on"
     store.close()
+
+
+def test_a_chance_is_never_printed_as_0_or_100_percent_it_is_not() -> None:
+    """The advisor's figures (and the tactics' words): a chance of 2 in 10,000 to take an
+    enemy down (wasteland's crit on a full-HP raider) is ``<0.1%``, not ``0.0%``."""
+    assert pct(0.0002) == "<0.1%"
+    assert pct(0.9999) == ">99.9%"
+    assert (pct(0.0), pct(1.0), pct(0.125)) == ("0.0%", "100.0%", "12.5%")

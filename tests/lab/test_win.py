@@ -5,14 +5,18 @@ within its interval."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fracas.files import parse_text
+from fracas.lab.ahead import Ahead
 from fracas.lab.chain import MAX_PATHS, Chain
 from fracas.lab.fight import file_start, sides_of
 from fracas.lab.policy import Policy
+from fracas.lab.sim import PRECISE_CHUNK, Chunk, precise, run_chunk
 from fracas.lab.win import percent, win
 from tests.lab.duels import DC_MELEE, DC_PISTOL, ESCALATION, TIER, duel
 from tests.lab.mirrors import MIRRORS, mirror
@@ -73,3 +77,52 @@ def test_100_or_0_percent_only_when_certain() -> None:
     assert percent(1.0) == ">99.99%" and percent(0.99999) == ">99.99%"
     assert percent(0.0) == "<0.01%" and percent(0.00001, True) == "<0.01%"
     assert percent(0.5397) == "53.97%"
+
+
+def test_fights_played_ahead_are_the_chunks_the_seed_names() -> None:
+    """While the chain grows, the other core plays the estimate's first chunks
+    (:class:`fracas.lab.ahead.Ahead`): each chunk it sends is the very tally the
+    estimate would have played itself for that chunk (same seed, same index), and
+    its process has ended once they are taken."""
+    text = duel(ESCALATION, 10, 10)
+    ahead = Ahead(text, "duel.yaml", seed=3, deadline=time.monotonic() + 60)
+    time.sleep(1.5)
+    got = ahead.take()
+    assert got, "no chunk played in 1.5 s"
+    assert not ahead._proc.is_alive()
+    for i, tally in enumerate(got):
+        again = run_chunk(Chunk(text, "duel.yaml", 3, i, PRECISE_CHUNK))
+        assert tally.fights == PRECISE_CHUNK
+        assert (tally.wins, tally.rounds, tally.dealt) == (again.wins, again.rounds, again.dealt)
+    assert ahead.take() is got  # taken once: a second take gives the same, starts nothing
+
+
+def test_an_estimate_with_fights_played_ahead_is_the_one_played_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The chain refused after 1.5 s (a cap of 5 states, and a wait): the estimate of a
+    close duel (about 9,600 fights for its interval, a few thousand of them played ahead),
+    counted from the chunks played ahead and then on two workers, is the one a single
+    process gives for the same seed (the same fights, the same stop)."""
+    text = duel(DC_MELEE, 8, 8)
+    grow, take = Chain.grow, Ahead.take
+    taken: list[int] = []
+
+    def slow_grow(self: Chain, stop: Any = None) -> None:
+        time.sleep(1.5)
+        grow(self, stop)
+
+    def counted(self: Ahead) -> list[Any]:
+        got = take(self)
+        taken.append(len(got))
+        return got
+
+    monkeypatch.setattr(Chain, "grow", slow_grow)
+    monkeypatch.setattr(Ahead, "take", counted)
+    both = win(text, "duel.yaml", max_states=5, seed=4, workers=2, seconds=60)
+    assert taken and taken[0] > 0, "no chunk was played ahead"
+    assert both.method == "estimate" and both.precise
+    here, enough = precise(text, "duel.yaml", half=0.01, seed=4, workers=1)
+    assert enough
+    assert both.fights == here.n
+    assert both.sides == {s: here.win(s) for s in both.sides}

@@ -41,7 +41,13 @@
     return section;
   }
 
-  function pct(p) { return `${(100 * p).toFixed(1)}%`; }
+  // a chance never rounded to 0% or 100% it is not
+  function pct(p) {
+    const text = `${(100 * p).toFixed(1)}%`;
+    if (text === "0.0%" && p > 0) return "<0.1%";
+    if (text === "100.0%" && p < 1) return ">99.9%";
+    return text;
+  }
 
   function stepWords(s) {
     if (s.do === "move") return `walk to [${s.to.join(", ")}]`;

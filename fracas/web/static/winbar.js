@@ -89,7 +89,7 @@
     if (bar.method === "working") {
       section.classList.add("estimate");
       how.textContent = `Working it out after record ${m.seq - 1}: no simulated fight has ended yet` +
-        (bar.growing ? `; the fight's chain has ${bar.growing.toLocaleString("en")} states so far.` : ".");
+        (bar.growing ? `; the fight's chain has ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"} so far.` : ".");
       strip.setAttribute("aria-label", "win chance: being worked out");
       return;
     }
@@ -127,8 +127,8 @@
     } else if (bar.method === "float") {
       text = `Solved in floating point (${states}; largest residual ${Number(bar.residual).toExponential(0)}), after record ${m.seq - 1}.`;
     } else {
-      text = `An estimate from ${bar.fights.toLocaleString("en")} simulated fights (the lab's tactics), after record ${m.seq - 1}` +
-        (bar.final ? "." : (bar.growing ? `; refining, the fight's chain at ${bar.growing.toLocaleString("en")} states…` : "; refining…"));
+      text = `An estimate from ${bar.fights.toLocaleString("en")} simulated ${bar.fights === 1 ? "fight" : "fights"} (the lab's tactics), after record ${m.seq - 1}` +
+        (bar.final ? "." : (bar.growing ? `; refining, the fight's chain at ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"}…` : "; refining…"));
     }
     how.textContent = text +
       (bar.idle && bar.idle.length
