@@ -117,7 +117,9 @@ def run_chunk(task: Chunk) -> Tally:
     rng = random.Random(chunk_seed(task.seed, task.index))
     deadline = task.deadline
     stop = None if deadline is None else (lambda: time.monotonic() > deadline)
-    return play(ef.ruleset, start, policy, rng, task.fights, task.max_rounds, stop)
+    # past the deadline the fight under way is dropped, not played to its end (a
+    # wasteland fight takes seconds: the answer would come that much late)
+    return play(ef.ruleset, start, policy, rng, task.fights, task.max_rounds, stop, abandon=True)
 
 
 def play(
