@@ -54,9 +54,17 @@ def server_bindir() -> Path:
 class Cluster:
     """One running throwaway cluster: ``url(db)`` connects to database ``db``; its data
     directory in its temporary directory, or ``data`` (a directory to be made, where
-    the cluster's user may write: on a filesystem of the test's own)."""
+    the cluster's user may write: on a filesystem of the test's own); its WAL in the
+    data directory, or with ``wal_apart`` in the temporary directory beside it."""
 
-    def __init__(self, bindir: Path, *, fsync: bool = False, data: Path | None = None) -> None:
+    def __init__(
+        self,
+        bindir: Path,
+        *,
+        fsync: bool = False,
+        data: Path | None = None,
+        wal_apart: bool = False,
+    ) -> None:
         self.bindir = bindir
         self.fsync = fsync
         """``fsync=off`` for the tests (a crash of the machine may lose the cluster: it is
@@ -76,6 +84,7 @@ class Cluster:
         self._run(
             "initdb", "-D", str(self.data), "-U", "fracas", "--auth=trust", "-E", "UTF8",
             "--locale=C.UTF-8", "--no-sync",
+            *(("--waldir", str(self.dir / "wal")) if wal_apart else ()),
         )  # fmt: skip
         self.start()
         self.started_in = time.perf_counter() - began
