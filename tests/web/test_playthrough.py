@@ -328,8 +328,11 @@ def _walks(s: Session) -> bool:
 
 
 def _targets(s: Session, actor: str, side: str) -> list[str]:
-    """The standing enemies the player's page offers ``actor`` to attack now."""
+    """The standing enemies the player's page offers ``actor`` to attack now (once the
+    page shows the table's latest record: the options come with it, and an older
+    record's may name a target the rules no longer offer, seen once under CI's load)."""
     page = s.players[actor]
+    synced(page, s.server.table.seq)
     options: list[dict[str, Any]] = page.evaluate(f"options[{actor!r}] || []")
     attack = next((o for o in options if o["do"] == "attack" and o["allowed"]), None)
     ruleset = s.server.table.ruleset
