@@ -223,6 +223,7 @@ def test_keys_undo_redo_and_a_page_that_reconnects_catches_up(server: Server, br
     # Pat's socket drops; the game master goes on; Pat's page comes back and catches up
     pat.evaluate("ws.onclose = (e) => { setTimeout(connect, 300); }; ws.close()")
     seq = server.table.seq
+    synced(gm, seq)  # the redo's record on the game master's page too (else moved_on)
     gm.locator("body").press("n")  # ends Bo's turn
     gm.wait_for_function("document.getElementById('turn').innerText.includes(\"Cy's turn\")")
     assert server.table.seq == seq + 1
