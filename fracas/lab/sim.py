@@ -332,13 +332,11 @@ def precise(
             break
         total.add(part)
         i += 1
-    if enough():
-        pass
-    elif workers <= 1:
+    if workers <= 1:
         while not enough() and not late():
             total.add(run_chunk(task(i)))
             i += 1
-    else:
+    elif not enough():
         with ProcessPoolExecutor(max_workers=workers) as pool:
             queue = [pool.submit(run_chunk, task(i + k)) for k in range(workers)]
             i += workers

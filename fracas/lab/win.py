@@ -141,8 +141,6 @@ def win(
             refusals) where ``methods`` leaves out the estimate.
     """
     begun = time.monotonic()
-    # the policy the fights' workers start from (forked, they inherit the choices the
-    # chain has cached: a fight then walks mostly through states already decided)
     setup(text, name)  # the file's errors here, and parsed before the fork below
     many = workers if workers is not None else min(2, os.cpu_count() or 1)
     # while the chain grows here, the other core plays the estimate's first fights
@@ -171,6 +169,8 @@ def _win(
     methods: tuple[str, ...],
     ahead: Ahead | None,
 ) -> Win:
+    # the policy the fights' workers start from (forked, they inherit the choices the
+    # chain has cached: a fight then walks mostly through states already decided)
     ef, start, policy = setup(text, name)
     rs = ef.ruleset
     sides = sides_of(start)

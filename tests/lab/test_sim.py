@@ -6,12 +6,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from fracas.errors import FracasError
 from fracas.files import parse_text
 from fracas.lab.chain import Chain, win_odds
 from fracas.lab.fight import file_start, sides_of
@@ -93,26 +91,19 @@ ROOT = Path(__file__).parents[2]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("example", ["dice-combat", "tier-duel", "escalation", "soak", "wasteland"])
+@pytest.mark.parametrize("example", ["dice-combat", "tier-duel"])
 def test_sim_agrees_with_the_chain_on_every_example_where_both_run(example: str) -> None:
     """Issue 23: on each example whose fight's chain is solved (exact, or in floating
-    point) within the time ``fracas lab win`` gives it, seeded fights through the real
-    rules hold each side's chance within their 95% interval, and a chance 5 points off
-    outside it. The examples the chain does not hold (escalation, soak, wasteland: past
-    half a minute of growing) are named, so a faster chain turns them on here."""
+    point), seeded fights through the real rules hold each side's chance within their
+    95% interval, and a chance 5 points off outside it. The other three examples'
+    chains (escalation, soak, wasteland) do not end in the time ``fracas lab win`` gives
+    them: only the estimate answers there."""
     text = (ROOT / "examples" / f"{example}.yaml").read_text()
     name = f"{example}.yaml"
     ef, start, policy = setup(text, name)
     chain = Chain(ef.ruleset, policy, sides_of(start), max_states=FLOAT_STATES)
     chain.node(start)
-    begun = time.monotonic()
-    try:
-        chain.grow(lambda: time.monotonic() - begun > 30.0)
-    except FracasError as exc:
-        assert example in {"escalation", "soak", "wasteland"}, exc.message
-        assert exc.code in ("too_slow", "too_many_states")
-        pytest.skip(f"{example}: the chain does not answer ({exc.code}); the estimate does")
-    assert example in {"dice-combat", "tier-duel"}
+    chain.grow()
     solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
     values = solved.sides(start)
     assert values is not None
