@@ -20,7 +20,7 @@ from fracas.frozen import freeze
 from fracas.grid import Tile
 from fracas.model import Combatant, HouseRules
 from fracas.rulesets.base import Ruleset, max_hp_default
-from fracas.validation import Locator, TileInput, validate
+from fracas.validation import Locator, TileInput, check_names, validate
 
 __all__ = ["CORE_FIELDS", "ID", "MAX_MAP", "check_tile", "read_combatant", "read_house_rules"]
 
@@ -66,6 +66,7 @@ def read_combatant(
         taken: ids already in use (``duplicate_id``).
         map_size: the map's width and height, where there is a map (``off_map``).
     """
+    check_names(dict(raw), locate, at)  # its name, side and sheet's names: printable text
     valid = ["id", *CORE_FIELDS, *ruleset.contract.sheet_fields()]
     core_raw = {k: v for k, v in raw.items() if k == "id" or k in CORE_FIELDS}
     sheet_raw = {k: v for k, v in raw.items() if k not in core_raw}

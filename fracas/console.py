@@ -1,7 +1,12 @@
 """What every command of ``fracas`` shares, whichever face it starts (the command line's
 own, the prompt's ``play``, the web's ``serve``): the console, the one-line error and
 its exit status (with ``--json``, the error as a JSON object on stdout too), the
-``--db`` option."""
+``--db`` option.
+
+Whatever reaches a terminal goes through :func:`printable` (the console's text, every
+line :func:`echo` prints, the error line): a control character in a name, a note or a
+quoted input is shown escaped (``\\x1b``), never acted on by the terminal.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from fracas.errors import FileError, FracasError
 from fracas.model import Combatant, Encounter
@@ -33,20 +39,48 @@ __all__ = [
     "DEFAULT_DB",
     "WIDE",
     "ActionError",
+    "SafeConsole",
     "combatant_table",
+    "echo",
     "error_json",
     "fail",
     "guard",
     "now_line",
     "out",
     "pct",
+    "printable",
     "status_table",
     "store_option",
 ]
 
 DEFAULT_DB = str(default_db_path())
 
-out = Console(highlight=False, soft_wrap=True)
+_ESCAPED = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (9, 10)}
+"""Control characters (C0 but tab and newline, DEL, C1) as the text ``\\x1b``."""
+
+
+def printable(text: str) -> str:
+    """``text`` as a terminal may be given it: every control character but a newline
+    (which separates lines) and a tab shown as ``\\xNN`` (an escape sequence in a name
+    or a note would retitle, clear or rewrite the terminal)."""
+    return text.translate(_ESCAPED)
+
+
+class SafeConsole(Console):
+    """A rich console whose every text (a line printed, a table's cell, title and
+    caption) is made :func:`printable` before its markup is read; the console's own
+    styles still reach the terminal."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(printable(text), **kwargs)
+
+
+def echo(line: str = "", *, err: bool = False) -> None:
+    """Print ``line`` (:func:`printable`) on stdout, or stderr with ``err``."""
+    click.echo(printable(line), err=err)
+
+
+out = SafeConsole(highlight=False, soft_wrap=True)
 if not out.is_terminal:
     out.width = 120  # piped output: no table squeezed to 80 columns
 
@@ -76,7 +110,7 @@ def error_json(exc: FracasError) -> dict[str, Any]:
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     sys.exit(code)
 
 

@@ -56,6 +56,11 @@ class Event:
     """The field naming the combatant whose HP, or HP-like state (damage taken, wounds,
     a limb's damage, armour worn down), this event's line tells; a face that hides that
     combatant's HP from someone shows :meth:`veiled` instead. ``""``: none."""
+    prose: ClassVar[tuple[str, ...]] = ()
+    """The fields holding words rather than values (``attacks Bo with the pistol``, a
+    free text), which may name any combatant: a projection that leaves a combatant out
+    drops the line of such an event wherever that combatant takes part in its record
+    (the names in words are never searched)."""
 
     def apply(self, state: Encounter) -> Encounter:
         """The state after this event."""
@@ -346,6 +351,7 @@ class Note(Event):
     """A log line with no effect on the state."""
 
     text: str
+    prose: ClassVar[tuple[str, ...]] = ("text",)
 
     def describe(self, state: Encounter) -> str | None:
         return self.text

@@ -29,7 +29,7 @@ from fracas.gm import added_ids, policy_of
 from fracas.model import Action, Combatant, Encounter, Policy, Turn
 from fracas.rulesets import Ruleset, find_ruleset
 from fracas.rulesets.base import plain
-from fracas.validation import Locator, validate
+from fracas.validation import Locator, check_names, validate
 
 __all__ = [
     "EncounterFile",
@@ -197,6 +197,7 @@ def parse_text(text: str, name: str = "<encounter>") -> EncounterFile:
     raw, lines = _read(text, name)
     locate = _locator(name, lines)
     _check_text(raw, (), locate)
+    _check_names(raw, locate)
     top: _TopLevel = validate(
         _TopLevel, raw, locate, valid_fields=[f for f in _TopLevel.__dataclass_fields__]
     )
@@ -508,6 +509,28 @@ def _check_text(value: Any, path: tuple[str | int, ...], locate: Locator) -> Non
     elif isinstance(value, list):
         for i, v in enumerate(value):
             _check_text(v, (*path, i), locate)
+
+
+FREE_TEXT = ("text",)
+"""An action's fields that are free text, not names (a note's ``text``): they may hold
+any character; every face escapes what it shows (``fracas.console.printable``)."""
+
+
+def _check_names(raw: dict[str, Any], locate: Locator) -> None:
+    """Refuse a control character in every name and id of the file, and in every other
+    text but an action's free text (``bad_name``): a name a page, a link or a
+    terminal shows is printable text."""
+    check_names({k: v for k, v in raw.items() if k != "actions"}, locate)
+    actions = raw.get("actions")
+    if not isinstance(actions, list):
+        check_names(actions, locate, ("actions",))
+        return
+    for i, action in enumerate(actions):
+        if isinstance(action, dict):
+            kept = {k: v for k, v in action.items() if k not in FREE_TEXT}
+            check_names(kept, locate, ("actions", i))
+        else:
+            check_names(action, locate, ("actions", i))
 
 
 def _locator(name: str, lines: Mapping[tuple[str | int, ...], int]) -> Locator:

@@ -43,7 +43,7 @@ from fracas.model import (
     TacticsSet,
 )
 from fracas.rulesets.base import Ruleset, on_sheet, plain, sheet_json_raw
-from fracas.validation import validate
+from fracas.validation import check_names, validate
 
 __all__ = ["added_ids", "change_hp", "judgement_calls", "plan_gm", "policy_of", "set_fields"]
 
@@ -177,6 +177,10 @@ def set_fields(
 ) -> FieldsSet:
     """Validate a ``set`` action's fields against the sheet; refuse what does not fit."""
     c = state.get(actor)
+    try:  # a new name, side or sheet name: printable text, as a file's
+        check_names(dict(fields), _where)
+    except FileError as exc:
+        raise Refusal(exc.code, f"set {exc.where}: {exc.message}") from None
     core = {k: v for k, v in fields.items() if k in CORE_FIELDS or k in SET_ONLY_FIELDS}
     sheet_raw = {k: v for k, v in fields.items() if k not in core}
     try:
@@ -378,6 +382,10 @@ def _copy(
     name, side = raw.get("name") or cid, raw.get("side") or src.side
     if not isinstance(name, str) or not isinstance(side, str):
         raise Refusal("bad_value", f"add: name {name!r} and side {side!r} are texts")
+    try:
+        check_names({"name": name, "side": side}, _where, ("combatant",))
+    except FileError as exc:
+        raise Refusal(exc.code, f"add {exc.where}: {exc.message}") from None
     at = raw.get("at")
     tile: tuple[int, int] | None = None
     if at is not None:

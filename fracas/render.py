@@ -1,20 +1,33 @@
-"""Turning the state, the log and the odds into words and JSON (the faces' shared part)."""
+"""Turning the state, the log and the odds into words and JSON (the faces' shared part).
+
+The table service (``fracas.table``) speaks in values: a projected log's entries, the
+die a table asks for, a request, an outcome; the words of each are made here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine import Record
 from fracas.files import action_json
-from fracas.model import Action, Encounter, Event, event_json
+from fracas.model import (
+    Action,
+    CombatantAdded,
+    Damaged,
+    Encounter,
+    Event,
+    FieldsSet,
+    event_json,
+)
 from fracas.odds import CombatantOdds, Odds
 from fracas.rulesets.base import Ruleset, is_down, plain, presenter_of, values_json
 
-if TYPE_CHECKING:  # fracas.table imports this module
+if TYPE_CHECKING:  # words of the table's values; the table never imports this module
     from fracas.choice_odds import Choice
+    from fracas.table.physical import DieNeeded
+    from fracas.table.projection import Entry
 
 __all__ = [
     "DamageRow",
@@ -22,12 +35,19 @@ __all__ = [
     "action_title",
     "damage_rows",
     "die_question",
+    "die_words",
+    "entry_words",
     "events_json",
     "log_entries",
     "log_lines",
+    "outcome_words",
     "record_entries",
+    "request_words",
     "rolls_json",
     "state_json",
+    "turn_words",
+    "undo_title",
+    "waiting_words",
 ]
 
 
@@ -73,6 +93,83 @@ def die_question(
     return f"{who}'s {label}{nth} d{sides}? "
 
 
+def die_words(state: Encounter, need: DieNeeded) -> str:
+    """The die a table asks for (``fracas.table.DieNeeded``): ``Ana's attack d20?``."""
+    return die_question(state, need.owner, need.sides, need.rolled, None, need.n).strip()
+
+
+def waiting_words(state: Encounter, owner: str | None) -> str:
+    """Who a die waits for: its owner's player or the game master (None: the game
+    master alone, where nobody plays its owner)."""
+    if owner is None:
+        return "the game master"
+    return f"{state.name(owner)}'s player or the game master"
+
+
+def turn_words(state: Encounter, actor: str | None) -> str:
+    """Whose turn it is: ``Ana's turn``; None: a combatant not shown."""
+    if actor is None:
+        return "a turn the game master plays out of sight"
+    return f"{state.name(actor)}'s turn"
+
+
+def request_words(state: Encounter, by: str, action: Action, calls: Iterable[str]) -> str:
+    """A player's request: ``Pat asks for edge=advantage on Ana's attack``."""
+    asked = ", ".join(
+        f"{k}={'yes' if action.params[k] is True else action.params[k]}" for k in calls
+    )
+    who = state.name(action.actor) if action.actor in state.combatants else action.actor
+    return f"{by} asks for {asked} on {who}'s {action.do}"
+
+
+def outcome_words(side: str | None, standing: Sequence[str], over: bool = True) -> str:
+    """Who won, naming who still stands (none named: the side alone); ``over`` False:
+    the game master ended the fight before either side won."""
+    if not over:
+        return "The game master ended the fight."
+    if side is None:
+        return "The fight is over: nobody is left standing."
+    if not standing:
+        return f"The fight is over: {side} win."
+    return f"The fight is over: {side} win ({', '.join(standing)} standing)."
+
+
+def undo_title(number: int, taken: int, action: Action, *, redo: bool = False) -> str:
+    """The heading of an undo (a redo) of the action numbered ``taken``."""
+    said = "redo: puts back" if redo else "undo: takes back"
+    return f"#{number} {said} {action_title(taken, action)}"
+
+
+def entry_words(entry: Entry) -> str:
+    """The line of one entry of a projected log (``fracas.table.View.lines``); "" for
+    none (an event with no line)."""
+    kind, action = entry.kind, entry.action
+    if kind == "covered":
+        return f"#{entry.number}: the game master acts"
+    if kind in ("title", "undo", "redo"):
+        assert action is not None
+        if kind == "title":
+            return action_title(entry.number, action)
+        return undo_title(entry.number, entry.taken, action, redo=kind == "redo")
+    event, state = entry.event, entry.before
+    assert event is not None and state is not None
+    if kind == "veiled":
+        return event.veiled(state)
+    if kind == "damage":
+        assert isinstance(event, Damaged)
+        said = f"  {state.name(event.target)} takes damage"
+        return f"{said}: {entry.label}" if entry.label else said
+    if kind == "added":
+        assert isinstance(event, CombatantAdded)
+        c = event.combatant
+        names = ", ".join(c.name if i == c.id else state.name(i) for i in event.order)
+        return f"GM adds {c.name} ({c.side}): order {names}"
+    if kind == "hp_set":
+        assert isinstance(event, FieldsSet)
+        return f"GM changes {state.name(event.actor)}'s HP"
+    return event.describe(state) or ""
+
+
 def _shown(value: Any) -> Any:
     """A parameter's value as the log shows it: a tile ``(x, y)``, a list ``['a', 'b']``,
     a mapping ``{'k': v}``."""
@@ -83,18 +180,10 @@ def _shown(value: Any) -> Any:
     return plain(value)
 
 
-Redact = Callable[[Event, Encounter], str | None]
-"""A face's own sentence for an event (given the state before it), or None: the event's
-(a projection that keeps hidden HP out of a player's log)."""
-
-
-def _event_lines(
-    state: Encounter, events: Iterable[Event], redact: Redact | None = None
-) -> list[Line]:
+def _event_lines(state: Encounter, events: Iterable[Event]) -> list[Line]:
     lines: list[Line] = []
     for event in events:
-        own = redact(event, state) if redact is not None else None
-        text = event.describe(state) if own is None else own
+        text = event.describe(state)
         state = event.apply(state)
         if text:
             lines.append(Line(text, event.tone))
@@ -106,21 +195,22 @@ def _title(record: Record) -> Line:
     return Line(action_title(record.seq, record.action), "title")
 
 
-def record_entries(
-    log: Sequence[Record], before: Encounter, record: Record, redact: Redact | None = None
-) -> list[Line]:
+def record_entries(log: Sequence[Record], before: Encounter, record: Record) -> list[Line]:
     """The log lines of one record of ``log``, given the state before it (an undo names
-    the action it takes back; a redo shows that action's lines again); ``redact`` puts
-    a face's own sentence for some events."""
+    the action it takes back; a redo shows that action's lines again), as the game
+    master reads them (a player's: :func:`entry_words` of a projected log)."""
     if record.kind in ("undo", "redo"):
         assert record.target is not None
         target = log[record.target]
+        assert target.action is not None
+        head = Line(
+            undo_title(record.seq, target.seq, target.action, redo=record.kind == "redo"), "title"
+        )
         if record.kind == "undo":
-            return [Line(f"#{record.seq} undo: takes back {_title(target).text}", "title")]
-        head = Line(f"#{record.seq} redo: puts back {_title(target).text}", "title")
-        return [head, *_event_lines(before, target.events, redact)]
+            return [head]
+        return [head, *_event_lines(before, target.events)]
     lines = [_title(record)] if record.action is not None else []
-    return lines + _event_lines(before, record.events, redact)
+    return lines + _event_lines(before, record.events)
 
 
 def log_entries(start: Encounter, records: Sequence[Record]) -> list[Line]:

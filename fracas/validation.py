@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, get_args
 
@@ -12,10 +13,57 @@ from pydantic_core.core_schema import ErrorType
 from fracas.errors import FileError, brief
 from fracas.frozen import freeze
 
-__all__ = ["Locator", "TileInput", "adapter", "build", "validate"]
+__all__ = [
+    "CONTROL",
+    "Locator",
+    "TileInput",
+    "adapter",
+    "build",
+    "check_names",
+    "control_in",
+    "validate",
+]
 
 Locator = Callable[[Sequence[str | int]], str]
 """Turns a path inside the file (``("combatants", 0, "traits", 1)``) into ``file:line: field``."""
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""A control character (C0, DEL, C1): no name, id or other text a file names things
+with may hold one (a tab breaks a link's name; an escape retitles a terminal)."""
+
+
+def control_in(text: str) -> str | None:
+    """The first control character of ``text`` (None: it has none)."""
+    found = CONTROL.search(text)
+    return None if found is None else found.group()
+
+
+def check_names(value: Any, locate: Locator, at: tuple[str | int, ...] = ()) -> None:
+    """Refuse a control character in any text of ``value`` (its keys too), with the
+    file's one-line error (``bad_name``) at the text's place.
+
+    Raises:
+        FileError: ``bad_name``, quoting the text (escaped) and the character.
+    """
+    todo: list[tuple[Any, tuple[str | int, ...]]] = [(value, at)]
+    while todo:
+        v, path = todo.pop()
+        if isinstance(v, str):
+            char = control_in(v)
+            if char is not None:
+                raise FileError(
+                    "bad_name",
+                    f"{brief(v)} holds the control character {char!a}: give printable text "
+                    "(no tab, newline or escape)",
+                    locate(path),
+                )
+        elif isinstance(v, dict):
+            for k, x in reversed(v.items()):
+                todo.append((x, (*path, k)))
+                todo.append((k, (*path, k)))
+        elif isinstance(v, list | tuple):
+            todo.extend((x, (*path, i)) for i, x in reversed(list(enumerate(v))))
+
 
 _CODES = {
     "extra_forbidden": "unknown_field",

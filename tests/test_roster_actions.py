@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import Refusal
+from fracas.render import entry_words
 from fracas.store import open_store
 from fracas.table import GAME_MASTER, Act, Identity, Table, TableService, View
 
@@ -79,8 +80,8 @@ def test_a_secret_roll_is_read_by_the_game_master_only(table: Table) -> None:
     table.submit(Act({"actor": "ana", "do": "roll", "notation": "2d6+1", "secret": True}))
     table.submit(Act({"actor": "ana", "do": "roll", "notation": "1d4"}))
     snap = table.snapshot()
-    gm_lines = [line["text"] for line in View(snap, GAME_MASTER).lines()]
-    pat_lines = [line["text"] for line in View(snap, pat).lines()]
+    gm_lines = [entry_words(e) for e in View(snap, GAME_MASTER).lines()]
+    pat_lines = [entry_words(e) for e in View(snap, pat).lines()]
     assert any("2d6+1" in t for t in gm_lines) and any("1d4" in t for t in gm_lines)
     assert not any("2d6+1" in t for t in pat_lines) and any("1d4" in t for t in pat_lines)
 

@@ -9,7 +9,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from fracas.cli.common import _guard, _out
+from fracas.cli.common import _echo, _guard, _out
 from fracas.rule_text import find_rule
 from fracas.rules_info import describe_ruleset, ruleset_table
 
@@ -25,7 +25,7 @@ def rules(ruleset: str | None, rule_id: str | None, as_json: bool) -> None:
     def go() -> None:
         if ruleset is not None and rule_id is not None:
             rule = find_rule(ruleset, rule_id)
-            click.echo(json.dumps(rule.as_json(), indent=2) if as_json else rule.line())
+            _echo(json.dumps(rule.as_json(), indent=2) if as_json else rule.line())
             return
         if ruleset is None:
             if as_json:

@@ -9,7 +9,7 @@ import os
 import click
 from rich.markup import escape
 
-from fracas.cli.common import _DEFAULT_DB, ActionError, _fail, _guard, _out, error_json
+from fracas.cli.common import _DEFAULT_DB, ActionError, _echo, _fail, _guard, _out, error_json
 from fracas.console import status_table
 from fracas.model import Encounter
 from fracas.render import Line, events_json, log_entries, rolls_json, state_json
@@ -129,7 +129,7 @@ def _print_log(table: Table, entries: list[Line]) -> None:
         f"{' (' + escape(opts) + ')' if opts else ''} · seed {table.seed}"
     )
     if not _out.is_terminal:  # piped: plain text, printed at once
-        click.echo("\n".join("\n" + line if line.startswith("#") else line for line in lines))
+        _echo("\n".join("\n" + line if line.startswith("#") else line for line in lines))
         _out.print()
         _out.print(status_table(ruleset, table.state))
         return

@@ -3,6 +3,7 @@ the command modules use."""
 
 from fracas.console import DEFAULT_DB as _DEFAULT_DB
 from fracas.console import ActionError, error_json
+from fracas.console import echo as _echo
 from fracas.console import fail as _fail
 from fracas.console import guard as _guard
 from fracas.console import out as _out
@@ -12,6 +13,7 @@ from fracas.console import store_option as _store_option
 __all__ = [
     "_DEFAULT_DB",
     "ActionError",
+    "_echo",
     "_fail",
     "_guard",
     "_out",

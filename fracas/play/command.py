@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from fracas.console import echo as _echo
 from fracas.console import guard as _guard
 from fracas.console import out as _out
 from fracas.console import store_option as _store_option
@@ -71,7 +72,7 @@ def play(
                 return
             if delete is not None:
                 store.delete(delete)
-                click.echo(f"deleted {delete!r} from {store.location}")
+                _echo(f"deleted {delete!r} from {store.location}")
                 return
             if target is None:
                 raise FracasError(

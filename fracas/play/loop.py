@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import yaml
-from rich.console import Console
 from rich.table import Table as RichTable
 
+from fracas.console import SafeConsole, printable
 from fracas.errors import FracasError
 from fracas.lab.advisor import advice_lines
 from fracas.play.choices import completions
@@ -68,7 +68,7 @@ class TextTerminal:
     """The real terminal: ``input`` with readline completion where there is one."""
 
     def __init__(self, complete: Callable[[str], list[str]] | None = None) -> None:
-        self._console = Console(highlight=False)
+        self._console = SafeConsole(highlight=False)
         self._complete = complete
         self._matches: list[str] = []
         self._completing = True
@@ -102,7 +102,7 @@ class TextTerminal:
     def ask(self, question: str, *, complete: bool = True) -> str:
         self._completing = complete
         try:
-            return input(question)
+            return input(printable(question))
         finally:
             self._completing = True
 
@@ -112,7 +112,7 @@ class TextTerminal:
         return self._console.width
 
     def say(self, line: str) -> None:
-        print(line, flush=True)
+        print(printable(line), flush=True)
 
     def show(self, table: RichTable) -> None:
         self._console.print(table)

@@ -20,6 +20,7 @@ A backend that hears other processes' commits says so through
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -40,9 +41,11 @@ __all__ = [
     "StoreError",
     "StoredEncounter",
     "Watcher",
+    "data_dir",
     "default_db_path",
     "name_from",
     "open_store",
+    "private_dir",
 ]
 
 JSON = dict[str, Any]
@@ -164,14 +167,31 @@ class EncounterStore(Protocol):
         """Remove an encounter and its log (``unknown_encounter`` if none)."""
         ...
 
-    def put_extra(self, name: str, key: str, body: bytes | None) -> None:
+    def put_extra(
+        self,
+        name: str,
+        key: str,
+        body: bytes | None,
+        lookups: Mapping[str, str] | None = None,
+    ) -> None:
         """Keep ``body`` under ``key`` with encounter ``name``, outside its log, replacing
         what was there (None: remove it); deleted with the encounter. For what belongs
         to an encounter but is no record of its play: its links, its map image.
 
+        ``lookups`` (lookup -> label), when given, become the encounter's lookups in
+        the same transaction, replacing all it had: each a unique text that
+        :meth:`find` turns into this encounter and its label (a link token's keyed
+        hash -> the link's id).
+
         Raises:
-            StoreError: ``unknown_encounter``.
+            StoreError: ``unknown_encounter``; ``store_failed`` for a lookup another
+            encounter has.
         """
+        ...
+
+    def find(self, lookup: str, key: str) -> tuple[str, str, bytes | None] | None:
+        """The encounter and label of ``lookup`` (see :meth:`put_extra`) and that
+        encounter's ``key`` extra, in one indexed read; None: no encounter has it."""
         ...
 
     def extra(self, name: str, key: str) -> bytes | None:
@@ -180,6 +200,13 @@ class EncounterStore(Protocol):
 
     def extras(self, key: str) -> dict[str, bytes]:
         """Every encounter's ``key`` extra: encounter name -> body."""
+        ...
+
+    def scrub(self) -> None:
+        """Leave in the store's own files no copy of what was replaced or removed,
+        where the backend can (SQLite: deleted content is zeroed as it goes, and this
+        empties the WAL into the file; PostgreSQL: nothing, ``VACUUM`` is the
+        administrator's)."""
         ...
 
     def watch(self, listener: Watcher) -> Callable[[], None]:
@@ -194,11 +221,29 @@ class EncounterStore(Protocol):
         ...
 
 
-def default_db_path() -> Path:
-    """The default store: ``encounters.sqlite3`` in the user's data directory."""
+def data_dir() -> Path:
+    """Fracas's directory in the user's data directory (``~/.local/share/fracas``)."""
     from platformdirs import user_data_path
 
-    return user_data_path("fracas", appauthor=False) / "encounters.sqlite3"
+    return user_data_path("fracas", appauthor=False)
+
+
+def default_db_path() -> Path:
+    """The default store: ``encounters.sqlite3`` in the user's data directory."""
+    return data_dir() / "encounters.sqlite3"
+
+
+def private_dir(path: Path) -> None:
+    """Make directory ``path`` and its missing parents, each 0700 (only its owner can
+    list or enter it); fracas's own data directory, made 0700 by an older fracas or
+    not, is made 0700 too (its store and secret are no one else's business)."""
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    for directory in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # made meanwhile by another process
+            directory.mkdir(mode=0o700)
+    if path == data_dir():
+        with contextlib.suppress(OSError):  # not ours: left as it is
+            path.chmod(0o700)
 
 
 def open_store(location: str | Path, *, durable: bool = True) -> EncounterStore:

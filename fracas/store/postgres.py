@@ -85,6 +85,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (encounter, key)
     );
     """,
+    # version 3: a text that finds its encounter in one indexed read (a link token's
+    # keyed hash -> its link)
+    """
+    CREATE TABLE fracas_lookups (
+        lookup text PRIMARY KEY,
+        encounter bigint NOT NULL REFERENCES fracas_encounters (id) ON DELETE CASCADE,
+        label text NOT NULL
+    );
+    CREATE INDEX fracas_lookups_encounter ON fracas_lookups (encounter);
+    """,
 )
 """Migration ``i`` brings the schema from version ``i`` to ``i + 1``."""
 
@@ -98,6 +108,7 @@ POSTGRES = Dialect(
     encounters="fracas_encounters",
     records="fracas_records",
     extras="fracas_extras",
+    lookups="fracas_lookups",
     param="%s",
     next_stamp="nextval('fracas_stamp')",
     lock_row=" FOR UPDATE",  # the appending transaction holds its encounter's row

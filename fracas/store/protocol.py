@@ -1,10 +1,11 @@
 """The append/load protocol of the SQL stores, written once over a dialect's hooks.
 
-Every SQL store keeps three tables: a row per encounter (what started it, ``seq``: the
+Every SQL store keeps four tables: a row per encounter (what started it, ``seq``: the
 number of records in its log, and ``stamp``: the store's write counter at its last
-change, the list's order), the records, keyed by ``(encounter, seq)``, and the extras,
+change, the list's order), the records, keyed by ``(encounter, seq)``, the extras,
 a few named blobs per encounter outside its log (its links, its map image), keyed by
-``(encounter, key)``.
+``(encounter, key)``, and the lookups: a text that finds its encounter and a label in
+one indexed read (a link token's keyed hash -> its link), keyed by the lookup.
 :class:`SQLStore` is the protocol over them:
 
 * An append runs in a write transaction that holds its encounter (SQLite's
@@ -35,7 +36,7 @@ import builtins
 import functools
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -91,6 +92,9 @@ class Dialect:
     extras: str
     """The extras' table: a few named blobs kept with an encounter (its links, its map
     image), deleted with it."""
+    lookups: str
+    """The lookups' table: ``lookup`` (its key) -> an encounter and a label, deleted
+    with the encounter."""
     param: str
     """The driver's placeholder (the protocol's statements are written with ``?``)."""
     next_stamp: str
@@ -111,6 +115,7 @@ def _render(dialect: Dialect, template: str) -> str:
         encounters=dialect.encounters,
         records=dialect.records,
         extras=dialect.extras,
+        lookups=dialect.lookups,
         next_stamp=dialect.next_stamp,
         lock_row=dialect.lock_row,
     )
@@ -142,6 +147,13 @@ _ALL = (
     "SELECT e.name, x.body FROM {extras} x JOIN {encounters} e ON e.id = x.encounter "
     "WHERE x.key = ?"
 )
+_UNFIND = "DELETE FROM {lookups} WHERE encounter = ?"
+_FIND_AT = "INSERT INTO {lookups} (lookup, encounter, label) VALUES (?, ?, ?)"
+_FIND = (
+    "SELECT e.name, f.label, x.body FROM {lookups} f JOIN {encounters} e ON e.id = f.encounter "
+    "LEFT JOIN {extras} x ON x.encounter = f.encounter AND x.key = ? WHERE f.lookup = ?"
+)
+"""A lookup's encounter, label and one extra of that encounter, in one indexed read."""
 _SINCE_NAMED = (
     "SELECT r.body FROM {encounters} e LEFT JOIN {records} r "
     "ON r.encounter = e.id AND r.seq >= ? WHERE e.name = ? ORDER BY r.seq"
@@ -312,13 +324,32 @@ class SQLStore(ABC, Generic[DB]):
             if self._run(db, _DELETE, (name,)).rowcount == 0:
                 raise self._unknown(db, name)
 
-    def put_extra(self, name: str, key: str, body: bytes | None) -> None:
+    def put_extra(
+        self,
+        name: str,
+        key: str,
+        body: bytes | None,
+        lookups: Mapping[str, str] | None = None,
+    ) -> None:
         with self._guard("write"), self._transaction(write=True) as db:
             eid, _ = self._row(db, name)
+            if lookups is not None:  # first: the lookups gone before what they found
+                self._run(db, _UNFIND, (eid,))
+                self._insert_many(
+                    db, self._sql(_FIND_AT), [(k, eid, v) for k, v in lookups.items()]
+                )
             if body is None:
                 self._run(db, _DROP, (eid, key))
             else:
                 self._run(db, _PUT, (eid, key, bytes(body)))
+
+    def find(self, lookup: str, key: str) -> tuple[str, str, bytes | None] | None:
+        """One statement: the lookup's row joined to its encounter and that one's extra."""
+        with self._guard("read"), self._single() as db:
+            row = self._run(db, _FIND, (key, lookup)).fetchone()
+        if row is None:
+            return None
+        return str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2])
 
     def extra(self, name: str, key: str) -> bytes | None:
         with self._guard("read"), self._transaction(write=False) as db:
@@ -330,6 +361,9 @@ class SQLStore(ABC, Generic[DB]):
         with self._guard("read"), self._transaction(write=False) as db:
             rows = self._run(db, _ALL, (key,)).fetchall()
         return {str(r[0]): bytes(r[1]) for r in rows}
+
+    def scrub(self) -> None:
+        """Nothing, unless the dialect can (SQLite's)."""
 
     # --- helpers --------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 command line). Create, resume or open-or-create an encounter (:class:`TableService`);
 submit every change to its :class:`Table` as a command with the identity that asks
 and the seq it saw (:meth:`Table.submit`); read it as a frozen :class:`Snapshot`
-projected for an identity (:class:`View`); ask the odds of an action or the win bar as
+projected for an identity (:class:`View`: values, never words; a face's words for
+them are ``fracas.render``'s); ask the odds of an action or the win bar as
 a frozen job (:meth:`Table.odds_question`, :meth:`Table.win_question`,
 :meth:`Table.advice_question`); ask what a dragged token's move would cost
 (:meth:`Table.move_cost`); put or remove the map image (:meth:`Table.put_map_image`,
@@ -37,7 +38,7 @@ from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity, Role
 from fracas.table.moving import MoveCost
 from fracas.table.physical import DieNeeded, Pending
-from fracas.table.projection import View, hp_label, mentions
+from fracas.table.projection import Asked, Entry, View, hp_label, mentions, named
 from fracas.table.questions import WIN_LIMITS, AdviceQuestion, OddsQuestion, WinQuestion
 from fracas.table.service import Played, Refused, TableService, check_file, fresh_seed
 from fracas.table.table import GAME_MASTER, Snapshot, StoreLost, Table, live_seed
@@ -51,6 +52,7 @@ __all__ = [
     "Act",
     "AdviceQuestion",
     "Answer",
+    "Asked",
     "Cancel",
     "Change",
     "Choice",
@@ -58,6 +60,7 @@ __all__ = [
     "Dice",
     "DieNeeded",
     "EncounterFile",
+    "Entry",
     "Feed",
     "Forbidden",
     "Give",
@@ -88,6 +91,7 @@ __all__ = [
     "hp_label",
     "live_seed",
     "mentions",
+    "named",
     "options_now",
     "param_choices",
     "param_flags",

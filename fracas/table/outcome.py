@@ -15,15 +15,10 @@ __all__ = ["Outcome", "outcome"]
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A fight over: ``side`` won (None: nobody stands), ``standing``: the names of who
-    still stands, in turn order."""
+    still stands, in turn order (its words: ``fracas.render.outcome_words``)."""
 
     side: str | None
     standing: tuple[str, ...]
-
-    def words(self) -> str:
-        if self.side is None:
-            return "The fight is over: nobody is left standing."
-        return f"The fight is over: {self.side} win ({', '.join(self.standing)} standing)."
 
 
 def outcome(ruleset: Ruleset, state: Encounter) -> Outcome | None:

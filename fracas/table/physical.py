@@ -1,5 +1,5 @@
 """Physical dice at a table: the table asks for each die an action needs, one at a time,
-by its label, size and owner ("Ana's attack d20?"), and takes the action once every die
+by its label, size and owner (a face asks "Ana's attack d20?"), and takes the action once every die
 is given (as ``fracas play`` does with ``dice manual``, but across pages).
 
 The question comes from the rules themselves: the action is run with the dice given so
@@ -17,7 +17,6 @@ from fracas.dice.source import GivenDice, label_of
 from fracas.engine import plan
 from fracas.errors import DiceError
 from fracas.model import Action, Encounter
-from fracas.render import die_question
 from fracas.rulesets.base import Ruleset
 from fracas.table.identity import Forbidden, Identity, Role
 
@@ -33,8 +32,15 @@ class DieNeeded:
     sides: int
     owner: str
     """The combatant whose die it is (the one it is rolled for, else the actor)."""
-    question: str
-    """``Ana's attack d20?``"""
+    rolled: str = ""
+    """The label as the rules roll it (``defend``), without whose it is or its number."""
+    n: int | None = None
+    """Its number, where the rules roll several of one label."""
+
+    @property
+    def said(self) -> str:
+        """The die in a refusal's message: ``die 'defend:bo' (a d20)``."""
+        return f"die {self.label!r} (a d{self.sides})"
 
 
 class _Stopped(DiceError):
@@ -61,9 +67,8 @@ def needed(ruleset: Ruleset, state: Encounter, action: Action) -> DieNeeded | No
         plan(ruleset, state, action, dice)
     except _Stopped as stop:
         owner = stop.of if stop.of is not None and stop.of in state.combatants else action.actor
-        question = die_question(state, action.actor, stop.sides, stop.label, stop.of, stop.n)
         full = label_of(stop.label, stop.of, stop.n)
-        return DieNeeded(full, stop.sides, owner, question.strip())
+        return DieNeeded(full, stop.sides, owner, stop.label, stop.n)
     return None
 
 
@@ -92,13 +97,13 @@ class Pending:
         if not self.may_give(who):
             raise Forbidden(
                 "forbidden",
-                f"{need.question} is for the game master or the player of {need.owner!r}; "
+                f"the {need.said} is for the game master or the player of {need.owner!r}; "
                 f"{who.name!r} may not give it",
             )
         if type(face) is not int or not 1 <= face <= need.sides:
             raise DiceError(
                 "die_out_of_range",
-                f"{need.question} {face!r} is not a face of a d{need.sides}: give 1..{need.sides}",
+                f"{face!r} is not a face of the {need.said}: give 1..{need.sides}",
             )
         given = dict(self.action.dice)
         given[need.label] = (*given.get(need.label, ()), face)

@@ -6,7 +6,14 @@ leaves it.
 
 Redaction works on values, never on words: an event, an action, a status names
 combatants in its fields (:func:`mentions`), and what names a combatant the identity
-may not see is left out before anything becomes a sentence.
+may not see is left out. No sentence is made here: the log is projected as
+:class:`Entry` values (which record, what kind of line, the action or event that
+survived, whom it names), the state's words likewise (the die asked for, a request,
+the outcome, whose turn it is) as values, and a face makes the words of what survived
+(``fracas.render``). An event whose fields hold words rather than values
+(:attr:`~fracas.model.Event.prose`: a ruleset's ``attacks Cy with the pistol``, a free
+text) may name anyone: in a record where a combatant the identity may not see takes
+part, it has no line.
 
 The game master sees everything. A player sees its own sides exactly; a combatant of
 another side shows its HP as the table's policy says (``exact``, a ``label``: healthy,
@@ -28,11 +35,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fracas.catalogue import Who, calls_in, is_private, spec_of, who_takes
 from fracas.choices import Option, param_flags, param_numbers
-from fracas.engine import Record
 from fracas.errors import FracasError
 from fracas.gm import judgement_calls
 from fracas.model import (
@@ -44,10 +51,8 @@ from fracas.model import (
     Encounter,
     Event,
     FieldsSet,
-    Note,
     policy_words,
 )
-from fracas.render import action_title, record_entries
 from fracas.rulesets.base import (
     Ruleset,
     Shown,
@@ -62,15 +67,14 @@ from fracas.rulesets.base import (
     statuses_shown,
 )
 from fracas.table.identity import Identity, Role
-from fracas.table.outcome import Outcome as FightOutcome
 from fracas.table.outcome import outcome
-from fracas.table.physical import Pending
+from fracas.table.physical import DieNeeded, Pending
 
 if TYPE_CHECKING:
     from fracas.table.commands import Request
     from fracas.table.table import Snapshot
 
-__all__ = ["View", "hp_label", "mentions"]
+__all__ = ["Asked", "Entry", "View", "hp_label", "mentions", "named"]
 
 
 def hp_label(ruleset: Ruleset, c: Combatant) -> str:
@@ -103,6 +107,89 @@ def mentions(value: Any, ids: frozenset[str]) -> bool:
     if isinstance(value, Iterable):
         return any(mentions(v, ids) for v in value)
     return False
+
+
+def named(value: Any, ids: frozenset[str]) -> frozenset[str]:
+    """The ids of ``ids`` that ``value`` (an event, an action, nested data) names, as
+    :func:`mentions` finds them."""
+    if not ids:
+        return frozenset()
+    if isinstance(value, str):
+        return frozenset((value,)) if value in ids else frozenset()
+    if isinstance(value, Combatant):
+        return frozenset((value.id,)) if value.id in ids else frozenset()
+    found: frozenset[str] = frozenset()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            found |= named(getattr(value, f.name), ids)
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            found |= named(k, ids) | named(v, ids)
+    elif isinstance(value, Iterable):
+        for v in value:
+            found |= named(v, ids)
+    return found
+
+
+ENTRY_KINDS = ("title", "covered", "undo", "redo", "event", "veiled", "damage", "added", "hp_set")
+"""What an :class:`Entry` of the log is (its ``kind``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the log as an identity may read it, in values: a face makes its words
+    (``fracas.render.entry_words``)."""
+
+    seq: int
+    """The record it belongs to (its index in the log)."""
+    kind: str
+    """``title``: an action's heading; ``covered``: the heading of a record the identity
+    may not read (its number alone); ``undo``, ``redo``: the heading of a record that
+    takes back or puts back ``action``; ``event``: the event's own line; ``veiled``: an
+    event that tells the HP-like state of a combatant whose HP the identity does not
+    see (the event's :meth:`~fracas.model.Event.veiled` line); ``damage``: damage to
+    such a combatant (``label``: its HP band after, ``""`` where its HP is hidden);
+    ``added``: a combatant the game master adds, without its sheet; ``hp_set``: the
+    game master's change of the HP of a combatant whose HP it does not see."""
+    tone: str
+    """``title`` for a heading, else the event's :attr:`~fracas.model.Event.tone`."""
+    number: int = 0
+    """A heading's record number (``#4``)."""
+    action: Action | None = None
+    """A heading's action as shown (an edit of HP the identity does not see: without
+    its parameters)."""
+    taken: int = 0
+    """``undo``, ``redo``: the number of the record taken back or put back."""
+    event: Event | None = None
+    before: Encounter | None = None
+    """The state just before ``event`` (its line reads names from it)."""
+    label: str = ""
+    """``damage``: the HP band shown after it."""
+    names: frozenset[str] = frozenset()
+    """The combatants the entry names (ids)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The die an action waits for, as an identity may know of it."""
+
+    yours: bool
+    """Whether this identity gives it."""
+    cancel: bool
+    """Whether this identity may cancel the action."""
+    covered: bool = False
+    """The action names a combatant the identity may not see: nothing else is told
+    (the game master rolls)."""
+    need: DieNeeded | None = None
+    action: Action | None = None
+    """The action, without its dice."""
+    number: int = 0
+    """The table's seq (the action's heading)."""
+    by: str | None = None
+    """The player who asked for the action; None: the game master."""
+    played: bool = True
+    """Whether a player plays the die's owner (else the game master alone gives it)."""
+    given: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
 
 class View:
@@ -155,7 +242,9 @@ class View:
 
     def state(self) -> dict[str, Any]:
         """The table now: round, turn, who is next, the order, the map, every combatant
-        this identity sees, the policy in words, what waits (a die, requests)."""
+        this identity sees, the policy, what waits (``pending``: an :class:`Asked` or
+        None; ``requests``: the :class:`~fracas.table.commands.Request` values this
+        identity sees), the outcome; a face adds the words (whose turn it is, ...)."""
         snap = self.snap
         state, ruleset = snap.state, snap.ruleset
         presenter = presenter_of(ruleset)
@@ -176,11 +265,6 @@ class View:
             "seq": snap.seq,
             "round": state.round,
             "turn": acting if acting not in unseen else None,
-            "turn_words": (
-                f"{state.name(acting)}'s turn"
-                if acting not in unseen
-                else "a turn the game master plays out of sight"
-            ),
             "next": _next(state.order, acting, unseen),
             "order": order,
             "bounds": list(bounds) if bounds is not None else None,
@@ -189,7 +273,7 @@ class View:
             "values": _shown(encounter_shown(presenter, state)),
             "dice": "physical" if snap.physical else "fracas",
             "pending": None if snap.pending is None else self._pending(snap.pending, unseen),
-            "requests": [self._request(r) for r in snap.requests if self._sees_request(r)],
+            "requests": [r for r in snap.requests if self._sees_request(r)],
             "policy": {
                 "words": list(policy_words(policy)),
                 "calls": list(judgement_calls(ruleset)),
@@ -283,90 +367,64 @@ class View:
             return False
         return True
 
-    def _pending(self, pending: Pending, unseen: frozenset[str]) -> dict[str, Any]:
+    def _pending(self, pending: Pending, unseen: frozenset[str]) -> Asked:
         """The die an action waits for, and whether this identity gives it (or may
         cancel the action)."""
         if mentions(pending.action, unseen) or pending.needed.owner in unseen:
-            return {"question": "the game master rolls", "yours": False, "cancel": False}
+            return Asked(yours=False, cancel=False, covered=True)
         need = pending.needed
-        shown = dataclasses.replace(pending.action, dice={})
-        return {
-            "question": need.question,
-            "label": need.label,
-            "sides": need.sides,
-            "owner": need.owner,
-            "waiting": self._waiting(need.owner),
-            "action": action_title(pending.seq, shown),
-            "by": "the game master" if pending.by.role is Role.GM else pending.by.name,
-            "given": {k: list(v) for k, v in pending.action.dice.items()},
-            "yours": pending.may_give(self.identity),
-            "cancel": pending.may_cancel(self.identity),
-        }
-
-    def _waiting(self, owner: str | None) -> str:
-        """Who a die waits for, in words: its owner's player or the game master; the
-        game master alone where nobody plays its owner."""
-        if owner is None or (self.played is not None and owner not in self.played):
-            return "the game master"
-        return f"{self.snap.state.name(owner)}'s player or the game master"
+        return Asked(
+            yours=pending.may_give(self.identity),
+            cancel=pending.may_cancel(self.identity),
+            need=need,
+            action=dataclasses.replace(pending.action, dice={}),
+            number=pending.seq,
+            by=None if pending.by.role is Role.GM else pending.by.name,
+            played=self.played is None or need.owner in self.played,
+            given=dict(pending.action.dice),
+        )
 
     def _sees_request(self, request: Request) -> bool:
         return self.gm or request.by == self.identity.name
 
-    def _request(self, request: Request) -> dict[str, Any]:
-        """A player's request, in words: ``Ana asks for edge=advantage on #7 ana:
-        attack cy``."""
-        state = self.snap.state
-        action = request.action
-        asked = ", ".join(f"{k}={_value(action.params[k])}" for k in request.calls)
-        who = state.name(action.actor) if action.actor in state.combatants else action.actor
-        return {
-            "id": request.id,
-            "by": request.by,
-            "calls": list(request.calls),
-            "action": action_title(self.snap.seq, action),
-            "text": f"{request.by} asks for {asked} on {who}'s {action.do}",
-        }
-
     # --- the log ------------------------------------------------------------------------
 
-    def _redact(self, event: Event, state: Encounter) -> str | None:
+    def _kind(self, event: Event, state: Encounter) -> tuple[str, str]:
+        """What line ``event`` has for this identity (an :class:`Entry`'s kind), and the
+        HP band a ``damage`` line shows; ``state``: the state before it."""
         if isinstance(event, Damaged) and event.target in state.combatants:
             shown = self.hp_shown(state, event.target)
             if shown == "exact":
-                return None
-            c = state.get(event.target)
+                return "event", ""
             if shown == "hidden":
-                return f"  {c.name} takes damage"
+                return "damage", ""
             after = event.apply(state).get(event.target)
-            return f"  {c.name} takes damage: {hp_label(self.snap.ruleset, after)}"
+            return "damage", hp_label(self.snap.ruleset, after)
         cid = getattr(event, event.reveals, None) if event.reveals else None
         if isinstance(cid, str) and cid in state.combatants:
             # a ruleset's line that tells HP-like state (wounds, a limb's damage, armour)
-            return None if self.hp_shown(state, cid) == "exact" else event.veiled(state)
+            return ("event" if self.hp_shown(state, cid) == "exact" else "veiled"), ""
         if isinstance(event, CombatantAdded):
-            c = event.combatant
             sides = self._sides(state)
-            if self.identity.sees_hp(self.snap.state.policy, sides, c.side) != "exact":
-                names = ", ".join(c.name if i == c.id else state.name(i) for i in event.order)
-                return f"GM adds {c.name} ({c.side}): order {names}"
-            return None
+            seen = self.identity.sees_hp(self.snap.state.policy, sides, event.combatant.side)
+            return ("event" if seen == "exact" else "added"), ""
         if isinstance(event, FieldsSet) and event.actor in state.combatants:
             touched = {"hp", "max_hp"} & set(event.core)
             if touched and self.hp_shown(state, event.actor) != "exact":
-                return f"GM changes {state.name(event.actor)}'s HP"
-        return None
+                return "hp_set", ""
+        return "event", ""
 
-    def lines(self, since: int = 0) -> list[dict[str, Any]]:
-        """The log's lines from record ``since`` on: ``seq``, ``text``, ``tone``.
+    def lines(self, since: int = 0) -> list[Entry]:
+        """The log's lines from record ``since`` on, as :class:`Entry` values.
 
         For a player or a viewer: no line of a note's record (or of its undo or redo),
-        none of an event that names a combatant hidden after the record or now; an
-        action's title that would says only its number, and in such a record no line
-        of an event that names no combatant at all (a free text)."""
+        none of an event that names a combatant hidden after the record or now; a
+        record whose action names one is ``covered`` (its number only), and in a record
+        where one takes part no line of an event whose fields hold words (a free text,
+        a ruleset's ``attacks Cy with ...``: :attr:`~fracas.model.Event.prose`)."""
         snap = self.snap
         log, before, now = snap.log, snap.before, snap.state
-        out: list[dict[str, Any]] = []
+        out: list[Entry] = []
         for i in range(max(0, since), len(log)):
             record = log[i]
             done = log[record.target] if record.target is not None else record
@@ -374,27 +432,34 @@ class View:
                 continue
             after = before[i + 1] if i + 1 < len(before) else now
             unseen = self.unseen(after, now.hidden)
-            hidden = done.action is not None and self._hp_edit(done.action, before[i])
+            known = frozenset(before[i].combatants) | frozenset(after.combatants)
+            known |= frozenset(now.combatants)
+            events = () if record.kind == "undo" else done.events
+            hits = [mentions(e, unseen) for e in events]
             secret = bool(unseen) and done.action is not None and mentions(done.action, unseen)
-
-            def redact(
-                event: Event, state: Encounter, ids: frozenset[str] = unseen, veil: bool = secret
-            ) -> str | None:
-                if mentions(event, ids) or (veil and isinstance(event, Note)):
-                    return ""  # no line (a free text may name anyone)
-                return self._redact(event, state)
-
-            for line in record_entries(log, before[i], record, redact):
-                text = line.text
-                if line.tone == "title" and secret:
-                    text = _covered(record)
-                elif hidden and line.tone == "title":
-                    assert done.action is not None
-                    shown = dataclasses.replace(done.action, params={})
-                    text = text.replace(
-                        action_title(done.seq, done.action), action_title(done.seq, shown)
+            veil = secret or any(hits)
+            if record.kind in ("undo", "redo") or record.action is not None:
+                assert done.action is not None
+                if secret:
+                    out.append(Entry(i, "covered", "title", record.seq))
+                else:
+                    action = done.action
+                    if self._hp_edit(action, before[i]):
+                        action = dataclasses.replace(action, params={})
+                    kind = record.kind if record.kind in ("undo", "redo") else "title"
+                    names = named(action, known)
+                    out.append(Entry(i, kind, "title", record.seq, action, done.seq, names=names))
+            state = before[i]
+            for event, hit in zip(events, hits, strict=True):
+                if not hit and not (veil and event.prose):
+                    kind, label = self._kind(event, state)
+                    names = named(event, known)
+                    out.append(
+                        Entry(
+                            i, kind, event.tone, event=event, before=state, label=label, names=names
+                        )
                     )
-                out.append({"seq": i, "text": text, "tone": line.tone})
+                state = event.apply(state)
         return out
 
     def _hp_edit(self, action: Action, state: Encounter) -> bool:
@@ -489,10 +554,6 @@ class View:
         return tuple(c for c in calls_in(self.snap.ruleset, action) if c not in policy.player_calls)
 
 
-def _value(value: Any) -> str:
-    return "yes" if value is True else str(value)
-
-
 def _next(order: tuple[str, ...], acting: str, unseen: frozenset[str]) -> str | None:
     """Who comes after ``acting`` in ``order``, skipping the unseen."""
     if acting not in order:
@@ -503,11 +564,6 @@ def _next(order: tuple[str, ...], acting: str, unseen: frozenset[str]) -> str | 
         if cid not in unseen:
             return cid
     return None
-
-
-def _covered(record: Record) -> str:
-    """The title of a record the identity may not read."""
-    return f"#{record.seq}: the game master acts"
 
 
 def _status_list(ruleset: Ruleset) -> list[dict[str, Any]]:
@@ -529,18 +585,12 @@ def _status_list(ruleset: Ruleset) -> list[dict[str, Any]]:
 def _outcome(ruleset: Ruleset, state: Encounter, unseen: frozenset[str]) -> dict[str, Any] | None:
     """Who won, as this identity may read it (an unseen combatant standing is not named;
     while one stands on another side, the fight is not over for anyone), or that the
-    game master ended the fight (``ended``)."""
+    game master ended the fight (``ended``; ``over``: False, no side won)."""
     done = outcome(ruleset, state)
     if done is None:
         if not state.ended:
             return None
-        return {"side": None, "standing": [], "ended": True, "words": ENDED_WORDS}
+        return {"side": None, "standing": [], "ended": True, "over": False}
     hidden = {state.combatants[c].name for c in state.combatants if c in unseen}
-    shown = tuple(n for n in done.standing if n not in hidden)
-    words = FightOutcome(done.side, shown).words()
-    if done.side is not None and not shown:
-        words = f"The fight is over: {done.side} win."
-    return {"side": done.side, "standing": list(shown), "ended": state.ended, "words": words}
-
-
-ENDED_WORDS = "The game master ended the fight."
+    shown = [n for n in done.standing if n not in hidden]
+    return {"side": done.side, "standing": shown, "ended": state.ended, "over": True}

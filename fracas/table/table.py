@@ -627,7 +627,7 @@ class Table:
         if self._pending is not None:
             raise FracasError(
                 "dice_pending",
-                f"an action waits for its dice ({self._pending.needed.question}): give it "
+                f"an action waits for its dice (the {self._pending.needed.said}): give it "
                 "or cancel first",
             )
 

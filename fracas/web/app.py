@@ -19,7 +19,10 @@ do is decided by :class:`fracas.table.Identity`; what it sees, by
                                      setup key is given
 
 Every ``/api`` request carries ``Authorization: Bearer TOKEN``; a refusal is
-``{"code", "message"}`` with status 400 (bad input), 403 (not allowed) or 404.
+``{"code", "message"}`` with status 400 (bad input), 403 (not allowed), 404 or 413 (a
+body past its limit, :func:`body_limit`). Before any route, :class:`Guard` checks the
+``Host`` (and a socket's ``Origin``) against the :class:`Site`, holds each body to its
+limit before it is read, and adds the security headers to every response.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 import anyio.to_thread
 import yaml
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -42,15 +46,17 @@ from starlette.websockets import WebSocket
 from fracas.errors import FracasError
 from fracas.frozen import thaw
 from fracas.table import Forbidden, Identity, TableService, View
+from fracas.web.guard import Guard, Limit, Site
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub
 from fracas.web.mapimage import KEY as MAP_KEY
 from fracas.web.mapimage import MAX_BYTES as MAX_IMAGE
 from fracas.web.mapimage import MapImageError, image_type
 from fracas.web.qr import qr_svg
-from fracas.web.setup import SetupKey, setup_routes
+from fracas.web.setup import SETUP_BODY, SetupKey, setup_routes
+from fracas.web.shown import page_state
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["STATIC", "body_limit", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -70,6 +76,26 @@ def _refusal(exc: FracasError) -> JSONResponse:
     return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
 
 
+MAP_BODY = Limit(
+    MAX_IMAGE,
+    f"a map image of more than {MAX_IMAGE:,} bytes; at most 4 MiB: upload a smaller one",
+)
+API_BODY = Limit(
+    MAX_MESSAGE,
+    f"a body of more than {MAX_MESSAGE:,} bytes; the game master's page sends at most that",
+)
+
+
+def body_limit(method: str, path: str) -> Limit:
+    """The largest body a request may carry: the map image's, the setup form's, else
+    (the links API, and any request whose body is not read) a page message's."""
+    if path == "/api/map" and method == "PUT":
+        return MAP_BODY
+    if path.startswith("/api/setup/"):
+        return SETUP_BODY
+    return API_BODY
+
+
 def listed(link: Link, base: str) -> dict[str, Any]:
     """A link as the game master's list shows it: its address and QR code too (a revoked
     one: neither)."""
@@ -86,11 +112,15 @@ def create_app(
     executor: Executor,
     setup: SetupKey | None = None,
     gm_tokens: dict[str, str] | None = None,
+    site: Site | None = None,
 ) -> Starlette:
     """The server's app over ``tables`` (its store), ``links`` and an odds executor;
     with a ``setup`` key, the setup page too (``gm_tokens``: the game master's tokens
-    minted by this process, by encounter, which the setup page hands out again)."""
+    minted by this process, by encounter, which the setup page hands out again).
+    ``site``: where the server is reached (links are made from it; without one, from
+    the address each connection reached)."""
     hub = Hub(tables, links, executor)
+    site = site or Site()
 
     def who(request: Request) -> tuple[str, Link]:
         auth = request.headers.get("authorization", "")
@@ -108,9 +138,7 @@ def create_app(
         return run
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_MESSAGE:
-            raise LinkError("too_big", f"a body of {len(raw)} bytes; at most {MAX_MESSAGE}")
+        raw = await request.body()  # at most MAX_MESSAGE bytes: the guard stops the rest
         try:
             data = json.loads(raw or b"{}")
         except RecursionError:  # nesting past the parser's recursion limit
@@ -145,7 +173,7 @@ def create_app(
 
     async def state(request: Request) -> dict[str, Any]:
         encounter, link = who(request)
-        return View(tables.open(encounter).snapshot(), link.identity).state()
+        return page_state(View(tables.open(encounter).snapshot(), link.identity))
 
     def gm(request: Request, what: str) -> tuple[str, Identity]:
         encounter, link = who(request)
@@ -155,7 +183,7 @@ def create_app(
 
     async def list_links(request: Request) -> list[dict[str, Any]]:
         encounter, _ = gm(request, "see the player links")
-        base = str(request.base_url).rstrip("/")
+        base = site.base(request.scope)  # never the request's Host
         return [listed(link, base) for link in links.of(encounter)]
 
     async def add_link(request: Request) -> dict[str, Any]:
@@ -165,7 +193,7 @@ def create_app(
         if not isinstance(name, str):
             raise LinkError("bad_name", "a new link needs a 'name'")
         link, token = links.add(encounter, name, owns(data, encounter))
-        return {**listed(link, str(request.base_url).rstrip("/")), "token": token}
+        return {**listed(link, site.base(request.scope)), "token": token}
 
     async def assign(request: Request) -> dict[str, Any]:
         encounter, _ = gm(request, "assign combatants")
@@ -192,15 +220,7 @@ def create_app(
 
     async def put_map(request: Request) -> dict[str, Any]:
         encounter, identity = gm(request, "upload the map image")
-        raw = b""
-        async for chunk in request.stream():  # bounded while read, not after
-            raw += chunk
-            if len(raw) > MAX_IMAGE:
-                raise MapImageError(
-                    "too_big",
-                    f"a map image of more than {MAX_IMAGE:,} bytes; at most 4 MiB: upload a "
-                    "smaller one",
-                )
+        raw = await request.body()  # at most MAX_IMAGE bytes: the guard stops the rest
         kind = image_type(raw)
         table = tables.open(encounter)
         await anyio.to_thread.run_sync(table.put_map_image, raw, identity)
@@ -220,9 +240,13 @@ def create_app(
         data = tables.store.extra(encounter, MAP_KEY)
         if data is None:
             return Response("no map image\n", status_code=404, media_type="text/plain")
+        try:
+            kind = image_type(data)
+        except MapImageError as exc:  # kept before the pixel limit: no page is sent it
+            return Response(f"{exc.message}\n", status_code=404, media_type="text/plain")
         return Response(
             data,
-            media_type=image_type(data),
+            media_type=kind,
             headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
         )
 
@@ -254,7 +278,9 @@ def create_app(
             WebSocketRoute("/ws", socket),
             *extra,
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ]
+        ],
+        middleware=[Middleware(Guard, site=site, limits=body_limit)],
     )
+    app.state.site = site
     app.state.hub = hub
     return app

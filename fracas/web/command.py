@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from fracas.console import echo
 from fracas.console import guard as _guard
 from fracas.console import store_option as _store_option
 from fracas.web.stopping import stop_signals
@@ -16,6 +17,14 @@ __all__ = ["serve"]
 @_store_option("The encounter store (the same as `fracas play`'s).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
+@click.option(
+    "--public-url",
+    default=None,
+    metavar="URL",
+    help="The address players open, as https://fights.example.org (behind a reverse "
+    "proxy, or a name of this machine): the links are made from it, and requests for "
+    "another host are refused. Default: the address listened on.",
+)
 @click.option(
     "--open",
     "open_browser",
@@ -43,17 +52,29 @@ __all__ = ["serve"]
     help="New tokens for every link of the encounter (the old ones stop working); without "
     "it, the links kept with the encounter work again.",
 )
+@click.option(
+    "--secret-file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    envvar="FRACAS_SECRET_FILE",
+    show_envvar=True,
+    help="The server secret that seals the links' tokens in the store (made, 0600, where "
+    "missing). Default: STORE.secret beside a SQLite store; for PostgreSQL, `secret` in "
+    "fracas's data directory: every process sharing one database needs the same one.",
+)
 @click.option("--keep-links", is_flag=True, hidden=True, help="The default now; kept for scripts.")
 def serve(
     target: str | None,
     db: str,
     host: str,
     port: int,
+    public_url: str | None,
     open_browser: bool,
     enemy_hp: str | None,
     keep_links: bool,
     new: bool,
     new_links: bool,
+    secret_file: str | None,
 ) -> None:
     """Serve an encounter in the browser: FILE starts a new stored encounter (or goes on
     with its unfinished one, with the same links; --new starts another), ENCOUNTER
@@ -69,8 +90,9 @@ def serve(
         from fracas.web.serve import serve as run_server
 
         run_server(
-            db, target, host, port, open_browser, click.echo, enemy_hp=enemy_hp,
+            db, target, host, port, open_browser, echo, enemy_hp=enemy_hp,
             keep_links=keep_links, new=new, new_links=new_links, stopping=stopping,
+            secret_file=secret_file, public_url=public_url,
         )  # fmt: skip
 
     _guard(go)

@@ -78,6 +78,7 @@ from fracas.table import (
     View,
 )
 from fracas.web.links import LinkError, Links
+from fracas.web.shown import page_lines, page_state
 from fracas.web.winbar import WinBars
 
 __all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page"]
@@ -214,8 +215,8 @@ class Page:
         await self.send(message)
 
     def _sync_message(self, view: View) -> dict[str, Any]:
-        state = view.state()
-        lines = view.lines(self.seq)
+        state = page_state(view)
+        lines = page_lines(view, self.seq)
         self.seq = state["seq"]
         return {
             "type": "sync",

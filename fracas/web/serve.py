@@ -10,6 +10,7 @@ link is minted and nothing is served."""
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -19,7 +20,8 @@ from fracas.store import EncounterStore, open_store
 from fracas.table import SetPolicy, Table, TableService
 from fracas.web.app import create_app
 from fracas.web.collector import Collector
-from fracas.web.links import GM_ID, Links, add_player_links
+from fracas.web.guard import Site, server_config
+from fracas.web.links import GM_ID, Links, add_player_links, secret_for
 from fracas.web.setup import SetupKey
 from fracas.web.stopping import Stopping
 from fracas.web.workers import pool, stop
@@ -100,6 +102,8 @@ def serve(
     new: bool = False,
     new_links: bool = False,
     stopping: Stopping | None = None,
+    secret_file: str | None = None,
+    public_url: str | None = None,
 ) -> None:
     """Serve ``target`` (a file: a new encounter; a stored name: resumed; None: the setup
     page only, which lists the stored encounters and starts new ones). A file whose
@@ -108,14 +112,28 @@ def serve(
     scripts); ``new_links``: new tokens, the old ones refused. The setup page's
     link is printed in every case; it is the only way in to the setup page.
     ``stopping``: the command's signals (:func:`fracas.web.stopping.stop_signals`);
-    without it, the server runs until uvicorn is stopped (a test's, in a thread)."""
+    without it, the server runs until uvicorn is stopped (a test's, in a thread).
+    ``secret_file``: the secret the tokens are sealed under (:func:`secret_for`); links
+    an older fracas kept in clear are sealed now, said once on stderr.
+    ``public_url``: the address players open (behind a proxy), which links are made
+    from and requests' ``Host`` is checked against; else the address listened on."""
     stopping = stopping or Stopping()
+    site = Site(public_url)  # a bad URL refused before the store is opened
     store = open_store(db)
     try:
         if stopping.heard is None:
+            links = Links(store, secret_for(store, secret_file))
+            migrated = links.migrate()
+            if migrated:
+                print(
+                    f"migrated the links of {migrated} encounter{'s' * (migrated != 1)}: "
+                    "tokens are now kept as keyed hashes",
+                    file=sys.stderr,
+                    flush=True,
+                )
             service = TableService(store, {"enemy_hp": enemy_hp} if enemy_hp else None)
             opening = _opening(store, service, target, say, new)
-            _run(opening, Links(store), host, port, open_browser, say, new_links, stopping)
+            _run(opening, links, host, port, open_browser, say, new_links, stopping, site)
         if stopping.heard is not None:
             say(f"stopped ({stopping.heard}); every action is kept in {store.location}")
     finally:
@@ -131,6 +149,7 @@ def _run(
     say: Callable[[str], None],
     new_links: bool,
     stopping: Stopping,
+    site: Site,
 ) -> None:
     """Listen, print the links, serve until a signal (none printed or served where
     one came first); the workers stopped in every case."""
@@ -140,8 +159,8 @@ def _run(
     key = SetupKey()
     gm_tokens: dict[str, str] = {}
     workers = pool()
-    app = create_app(service, links, workers, key, gm_tokens)
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio")
+    app = create_app(service, links, workers, key, gm_tokens, site)
+    config = server_config(app)  # frames, bodies and headers bounded (fracas.web.guard)
     config.load()  # its protocols imported now, to be frozen with the rest
     server = uvicorn.Server(config)
     stopping.server = server
@@ -151,10 +170,12 @@ def _run(
         if stopping.heard is not None:
             return
         with listen(host, port) as sock:
-            base = f"http://{host}:{sock.getsockname()[1]}"
+            site.listening(host, sock.getsockname()[1])
+            base = site.printed()  # the links' base: --public-url, else the bound address
             first = _print_links(say, base, links, key, table, new_links, gm_tokens)
             say(
-                f"links are kept with the encounter in {service.store.location}: the same ones "
+                f"links are kept with the encounter in {service.store.location}, their tokens "
+                f"sealed under {links.secret.where}: the same ones "
                 "at the next start (--new-links makes new ones; the game master's page lists "
                 "them with QR codes, makes more, assigns and revokes them). "
                 f"{_hp_line(service, table)} Ctrl-C stops."
@@ -248,7 +269,7 @@ def _print_links(
     setup = f"{base}/setup/{key.mint()}"
     first = setup
     if table is not None:
-        kept = links.link(table.name, GM_ID) is not None and not new_links
+        kept = not new_links and links.link(table.name, GM_ID) is not None
         gm, players = start_links(links, table, renew=new_links)
         if kept:
             say("  the same links as before (kept with the encounter; open pages reconnect):")

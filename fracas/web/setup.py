@@ -44,10 +44,12 @@ from fracas.rulesets import RULESETS, Ruleset, json_schema
 from fracas.rulesets.base import plain
 from fracas.store import NAME_PATTERN, StoreError
 from fracas.table import MAX_DEPTH, TableService, check_file
+from fracas.web.guard import Limit
 from fracas.web.links import Links, add_player_links
 
 __all__ = [
     "MAX_SETUP",
+    "SETUP_BODY",
     "SetupError",
     "SetupKey",
     "document",
@@ -58,6 +60,13 @@ __all__ = [
 
 MAX_SETUP = 262_144
 """The largest setup body read, in bytes (a few dozen combatants fit many times)."""
+SETUP_BODY = Limit(
+    MAX_SETUP,
+    f"a setup form of more than {MAX_SETUP:,} bytes; at most {MAX_SETUP:,}",
+    {"field": ""},
+)
+"""The setup API's body limit, held before the body is read
+(:class:`fracas.web.guard.Guard`)."""
 MAX_COMBATANTS = 200
 MAX_TEXT = 4_000
 """The longest value of one control."""
@@ -420,9 +429,7 @@ def setup_routes(
         return run
 
     async def form_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_SETUP:
-            raise SetupError("too_big", f"a body of {len(raw):,} bytes; at most {MAX_SETUP:,}")
+        raw = await request.body()  # at most MAX_SETUP bytes: the guard stops the rest
         try:
             data = json.loads(raw or b"{}")
         except RecursionError:

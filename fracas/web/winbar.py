@@ -30,11 +30,14 @@ if it has. Whether a page gets a bar is the table's to say (a question or none).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocketDisconnect
 
 from fracas.errors import FracasError
 from fracas.lab.bar import SLICE
@@ -162,14 +165,15 @@ class WinBars:
         except asyncio.CancelledError:
             return
         except FracasError as exc:
-            await page.refuse(ident, exc)
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the page went
+                await page.refuse(ident, exc)
             return
         except Exception:  # a bug in the work: the page hears nothing, the server goes on
             _log.exception("the advice of %s (record %d) failed", page.encounter, question.seq - 1)
             return
         if page.table.seq != question.seq:
             return
-        await page.send({"type": "advice", "id": ident, "seq": question.seq, "advice": advice})
+        await _sent(page, {"type": "advice", "id": ident, "seq": question.seq, "advice": advice})
 
     # --- the work --------------------------------------------------------------------
 
@@ -253,9 +257,20 @@ class WinBars:
             return
         players = self._tables[page.encounter].state.policy.winbar
         message = {"type": "winbar", "seq": seq, "players": players, "gm": gm, "bar": bar}
+        await _sent(page, message)
+
+
+async def _sent(page: Page, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``page``, on the loop its socket lives on. A socket closed
+    meanwhile (the page went while its bar was worked out or sent: the socket's own
+    task sees it go and leaves) takes nothing: no error for a task no one awaits, and
+    the next page of the table still gets its bar."""
+    try:
         if page.loop is asyncio.get_running_loop():
             await page.send(message)
         elif not page.loop.is_closed():  # the page's socket lives on another loop
             await asyncio.wrap_future(
                 asyncio.run_coroutine_threadsafe(page.send(message), page.loop)
             )
+    except (WebSocketDisconnect, RuntimeError):  # as :mod:`fracas.web.live` takes it
+        return

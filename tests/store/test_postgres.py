@@ -11,6 +11,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -154,9 +155,13 @@ def test_a_read_only_database_refuses_writes_with_a_clear_code(
     store.close()
 
 
-def test_links_kept_in_postgres_open_pages_of_another_server_process(location: str) -> None:
+def test_links_kept_in_postgres_open_pages_of_another_server_process(
+    location: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 22, item 4: the links live in the store (its extras), so a second server on
-    the same database knows them, and a revoke on one is a revoke on the other."""
+    the same database knows them, and a revoke on one is a revoke on the other (issue
+    32: both with the same secret file)."""
+    monkeypatch.setenv("FRACAS_SECRET_FILE", str(tmp_path / "secret"))
     from fracas.table import TableService
     from fracas.web.links import LinkError, Links
     from tests.web.support import FIGHT

@@ -12,6 +12,7 @@ import yaml
 from fracas.errors import FileError, FracasError
 from fracas.files import parse_text, play_file
 from fracas.model import Action, Policy
+from fracas.render import entry_words
 from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService, View
 
@@ -57,7 +58,7 @@ def test_a_policy_change_is_a_logged_record_undone_exported_and_resumed(tmp_path
     seq = table.seq
     table.submit(SetPolicy({"player_undo": True, "enemy_hp": "label"}))
     assert table.seq == seq + 1 and table.state.policy.player_undo
-    lines = [line["text"] for line in View(table.snapshot(), Identity.gm()).lines(seq)]
+    lines = [entry_words(e) for e in View(table.snapshot(), Identity.gm()).lines(seq)]
     assert lines[-1] == (
         "GM sets the table: players may undo their own latest action when it rolled no "
         "die; players see enemy HP as a label (healthy, hurt, bloodied, down)"

@@ -19,6 +19,7 @@ import pytest
 import fracas.table.table as table_module
 from fracas.choices import options_now
 from fracas.model import Action
+from fracas.render import die_words
 from fracas.store import JSON, open_store
 from fracas.table import Act, Cancel, Change, Identity, SetDice, Snapshot, Table, TableService, View
 from tests.play.support import EXAMPLES
@@ -67,7 +68,7 @@ def test_a_view_is_made_while_a_writer_stores_and_sees_the_table_as_it_was(
     assert after["state"]["seq"] == before["state"]["seq"] + 1 == table.seq
     assert after["state"]["turn"] == "bo"
     assert after["lines"][: len(before["lines"])] == before["lines"]
-    assert after["lines"][-1]["seq"] == table.seq - 1
+    assert after["lines"][-1].seq == table.seq - 1
 
 
 def test_the_feed_hears_each_change_in_the_snapshot_a_die_asked_for_included(
@@ -91,7 +92,8 @@ def test_the_feed_hears_each_change_in_the_snapshot_a_die_asked_for_included(
         (True, False),
     ]
     pending = View(heard[1], ANA).state()["pending"]
-    assert (pending["question"], pending["yours"]) == ("Ana's attack d20?", True)
+    assert pending.need is not None
+    assert (die_words(heard[1].state, pending.need), pending.yours) == ("Ana's attack d20?", True)
     assert table.snapshot().state is first.state and table.snapshot().seq == first.seq
     table.submit(SetDice(False))
     table.act(Action("ana", "end_turn"))

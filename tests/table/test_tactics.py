@@ -19,6 +19,7 @@ from fracas.lab.chain import win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy
 from fracas.model import Action
+from fracas.render import entry_words
 from fracas.store import open_store
 from fracas.table import WIN_LIMITS, Act, Identity, Table, TableService, View
 from tests.lab.mirrors import mirror
@@ -82,10 +83,10 @@ def test_the_game_masters_tactics_action_is_logged_undone_exported_and_resumed(
     table.submit(preset("naive"))
     assert table.seq == seq + 1 and table.state.presets == {"bo": "naive"}
     assert table.state.combatants == before.combatants and table.state.turn == before.turn
-    gm_lines = [line["text"] for line in View(table.snapshot(), GM).lines(seq)]
+    gm_lines = [entry_words(e) for e in View(table.snapshot(), GM).lines(seq)]
     assert gm_lines[-1] == "GM sets the tactics of Bo: naive"
     # the player's page: no line of it, no preset of anyone
-    assert all("tactics" not in line["text"] for line in View(table.snapshot(), PAT).lines(seq))
+    assert all("tactics" not in entry_words(e) for e in View(table.snapshot(), PAT).lines(seq))
     pat_view = View(table.snapshot(), PAT).state()
     assert pat_view["presets"] == [] and all("tactics" not in c for c in pat_view["combatants"])
     shown = View(table.snapshot(), GM).state()["combatants"]

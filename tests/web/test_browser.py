@@ -97,11 +97,21 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 @contextmanager
 def launched() -> Iterator[Any]:
-    """Debian's Chromium under Playwright (the one launch of every browser test)."""
+    """Debian's Chromium under Playwright (the one launch of every browser test). Its
+    contexts bypass the pages' Content-Security-Policy unless given
+    ``bypass_csp=False``: Playwright's ``wait_for_function`` evaluates its predicate
+    with ``eval``, which the policy forbids (``test_csp_browser`` holds the pages to
+    it)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        new_context = b.new_context
+
+        def context(**options: Any) -> Any:
+            return new_context(**{"bypass_csp": True, **options})
+
+        b.new_context = context  # type: ignore[method-assign]
         yield b
         b.close()
 

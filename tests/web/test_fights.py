@@ -13,6 +13,7 @@ import pytest
 from fracas.rulesets.base import is_down
 from fracas.table import Identity, Table, View
 from fracas.web.live import RATE
+from fracas.web.shown import page_lines
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM
@@ -118,7 +119,9 @@ def test_a_fight_of_each_ruleset_through_the_page(
         assert attacks >= 2, f"{example}: only {attacks} attacks taken"
         # the page's log is the table's, line by line
         page_log = gm.locator("#log li").all_inner_texts()
-        assert page_log == [line["text"] for line in View(table.snapshot(), Identity.gm()).lines()]
+        assert page_log == [
+            line["text"] for line in page_lines(View(table.snapshot(), Identity.gm()))
+        ]
         # every combatant's HP as the table holds it
         for c in table.state.combatants.values():
             card = gm.locator("#order li", has_text=c.name).first.inner_text()

@@ -31,7 +31,8 @@ def test_a_page_that_never_reads_and_a_slow_request_hold_up_no_one(tmp_path: Pat
             drip = socket.create_connection(("127.0.0.1", server.port))
             drip.sendall(b"GET /static/app.css HTTP/1.1\r\n")  # the rest, a byte at a time
             pages = [Page(server, server.tokens["gm"]) for _ in range(3)]
-            times, request, seq = [], b"Host: x\r\n\r\n", pages[0].seq
+            host = f"Host: 127.0.0.1:{server.port}\r\n\r\n".encode()  # the server's own (issue 32)
+            times, request, seq = [], host, pages[0].seq
             for i in range(75):  # 25 a page: under each page's rate limit
                 page = pages[i % 3]
                 page.until_seq(seq)

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from fracas.model import Action
 from fracas.table import Identity, TableService, View
 from fracas.table.projection import mentions
+from fracas.web.shown import page_lines, page_state
 from tests.web.support import served
 
 FIGHT = """\
@@ -57,12 +58,12 @@ def test_hide_show_and_note_are_table_actions_logged_and_undoable(tmp_path: Path
         assert table.state.hidden == {"grik"} and table.state.notes == {"bo": NOTES[0]}
         watched = json.dumps(
             [
-                View(table.snapshot(), Identity.viewer()).state(),
-                View(table.snapshot(), Identity.viewer()).lines(),
+                page_state(View(table.snapshot(), Identity.viewer())),
+                page_lines(View(table.snapshot(), Identity.viewer())),
             ]
         )
         assert "grik" not in watched.lower() and NOTES[0] not in watched  # a viewer: likewise
-        lines = [line["text"] for line in View(table.snapshot(), Identity.gm()).lines()]
+        lines = [line["text"] for line in page_lines(View(table.snapshot(), Identity.gm()))]
         assert "GM hides Grik from the players" in lines
         assert "GM notes on Bo: has the vault key" in lines
         with pytest.raises(Exception, match="already hidden"):

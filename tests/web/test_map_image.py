@@ -72,8 +72,16 @@ def test_the_game_master_uploads_a_png_every_link_sees_it(s: Served) -> None:
 @pytest.mark.parametrize(
     ("body", "kind"),
     [
-        (b"\xff\xd8\xff\xe0" + b"\x00" * 60, "image/jpeg"),
-        (b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 40, "image/webp"),
+        (  # an APP0 segment, then the frame header: 8 x 6 pixels
+            b"\xff\xd8\xff\xe0\x00\x04\x00\x00\xff\xc0\x00\x11\x08\x00\x06\x00\x08\x03"
+            + b"\x00" * 60,
+            "image/jpeg",
+        ),
+        (  # a lossy key frame's header: 8 x 6 pixels
+            b"RIFF\x10\x00\x00\x00WEBPVP8 \x00\x00\x00\x00\x00\x00\x00\x9d\x01\x2a"
+            b"\x08\x00\x06\x00" + b"\x00" * 40,
+            "image/webp",
+        ),
     ],
     ids=["jpeg", "webp"],
 )

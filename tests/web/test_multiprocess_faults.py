@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from fracas.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
-from fracas.web.links import Links
+from fracas.web.links import Links, Secret
 from tests.store.pgcluster import Cluster
 from tests.web.multiprocess import FIGHT, add_action
 
@@ -33,7 +33,7 @@ def test_an_action_while_postgres_restarts_is_refused_then_taken(
     store = open_store(pg_server.database(), durable=False)
     service = TableService(store)
     table = service.create(FIGHT, "fight.yaml", name="fight", seed=11)
-    links = Links(store)
+    links = Links(store, Secret.random())  # not the user's data directory's (issue 32)
     gm = links.gm("fight")
     with (
         ThreadPoolExecutor(1) as pool,

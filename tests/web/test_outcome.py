@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from fracas.model import Action
 from fracas.table import GAME_MASTER, Act, Identity, Undo, View
+from fracas.web.shown import page_lines, page_state
 from tests.web.support import served
 from tests.web.test_permissions import act, answer, hello
 
@@ -27,7 +28,7 @@ combatants:
 
 
 def outcome_of(s: Any, identity: Identity) -> Any:
-    return View(s.table.snapshot(), identity).state()["outcome"]
+    return page_state(View(s.table.snapshot(), identity))["outcome"]
 
 
 def test_when_one_side_stands_alone_every_page_says_who_won(tmp_path: Path) -> None:
@@ -82,7 +83,7 @@ def test_the_game_master_finishes_and_reopens_the_fight_logged(tmp_path: Path) -
             gm.send_json(act(seq + 1, actor="ana", do="reopen"))
             assert answer(gm)["type"] == "done"
             assert s.table.state.ended is False and outcome_of(s, GAME_MASTER) is None
-        texts = [line["text"] for line in View(s.table.snapshot(), GAME_MASTER).lines(seq)]
+        texts = [line["text"] for line in page_lines(View(s.table.snapshot(), GAME_MASTER), seq)]
         assert [t for t in texts if t.startswith("GM")] == [
             "GM ends the fight",
             "GM reopens the fight",

@@ -329,3 +329,53 @@ def test_the_game_masters_tactics_frame_is_taken_and_told_to_the_game_master_alo
                 synced = pat.receive_json()
         assert s.table.seq == seq + 1 and s.table.state.presets == {"bo": "random"}
         assert "tactics" not in json.dumps(synced) and "random" not in json.dumps(synced)
+
+
+LATER = (
+    HIDDEN.replace("actions:\n  - {actor: grik, do: hide}\n", "")
+    .replace("order: [ana, bo, cy, grik]", "order: [ana, grik, bo, cy]")
+    .replace("side: ambush, at: [2, 0]", "side: ambush, at: [1, 1]")
+)
+"""The fight with Grik in sight, next after Ana: Ana shoots him, he stabs Ana back."""
+
+
+def test_a_combatant_hidden_later_is_in_no_frame_a_player_gets_afterwards(
+    tmp_path: Path,
+) -> None:
+    """Pat (Ana) shoots Grik by a raw frame, Grik stabs Ana; the game master hides
+    Grik. Every frame Pat's and Sam's fresh sockets get afterwards (a hello from the
+    log's start and from its middle, an attack and odds on Grik, refused) carries
+    neither his id nor his name: not the earlier lines either."""
+    with served(tmp_path, LATER) as s:
+        client = TestClient(s.app)
+        with client.websocket_connect(f"/ws?token={s.ana}") as pat:
+            hello(pat)
+            pat.send_json(act(s.table.seq, actor="ana", do="attack", target="grik"))
+            assert answer(pat)["type"] == "done"
+            pat.send_json(act(s.table.seq, actor="ana", do="end_turn"))
+            assert answer(pat)["type"] == "done"
+        with client.websocket_connect(f"/ws?token={s.gm}") as gm:
+            hello(gm)
+            for action in ({"actor": "grik", "do": "attack", "target": "ana"},
+                           {"actor": "grik", "do": "hide"}):  # fmt: skip
+                gm.send_json(act(s.table.seq, **action))
+                assert answer(gm)["type"] == "done"
+        gm_log = json.dumps(s.table.snapshot().log[1].events, default=repr)
+        assert "Grik" in gm_log  # the earlier lines did name him
+        seq = s.table.seq
+        for token in (s.ana, s.bo):
+            frames: list[str] = []
+            with client.websocket_connect(f"/ws?token={token}") as ws:
+                for since in (0, 2):
+                    ws.send_json({"type": "hello", "seq": since})
+                    frames.append(ws.receive_text())
+                for kind in ("act", "odds"):
+                    ws.send_json(frame(kind, seq, action={"actor": "ana", "do": "attack",
+                                                          "target": "grik"}))  # fmt: skip
+                    frames.append(ws.receive_text())
+            lines = [line["text"] for line in json.loads(frames[0])["lines"]]
+            assert "#1: the game master acts" in lines and "#3: the game master acts" in lines
+            assert [json.loads(f)["type"] for f in frames] == ["sync", "sync", *["refused"] * 2]
+            for text in frames:
+                assert "grik" not in text.lower(), text
+        assert s.table.seq == seq

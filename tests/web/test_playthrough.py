@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Action, Combatant, Encounter
+from fracas.render import outcome_words
 from fracas.rulesets.base import is_down
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of, synced
 
@@ -303,7 +304,7 @@ def test_a_game_master_and_two_phones_play_the_example_to_the_winners_banner(
         state.get(p2).name,
     }
     assert sum(attacks.values()) >= 2, attacks
-    words = outcome.words()
+    words = outcome_words(outcome.side, outcome.standing)
     for page in s.pages:
         page.wait_for_selector("#outcome:not([hidden])")
         assert page.locator("#outcome").inner_text() == words

@@ -13,6 +13,7 @@ import pytest
 from fracas.model import Damaged, Event
 from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService, View
+from fracas.web.shown import page_lines
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -53,8 +54,8 @@ def test_a_players_log_veils_an_enemys_hp_like_state(
         table = service.create((EXAMPLES / example).read_text(), example, name="t", seed=1)
         first = next(iter(table.state.combatants.values()))
         player = Identity.player("Pat", first.id)
-        lines = [line["text"] for line in View(table.snapshot(), player).lines()]
-        gm_lines = [line["text"] for line in View(table.snapshot(), Identity.gm()).lines()]
+        lines = [line["text"] for line in page_lines(View(table.snapshot(), player))]
+        gm_lines = [line["text"] for line in page_lines(View(table.snapshot(), Identity.gm()))]
         revealing = _revealing(table)
         kinds = {
             type(e).__name__
@@ -71,6 +72,6 @@ def test_a_players_log_veils_an_enemys_hp_like_state(
                 assert f"  {table.state.name(cid)}: details hidden" in lines
         table.submit(SetPolicy({"enemy_hp": "exact"}))
         seen = table.snapshot()
-        assert View(seen, player).lines() == View(seen, Identity.gm()).lines()
+        assert page_lines(View(seen, player)) == page_lines(View(seen, Identity.gm()))
     finally:
         store.close()

@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from fracas.model import Action
 from fracas.table import GAME_MASTER, Act, Cancel, Forbidden, Give, Identity, SetDice, View
+from fracas.web.shown import page_lines, page_state
 from tests.web.support import served
 from tests.web.test_permissions import HIDDEN, act, answer, hello
 
@@ -75,8 +76,8 @@ def test_a_die_waits_for_the_game_master_alone_where_nobody_plays_its_owner(
         s.table.submit(Give(20), pat)  # Ana's attack d20
         s.table.submit(Give(2), pat)  # Ana's ammo d3
         snap = s.table.snapshot()
-        with_sam = View(snap, pat, frozenset({"ana", "bo"})).state()["pending"]
-        nobody = View(snap, pat, frozenset({"ana"})).state()["pending"]
+        with_sam = page_state(View(snap, pat, frozenset({"ana", "bo"})))["pending"]
+        nobody = page_state(View(snap, pat, frozenset({"ana"})))["pending"]
         assert (with_sam["owner"], with_sam["question"]) == ("bo", "Bo's defend d20?")
         assert with_sam["waiting"] == "Bo's player or the game master"
         assert nobody["waiting"] == "the game master"
@@ -102,12 +103,12 @@ def test_a_hidden_combatants_turn_is_not_called_the_game_masters(tmp_path: Path)
             actor = s.table.state.turn.actor
             s.table.submit(Act(Action(actor, "end_turn")), GAME_MASTER)
         assert s.table.state.turn.actor == "grik"
-        seen = View(s.table.snapshot(), Identity.player("Pat", "ana")).state()
+        seen = page_state(View(s.table.snapshot(), Identity.player("Pat", "ana")))
         assert (seen["turn"], seen["turn_words"]) == (
             None,
             "a turn the game master plays out of sight",
         )
-        gm = View(s.table.snapshot(), GAME_MASTER).state()
+        gm = page_state(View(s.table.snapshot(), GAME_MASTER))
         assert gm["turn_words"] == "Grik's turn"
 
 
@@ -115,7 +116,7 @@ def test_a_2000_character_note_is_logged_once(tmp_path: Path) -> None:
     with served(tmp_path) as s:
         text = "x" * 2000
         s.table.submit(Act(Action("ana", "note", params={"text": text})), GAME_MASTER)
-        lines = View(s.table.snapshot(), GAME_MASTER).lines(s.table.seq - 1)
+        lines = page_lines(View(s.table.snapshot(), GAME_MASTER), s.table.seq - 1)
         assert sum(line["text"].count(text) for line in lines) == 1, lines
         assert (
             lines[0]["text"]

@@ -49,6 +49,7 @@ class AttackRolled(Event):
     actor: str
     how: str
     """What the log says the actor does, e.g. ``attacks Bo with pistol (close, 5 tiles)``."""
+    prose: ClassVar[tuple[str, ...]] = ("how",)
     naturals: tuple[int, ...]
     natural: int
     parts: tuple[tuple[str, int], ...]

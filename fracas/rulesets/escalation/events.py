@@ -158,6 +158,8 @@ class Acted(Event):
 
     actor: str
     note: str | None = None
+    prose: ClassVar[tuple[str, ...]] = ("note",)
+    """A free text (the ``act`` action's note)."""
 
     def describe(self, state: Encounter) -> str | None:
         return f"{state.name(self.actor)} acts" + (f": {self.note}" if self.note else "")

@@ -57,6 +57,7 @@ class Rolled(Event):
     """The dice label: attack, defend, stealth, notice or strike (2.4)."""
     how: str
     """What the log says the roller does, e.g. ``attacks Bo with sword (1 tile)``."""
+    prose: ClassVar[tuple[str, ...]] = ("how",)
     natural: int
     parts: tuple[tuple[str, int], ...]
     total: int

@@ -6,20 +6,11 @@
 "use strict";
 
 (() => {
-  const STYLE = `
-#advisor-box ol { padding-left: 1.6rem; margin: 0.3rem 0 0; }
-#advisor-box li { margin: 0.25rem 0; }
-#advisor-box .why { color: #5f5f5f; font-size: 0.85rem; }
-#advisor-box .figures { font-size: 0.9rem; }
-`;
   let asked = null; // {id, seq} of the advice on its way
 
   function box() {
     let section = document.getElementById("advisor-box");
     if (section) return section;
-    const style = el("style");
-    style.textContent = STYLE;
-    document.head.append(style);
     section = el("section", { id: "advisor-box", "aria-labelledby": "advisor-h" });
     section.hidden = true;
     const button = el("button", { type: "button", id: "advisor-suggest" }, "Suggest");

@@ -132,7 +132,9 @@ function oddsBody(box, o, exact = null) {
   const bars = el("div", { class: "bars", "aria-hidden": "true" });
   const labels = el("div", { class: "bars-labels", "aria-hidden": "true" });
   for (const b of buckets) {
-    bars.append(el("span", { style: `height:${Math.max(1, Math.round(40 * b.p / top))}px` }));
+    const bar = el("span");
+    bar.style.height = `${Math.max(1, Math.round(40 * b.p / top))}px`; // CSSOM: no style attribute under the CSP
+    bars.append(bar);
     labels.append(el("span", {}, b.label));
   }
   const list = el("ul", { class: "dist", "aria-label": "damage, each value's chance" });

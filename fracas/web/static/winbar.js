@@ -5,16 +5,6 @@
 "use strict";
 
 (() => {
-  const STYLE = `
-#winbar-box .bar { display: flex; height: 1.4rem; border: 1px solid #888; border-radius: 4px; overflow: hidden; }
-#winbar-box .bar span { display: block; height: 100%; min-width: 0; }
-#winbar-box .bar span.draw { background: repeating-linear-gradient(45deg, #ddd, #ddd 4px, #fff 4px, #fff 8px); }
-#winbar-box.estimate .bar span:not(.draw) { opacity: 0.7; }
-#winbar-box ul { list-style: none; padding: 0; margin: 0.3rem 0 0; }
-#winbar-box li { margin: 0.1rem 0; }
-#winbar-box .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.3rem; vertical-align: -0.1rem; border: 1px solid #555; }
-#winbar-box .how { color: #5f5f5f; font-size: 0.85rem; margin: 0.2rem 0 0; }
-`;
   const colours = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
   const own = [];
   let players = false;
@@ -41,9 +31,6 @@
   function box() {
     let section = document.getElementById("winbar-box");
     if (section) return section;
-    const style = el("style");
-    style.textContent = STYLE;
-    document.head.append(style);
     section = el("section", { id: "winbar-box", "aria-labelledby": "winbar-h" });
     section.hidden = true;
     section.append(
