@@ -32,7 +32,7 @@ from fracas.model import (
     fold,
 )
 from fracas.rulesets.base import ActionSpec, Ruleset, decided, distance, is_down
-from fracas.steps import roll_all
+from fracas.rulesets.steps import roll_all
 
 __all__ = ["Engine", "Record", "advance_to", "dice_from_rolls", "plan"]
 

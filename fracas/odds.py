@@ -31,7 +31,7 @@ from fracas.model import Action, Encounter, Event, fold
 from fracas.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes, sample_outcomes
 from fracas.rulesets import base as rulesets_base
 from fracas.rulesets.base import Ruleset, decided, roll
-from fracas.steps import roll_all
+from fracas.rulesets.steps import roll_all
 
 __all__ = ["CombatantOdds", "Estimate", "Odds", "action_odds"]
 

@@ -1,11 +1,11 @@
 """The outcomes of one decided action, summarised per combatant: exact by steps, or sampled.
 
-Exact: the action's roll is enumerated step by step (``fracas.steps``). A node is
+Exact: the action's roll is enumerated step by step (``fracas.rulesets.steps``). A node is
 (what the summary knows so far, the state, the step still to roll); each step's dice
 paths are replayed under the enumerator (pools branch once per class), and every path
 ends in a node of the next step or in a final summary. Nodes reached by several paths
 are followed once, with their weights added; a step that says what the rest of the
-roll's odds depend on (``odds_key``, :mod:`fracas.steps`) merges by that instead.
+roll's odds depend on (``odds_key``, :mod:`fracas.rulesets.steps`) merges by that instead.
 The summary of a path is, per combatant an attack tried or damaged, whether it landed,
 the damage and whether the combatant is down at the end. Where a step says whom the
 rest of the roll is about (``odds_scope``), everyone else's summary is settled there:
@@ -35,7 +35,7 @@ from fracas.frozen import FrozenDict, evolve
 from fracas.model import Combatant, Encounter, Event, fold
 from fracas.path_folds import Finals, Folds, Partial, Path, finished, merge, relevant, summary
 from fracas.rulesets.base import Ruleset, is_down
-from fracas.steps import Roller, Then, odds_key, odds_scope, run_steps
+from fracas.rulesets.steps import Roller, Then, odds_key, odds_scope, run_steps
 
 __all__ = [
     "Entry",

@@ -22,7 +22,7 @@ from typing import Any
 from fracas.events import changes_one
 from fracas.model import Attempted, Combatant, Damaged, Encounter, Event
 from fracas.rulesets.base import Ruleset, is_down
-from fracas.steps import Then
+from fracas.rulesets.steps import Then
 
 __all__ = [
     "Finals",

@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from fracas.catalogue import core_actions
-from fracas.rulesets import RULESETS, find_ruleset
+from fracas.rulesets import find_ruleset, rulesets
 from fracas.rulesets.base import plain
 from fracas.validation import adapter
 
@@ -30,7 +30,7 @@ def ruleset_table() -> list[dict[str, str]]:
             "title": r.about.title,
             "summary": r.about.summary,
         }
-        for r in RULESETS
+        for r in rulesets()
     ]
 
 

@@ -19,12 +19,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 
-import fracas.rulesets
 from fracas.errors import UnknownRulesetError
-from fracas.rulesets import RULESETS, Ruleset, find_ruleset, registered
+from fracas.rulesets import RULESETS, Ruleset, find_ruleset, registered, rulesets
 from fracas.rulesets.dice_combat import DiceCombat
+from fracas.web.setup import ruleset_forms
 from tests.helpers import cli, cli_json, write
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -599,7 +600,7 @@ def test_registered_adds_a_ruleset_for_a_block_only(tmp_path: Path) -> None:
     )
     path = tmp_path / "dummy.yaml"
     path.write_text(text, encoding="utf-8")
-    before = RULESETS
+    before = rulesets()
     result = cli("run", str(path))
     assert result.exit_code == 1 and "unknown_ruleset" in result.stderr
     with registered(_Dummy):
@@ -607,7 +608,23 @@ def test_registered_adds_a_ruleset_for_a_block_only(tmp_path: Path) -> None:
         assert run_json("run", str(path), "--json")["ruleset"] == _Dummy.about.name
     with pytest.raises(UnknownRulesetError):
         find_ruleset(_Dummy.about.name)
-    assert fracas.rulesets.RULESETS is before
+    assert rulesets() == before
+
+
+def test_every_face_reads_the_registry_at_call_time() -> None:
+    """One registry (issue 33): the rules listing and the setup page's forms list a
+    ruleset added after they were imported, and leave it out once it is gone."""
+
+    def listed() -> list[str]:
+        return [r["name"] for r in json.loads(cli("rules", "--json").stdout)]
+
+    names = listed()
+    assert _Dummy.about.name not in names
+    with registered(_Dummy):
+        assert listed() == [*names, _Dummy.about.name]
+        assert _Dummy.about.name in [f["name"] for f in ruleset_forms()]
+    assert listed() == names
+    assert _Dummy.about.name not in [f["name"] for f in ruleset_forms()]
 
 
 def test_rules_dice_combat_text() -> None:
@@ -647,3 +664,32 @@ def test_rules_unknown_ruleset_exits_1() -> None:
     assert len(lines) == 1 and lines[0].startswith("error: ")
     assert "nope" in lines[0]
     assert result.stdout == ""
+
+
+def test_help_imports_no_command_and_lists_each_as_its_own_help_would() -> None:
+    """Issue 34 (startup): ``fracas --help`` imports no command's module; each listed
+    line is what the command's own help makes of it (the kept first sentence agrees)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from fracas.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('fracas.cli.cmd_run', 'fracas.cli.cmd_lab', 'fracas.table',"
+        " 'fracas.rulesets.dice_combat', 'fracas.web.command', 'fracas.play.command')"
+        " if m in sys.modules]\n"
+        "print('HEAVY', heavy)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert "HEAVY []" in out
+    from fracas.main import main
+
+    group = main
+    for name, (_, first) in group.lazy.items():
+        command = group.get_command(click.Context(group), name)
+        assert command is not None
+        for width in (20, 45, 70, 200):
+            kept = click.Command(name, help=first).get_short_help_str(width)
+            assert kept == command.get_short_help_str(width), name

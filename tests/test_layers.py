@@ -36,7 +36,6 @@ FORBIDDEN = (
     "fracas.actions",
     "fracas.outcomes",
     "fracas.gm",
-    "fracas.steps",
     "fracas.validation",
     "fracas.files",
     "fracas.dice",
@@ -137,4 +136,43 @@ def test_faces_never_touch_the_tables_insides() -> None:
             for needle in ("table._", "session._", ".engine", ".pending =", ".physical ="):
                 if needle in text:
                     found.append(f"{path.relative_to(ROOT.parent)}: {needle}")
+    assert found == []
+
+
+RULESET_PACKAGES = sorted(
+    p.name for p in (ROOT / "rulesets").iterdir() if (p / "__init__.py").is_file()
+)
+"""The rule systems' own packages (``fracas/rulesets/dice_combat``, ...)."""
+
+
+def test_nothing_outside_the_rulesets_names_a_ruleset() -> None:
+    """One ruleset = one package, found through the registry (issue 33): no module of
+    fracas outside ``fracas/rulesets`` imports a ruleset's package, names its class or
+    compares against its name; a difference between rule systems is the ruleset's own
+    hook (the lab's chain key is ``Ruleset.chain_key``)."""
+    from fracas.rulesets import RULESETS
+
+    assert RULESET_PACKAGES  # the scan sees the packages
+    packages = tuple(f"fracas.rulesets.{p}" for p in RULESET_PACKAGES)
+    classes = {r.__name__ for r in RULESETS}
+    names = {r.about.name for r in RULESETS}
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if path.is_relative_to(ROOT / "rulesets"):
+            continue
+        where = path.relative_to(ROOT.parent)
+        found += [
+            f"{where} imports {n}"
+            for n in _imports(path, runtime_only=False)
+            if n.startswith(packages)
+        ]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Name | ast.Attribute) and (
+                getattr(node, "id", None) in classes or getattr(node, "attr", None) in classes
+            ):
+                found.append(f"{where}:{node.lineno} names a ruleset's class")
+            if isinstance(node, ast.Compare):
+                for side in (node.left, *node.comparators):
+                    if isinstance(side, ast.Constant) and side.value in names:
+                        found.append(f"{where}:{node.lineno} compares with {side.value!r}")
     assert found == []

@@ -35,9 +35,9 @@ from fracas.odds import action_odds
 from fracas.path_folds import Finals, Folds, finished, merge, relevant, summary
 from fracas.rulesets.base import decided, roll
 from fracas.rulesets.soak.events import Harmed
+from fracas.rulesets.steps import run_steps
 from fracas.rulesets.wasteland.events import EffectGained
 from fracas.rulesets.wasteland.turn_events import PeekEnded
-from fracas.steps import run_steps
 from tests.rulesets.wasteland.support import act, doc, who
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,7 @@
 """Pooled and merged odds equal the plain enumeration, in every ruleset.
 
 The exact odds draw pools as one branch per class (``fracas.dice.pools``) and follow
-each (state, step) once (``fracas.steps``); the plain enumeration rolls die by die
+each (state, step) once (``fracas.rulesets.steps``); the plain enumeration rolls die by die
 and follows every path whole. On random small encounters of every ruleset (each
 example's combatants, played at random through the table service), every action the
 rules allow is taken in both ways and the odds must be equal, exactly (where dice

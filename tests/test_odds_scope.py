@@ -1,4 +1,4 @@
-"""Steps that say whom the rest of the roll is about (``odds_scope``, ``fracas.steps``).
+"""Steps that say whom the rest of the roll is about (``odds_scope``, ``fracas.rulesets.steps``).
 
 Exact odds settle everyone else's summary at such a step and follow the rest once for
 all the ways they came out (``fracas.outcomes``). A toy roll on a real state: a d6
@@ -23,7 +23,7 @@ from fracas.files import parse_text
 from fracas.model import Action, Attempted, Damaged, Encounter, Event
 from fracas.odds import CombatantOdds, _per_combatant
 from fracas.outcomes import exact_outcomes
-from fracas.steps import Roller, Then, run_steps
+from fracas.rulesets.steps import Roller, Then, run_steps
 
 DOC = {
     "ruleset": "escalation",

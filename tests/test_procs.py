@@ -5,6 +5,7 @@ and killed, and the run fails."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,41 @@ def test_a_run_that_leaves_a_process_fails_naming_it(tmp_path: Path) -> None:
     assert "the test run left 1 process(es) behind (now killed)" in run.stdout, run.stdout
     assert " sleep 301\n" in run.stdout, run.stdout
     assert "1 passed" in run.stdout  # the test itself passed: the check failed the run
+
+
+CLEAN = """\
+def test_leaves_nothing() -> None:
+    pass
+"""
+
+
+def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    plugins = ["-p", "tests.conftest", "-p", "no:cacheprovider", "--rootdir", str(tmp_path)]
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", *plugins, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_under_xdist_a_worker_that_leaves_a_process_fails_the_run_naming_it(
+    tmp_path: Path,
+) -> None:
+    """Each worker checks its own descendants and hands them to the controller, which
+    names them: the worker's id, the process, its command."""
+    (tmp_path / "test_leak.py").write_text(LEAK)
+    (tmp_path / "test_clean.py").write_text(CLEAN)
+    run = _run(tmp_path, "-n", "2", str(tmp_path))
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "the test run left 1 process(es) behind (now killed)" in run.stdout, run.stdout
+    assert re.search(r"^gw[01]: \d+ sleep 301$", run.stdout, re.M), run.stdout
+    assert "2 passed" in run.stdout
+
+
+def test_under_xdist_the_controllers_own_workers_are_not_leftovers(tmp_path: Path) -> None:
+    """The workers are the controller's children; they are shut down before it checks."""
+    (tmp_path / "test_clean.py").write_text(CLEAN)
+    run = _run(tmp_path, "-n", "2", str(tmp_path))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "behind" not in run.stdout, run.stdout

@@ -13,17 +13,13 @@ command (``cmd_run``, ``cmd_odds``, ``cmd_rules``, ``cmd_lab``); this module hol
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import click
-
-from fracas.cli.cmd_lab import lab
-from fracas.cli.cmd_odds import odds
-from fracas.cli.cmd_rules import rules
-from fracas.cli.cmd_run import run
 
 __all__ = ["main"]
 
@@ -34,6 +30,41 @@ class _Main(click.Group):
     click's usage message on stderr (exit status 2)."""
 
     _json = False
+    lazy: dict[str, tuple[str, str]]
+    """A command imported only when it runs (or its own help is asked): its name ->
+    ``module:attribute`` and the first sentence of its help, which ``fracas --help``
+    lists (``fracas --help`` imports no command: issue 34, startup)."""
+
+    def add_lazy(self, name: str, where: str, first: str) -> None:
+        self.lazy = {**getattr(self, "lazy", {}), name: (where, first)}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *getattr(self, "lazy", {})})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        lazy = getattr(self, "lazy", {})
+        if cmd_name in lazy and cmd_name not in self.commands:
+            module, attr = lazy[cmd_name][0].split(":")
+            self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """As click lists them, but a command not imported yet by its first sentence."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            cmd = self.commands.get(name)
+            if cmd is not None:
+                rows.append((name, cmd.get_short_help_str(limit)))
+            else:
+                rows.append(
+                    (name, click.Command(name, help=self.lazy[name][1]).get_short_help_str(limit))
+                )
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(self, args: Sequence[str] | None = None, *rest: Any, **extra: Any) -> Any:
         self._json = "--json" in (sys.argv[1:] if args is None else list(args))
@@ -62,7 +93,23 @@ def main() -> None:
     """
 
 
-main.add_command(run)
-main.add_command(odds)
-main.add_command(rules)
-main.add_command(lab)
+assert isinstance(main, _Main)
+main.add_lazy(
+    "run",
+    "fracas.cli.cmd_run:run",
+    "Play an encounter FILE and print the log, then where everyone stands.",
+)
+main.add_lazy(
+    "odds",
+    "fracas.cli.cmd_odds:odds",
+    "Exact odds of the last action of FILE, before anyone rolls.",
+)
+main.add_lazy(
+    "rules",
+    "fracas.cli.cmd_rules:rules",
+    "List the rulesets, or one RULESET's sheet fields, items, actions, dice and options, or "
+    "one rule of it (RULE_ID, e.g. DC-29): its section and a short statement.",
+)
+main.add_lazy(
+    "lab", "fracas.cli.cmd_lab:lab", "The balance lab: who wins, how often (docs/lab.md)."
+)

@@ -18,7 +18,7 @@ from fracas.errors import FracasError
 from fracas.files import EncounterFile
 from fracas.model import Action, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset, decided, is_down
-from fracas.steps import roll_all
+from fracas.rulesets.steps import roll_all
 
 __all__ = [
     "DRAW",

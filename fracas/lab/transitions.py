@@ -33,7 +33,7 @@ from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.rulesets.base import Ruleset, decided
-from fracas.steps import roll_all
+from fracas.rulesets.steps import roll_all
 
 __all__ = ["Transitions"]
 

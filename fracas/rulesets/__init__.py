@@ -1,7 +1,11 @@
-"""The ruleset registry: one explicit list, looked up by name or alias."""
+"""The ruleset registry: the rulesets fracas ships, and those added to it, read at each
+call (:func:`rulesets`) by every face (the rules listing, the setup page, files, the lab,
+serve), looked up by name or alias. The shipped rulesets are imported at the first
+look, not with this package (``fracas --help`` reads none of them)."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -9,11 +13,6 @@ from typing import Any
 
 from fracas.errors import UnknownRulesetError
 from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset
-from fracas.rulesets.dice_combat import DiceCombat
-from fracas.rulesets.escalation import Escalation
-from fracas.rulesets.soak import Soak
-from fracas.rulesets.tier_duel import TierDuel
-from fracas.rulesets.wasteland import Wasteland
 
 __all__ = [
     "RULESETS",
@@ -23,10 +22,47 @@ __all__ = [
     "find_ruleset",
     "json_schema",
     "registered",
+    "rulesets",
 ]
 
-RULESETS: tuple[type[Ruleset], ...] = (DiceCombat, TierDuel, Escalation, Soak, Wasteland)
-"""Every ruleset fracas plays, in the order `fracas rules` lists them."""
+SHIPPED = (
+    ("fracas.rulesets.dice_combat", "DiceCombat"),
+    ("fracas.rulesets.tier_duel", "TierDuel"),
+    ("fracas.rulesets.escalation", "Escalation"),
+    ("fracas.rulesets.soak", "Soak"),
+    ("fracas.rulesets.wasteland", "Wasteland"),
+)
+"""The rulesets fracas ships (module, class), in the order `fracas rules` lists them."""
+
+RULESETS: tuple[type[Ruleset], ...]
+"""The rulesets fracas ships, imported at the first read (every ruleset fracas plays
+now: :func:`rulesets`)."""
+
+_shipped: tuple[type[Ruleset], ...] = ()
+
+
+def _ships() -> tuple[type[Ruleset], ...]:
+    global _shipped
+    if not _shipped:
+        _shipped = tuple(getattr(importlib.import_module(m), c) for m, c in SHIPPED)
+    return _shipped
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RULESETS":
+        return _ships()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_added: list[type[Ruleset]] = []
+"""The rulesets :func:`registered` adds, in the order they were added."""
+
+
+def rulesets() -> tuple[type[Ruleset], ...]:
+    """Every ruleset fracas plays now: those it ships, then those added (read at each
+    call, so every face sees a ruleset the moment it is added)."""
+    shipped = _ships()
+    return (*shipped, *(r for r in _added if r not in shipped))
 
 
 def _key(name: str) -> str:
@@ -41,33 +77,30 @@ def find_ruleset(name: str) -> type[Ruleset]:
     Raises:
         UnknownRulesetError: ``unknown_ruleset``, listing the valid names.
     """
-    for ruleset in RULESETS:
+    every = rulesets()
+    for ruleset in every:
         if ruleset.about.name == name:
             return ruleset
     key = _key(name)
-    for ruleset in RULESETS:
+    for ruleset in every:
         if key and _key(ruleset.about.name) == key:
             return ruleset
-    valid = ", ".join(r.about.name for r in RULESETS)
+    valid = ", ".join(r.about.name for r in every)
     raise UnknownRulesetError("unknown_ruleset", f"{name!r} is not a ruleset; valid: {valid}")
 
 
 @contextmanager
 def registered(*extra: type[Ruleset]) -> Iterator[None]:
-    """Add rulesets to :data:`RULESETS` for the duration of a ``with`` block (a ruleset
-    still being built, tried through files and the CLI before it is listed); the registry
-    is restored after.
-
-    Lookups by name (:func:`find_ruleset`: files, ``fracas rules NAME``) see the added
-    rulesets; code that imported the tuple itself keeps the tuple it imported.
-    """
-    global RULESETS
-    saved = RULESETS
-    RULESETS = (*saved, *(r for r in extra if r not in saved))
+    """Add rulesets to the registry for the duration of a ``with`` block (a ruleset still
+    being built, tried through files and every face before it is listed); the registry is
+    as it was after. Every reader (:func:`rulesets`, :func:`find_ruleset`) sees them."""
+    new = [r for r in extra if r not in rulesets()]
+    _added.extend(new)
     try:
         yield
     finally:
-        RULESETS = saved
+        for r in new:
+            _added.remove(r)
 
 
 def json_schema(kind: Any) -> dict[str, Any]:

@@ -10,21 +10,23 @@ taken in two steps (``docs/writing-a-ruleset.md``):
    modifiers, who is in the blast). Every refusal is raised here. It returns a frozen
    :class:`Decision`.
 2. the decision's :meth:`Decision.roll` asks the dice for every roll and returns the
-   events (maybe ending with ``fracas.steps.Then(step)``, a step being a decision too).
+   events (maybe ending with ``fracas.rulesets.steps.Then(step)``, a step being a decision too).
 
-The engine keeps the decision per (ruleset, options, state, action) in a memo of this
-process (:func:`decided`), so exact odds replay only the rolling step on every dice
-path, and "what may the actor do now" asks the deciding step alone.
+The engine keeps the decision per (ruleset, options, state, action) in a memo (the
+process's, or its table's: :func:`decided`), so exact odds replay only the rolling
+step on every dice path, and "what may the actor do now" asks the deciding step alone.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import re
 import threading
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin
 
@@ -48,7 +50,7 @@ from fracas.rulesets.shown import (
     statuses_shown,
     values_json,
 )
-from fracas.steps import roll_all
+from fracas.rulesets.steps import roll_all
 
 __all__ = [
     "About",
@@ -56,6 +58,7 @@ __all__ = [
     "Contract",
     "Decide",
     "Decision",
+    "Decisions",
     "Detail",
     "DieSpec",
     "Presenter",
@@ -81,6 +84,7 @@ __all__ = [
     "gear_note",
     "is_down",
     "item_json",
+    "keeping_decisions",
     "max_hp_default",
     "metric_name",
     "move_is_own",
@@ -403,6 +407,13 @@ class Ruleset(ABC):
         new order. Default: None."""
         return None
 
+    def chain_key(self, state: Encounter) -> Encounter:
+        """The state the balance lab's exact chain keys ``state`` by: one whose fight goes
+        on exactly as ``state``'s does under the lab's tactics, where the rules make the
+        two the same (the chain then follows one of them instead of both). Default:
+        ``state`` itself."""
+        return state
+
     def initial_values(self) -> dict[str, int]:
         """Encounter-wide values as the encounter starts (an option may set them)."""
         return {}
@@ -543,38 +554,85 @@ def resolve(rules: Ruleset, state: Encounter, action: Action, dice: Dice) -> lis
 
 
 DECISIONS = 4096
-"""Decisions this process keeps (:func:`decided`; oldest dropped first)."""
+"""Decisions one memo keeps (:func:`decided`; oldest dropped first)."""
 
-_decisions: dict[tuple[type[Ruleset], Any, Encounter, Action], Decision] = {}
-_lock = threading.Lock()
+_Key = tuple[type["Ruleset"], Any, Encounter, Action]
+
+
+class Decisions:
+    """A memo of decisions, per (ruleset, options, state, action): the process's, or
+    one table's (:func:`keeping_decisions`), so that forgetting one table's leaves every
+    other's. Never pickled with anything (a fresh, empty memo comes back)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[_Key, Decision] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.kept)
+
+    def __reduce__(self) -> tuple[type[Decisions], tuple[()]]:
+        return (Decisions, ())
+
+    def get(self, key: _Key) -> Decision | None:
+        return self.kept.get(key)
+
+    def put(self, key: _Key, decision: Decision) -> None:
+        with self._lock:
+            kept = self.kept
+            if len(kept) >= DECISIONS:
+                kept.pop(next(iter(kept), key), None)
+            kept[key] = decision
+
+    def forget(self, rules: Ruleset | None = None) -> None:
+        """Drop the decisions of ``rules`` (any ruleset of its type and options), or
+        every one."""
+        with self._lock:
+            if rules is None:
+                self.kept.clear()
+                return
+            kind, options = type(rules), rules.options
+            for key in [k for k in self.kept if k[0] is kind and k[1] == options]:
+                del self.kept[key]
+
+
+_process = Decisions()
+"""The memo of this process: every decision made outside a table's own."""
+_decisions = _process.kept
+_memo: contextvars.ContextVar[Decisions] = contextvars.ContextVar(
+    "fracas_decisions", default=_process
+)
+
+
+@contextlib.contextmanager
+def keeping_decisions(memo: Decisions) -> Iterator[Decisions]:
+    """Keep the decisions made in this block (this thread, this task) in ``memo``
+    instead of the process's: a table runs its rules so."""
+    token = _memo.set(memo)
+    try:
+        yield memo
+    finally:
+        _memo.reset(token)
 
 
 def decided(rules: Ruleset, state: Encounter, action: Action) -> Decision:
-    """:func:`decide`, kept per (ruleset, options, state, action) in a memo of this
-    process (never pickled with the ruleset): exact odds and "may do now" ask the same
-    decision many times. A refusal is raised each time, never kept."""
+    """:func:`decide`, kept per (ruleset, options, state, action) in the memo now (the
+    process's, or a table's: :func:`keeping_decisions`), never pickled with the
+    ruleset: exact odds and "may do now" ask the same decision many times. A refusal is
+    raised each time, never kept."""
+    memo = _memo.get()
     key = (type(rules), rules.options, state, action)
-    found = _decisions.get(key)
+    found = memo.get(key)
     if found is None:
         found = decide(rules, state, action)
-        with _lock:
-            if len(_decisions) >= DECISIONS:
-                _decisions.pop(next(iter(_decisions), key), None)
-            _decisions[key] = found
+        memo.put(key, found)
     return found
 
 
 def forget_decisions(rules: Ruleset | None = None) -> None:
-    """Drop the kept decisions of ``rules`` (of any ruleset of its type and options), or
-    every one: a table whose state moved on (they were about the states before, and
-    held them)."""
-    with _lock:
-        if rules is None:
-            _decisions.clear()
-            return
-        kind, options = type(rules), rules.options
-        for key in [k for k in _decisions if k[0] is kind and k[1] == options]:
-            del _decisions[key]
+    """Drop the process's kept decisions of ``rules`` (of any ruleset of its type and
+    options), or every one. A table's own memo is the table's to forget."""
+    _process.forget(rules)
 
 
 RULE_ID = re.compile(r"\b(?:P-)?[A-Z]{2,3}-[A-Z]?\d+\b")

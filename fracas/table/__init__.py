@@ -41,7 +41,9 @@ from fracas.table.physical import DieNeeded, Pending
 from fracas.table.projection import Asked, Entry, View, hp_label, mentions, named
 from fracas.table.questions import WIN_LIMITS, AdviceQuestion, OddsQuestion, WinQuestion
 from fracas.table.service import Played, Refused, TableService, check_file, fresh_seed
-from fracas.table.table import GAME_MASTER, Snapshot, StoreLost, Table, live_seed
+from fracas.table.snapshot import Snapshot
+from fracas.table.table import GAME_MASTER, Table
+from fracas.table.writer import StoreLost, live_seed
 
 __all__ = [
     "DEFAULT_CHOICE_SECONDS",

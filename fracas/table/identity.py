@@ -75,6 +75,12 @@ class Identity:
 
     # --- acting -----------------------------------------------------------------------
 
+    def takes(self, ruleset: Ruleset, action: Action) -> bool:
+        """Whether this identity takes actions of ``action``'s kind at all: the game
+        master every one; a player none of the game master's (:func:`who_takes`). The one
+        decision behind :meth:`check_act`'s ``forbidden`` and what a page is offered."""
+        return self.is_gm or who_takes(ruleset, action) is not Who.GM
+
     def check_act(
         self, ruleset: Ruleset, state: Encounter, action: Action, *, asking: bool = False
     ) -> None:
@@ -97,7 +103,7 @@ class Identity:
         if self.role is Role.VIEWER:
             raise Forbidden("forbidden", f"{self.name!r} watches this table and cannot act")
         who = who_takes(ruleset, action)
-        if who is Who.GM:
+        if not self.takes(ruleset, action):
             raise Forbidden(
                 "forbidden", f"{action.do!r} is the game master's; {self.name!r} is a player"
             )

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fracas.catalogue import Who, calls_in, is_private, spec_of, who_takes
+from fracas.catalogue import calls_in, is_private, spec_of
 from fracas.choices import Option, param_flags, param_numbers
 from fracas.errors import FracasError
 from fracas.gm import judgement_calls
@@ -496,9 +496,7 @@ class View:
     def _offered(self, do: str, actor: str) -> bool:
         """Whether the page offers ``do`` to this identity at all (a player is never
         offered the game master's actions)."""
-        if self.gm:
-            return True
-        return who_takes(self.snap.ruleset, Action(actor, do)) is not Who.GM
+        return self.identity.takes(self.snap.ruleset, Action(actor, do))
 
     def _option(self, o: Option, unseen: frozenset[str]) -> dict[str, Any]:
         snap = self.snap

@@ -189,6 +189,54 @@ class AdviceQuestion:
         return data
 
 
+@dataclass(frozen=True)
+class _Audience:
+    """What one asker's question of a state is worked out from (one builder for the win
+    bar's and the advisor's questions): the key of the worker's kept chains, the state
+    as the asker may know it, its combatants' tactics, and (for players) the combatants
+    whose HP the asker does not see exactly."""
+
+    key: str
+    state: Encounter
+    tactics: Mapping[str, Tactic]
+    gm: bool
+    no_down: frozenset[str] = frozenset()
+
+
+def _audience(
+    name: str,
+    text: str,
+    ef: EncounterFile,
+    state: Encounter,
+    seq: int,
+    by: Identity,
+    *,
+    whole: bool = False,
+) -> _Audience | None:
+    """The game master's audience, the state whole; a player's or a viewer's, what
+    players know of it (no hidden combatant, nor a side only hidden ones hold; where no
+    one would be left, None, or with ``whole`` the state whole)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if by.is_gm:
+        return _Audience(f"{name}/{digest}/gm", state, ef.tactics, gm=True)
+    seen = players_state(ef.ruleset, state, seq) or (state if whole else None)
+    if seen is None:
+        return None
+    sides = frozenset(c.side for c in seen.combatants.values() if c.id in by.owns)
+    policy = state.policy
+    no_down = frozenset(
+        cid for cid, c in seen.combatants.items() if by.sees_hp(policy, sides, c.side) != "exact"
+    )
+    tactics = FrozenDict({k: v for k, v in ef.tactics.items() if k in seen.combatants})
+    return _Audience(f"{name}/{digest}/players", seen, tactics, gm=False, no_down=no_down)
+
+
+def _players_win(state: Encounter) -> bool:
+    """Whether players are shown the chances to win: the policy shows them the win bar,
+    and their enemies' HP exactly."""
+    return state.policy.winbar and state.policy.enemy_hp == "exact"
+
+
 def advice_question(
     name: str,
     text: str,
@@ -208,27 +256,18 @@ def advice_question(
         Forbidden: ``by`` may not ask the advisor now.
     """
     by.check_advice(state)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    if by.is_gm:
-        return AdviceQuestion(f"{name}/{digest}/gm", ef.ruleset, ef.tactics, state, seq, seed)
-    policy = state.policy
-    seen = players_state(ef.ruleset, state, seq) or state
-    sides = frozenset(c.side for c in seen.combatants.values() if c.id in by.owns)
-    no_down = frozenset(
-        cid for cid, c in seen.combatants.items() if by.sees_hp(policy, sides, c.side) != "exact"
-    )
-    tactics = FrozenDict({k: v for k, v in ef.tactics.items() if k in seen.combatants})
-    win = policy.winbar and policy.enemy_hp == "exact"
+    seen = _audience(name, text, ef, state, seq, by, whole=True)
+    assert seen is not None  # whole: never None
     return AdviceQuestion(
-        f"{name}/{digest}/players",
+        seen.key,
         ef.ruleset,
-        tactics,
-        seen,
+        seen.tactics,
+        seen.state,
         seq,
         seed,
-        gm=False,
-        no_down=no_down,
-        win=win,
+        gm=seen.gm,
+        no_down=seen.no_down,
+        win=seen.gm or _players_win(state),
     )
 
 
@@ -245,21 +284,12 @@ def win_question(
     a player's or a viewer's, from what they see of it (no hidden combatant, nor a side
     only hidden ones hold), only while the policy shows players the bar and their enemy
     HP exactly (else None)."""
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    if by.is_gm:
-        return WinQuestion(
-            f"{name}/{digest}/gm", ef.ruleset, ef.tactics, state, seq, dict(limits), True
-        )
-    policy = state.policy
-    if not policy.winbar or policy.enemy_hp != "exact":
+    if not by.is_gm and not _players_win(state):
         return None
-    seen = players_state(ef.ruleset, state, seq)
+    seen = _audience(name, text, ef, state, seq, by)
     if seen is None:
         return None
-    tactics = FrozenDict({k: v for k, v in ef.tactics.items() if k in seen.combatants})
-    return WinQuestion(
-        f"{name}/{digest}/players", ef.ruleset, tactics, seen, seq, dict(limits), False
-    )
+    return WinQuestion(seen.key, ef.ruleset, seen.tactics, seen.state, seq, dict(limits), seen.gm)
 
 
 def players_state(ruleset: Ruleset, state: Encounter, seed: int) -> Encounter | None:

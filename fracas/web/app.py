@@ -27,7 +27,6 @@ limit before it is read, and adds the security headers to every response.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from pathlib import Path
@@ -46,7 +45,7 @@ from starlette.websockets import WebSocket
 from fracas.errors import FracasError
 from fracas.frozen import thaw
 from fracas.table import Forbidden, Identity, TableService, View
-from fracas.web.guard import Guard, Limit, Site
+from fracas.web.guard import Guard, Limit, Site, json_object
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub
 from fracas.web.mapimage import KEY as MAP_KEY
@@ -139,15 +138,7 @@ def create_app(
 
     async def body(request: Request) -> dict[str, Any]:
         raw = await request.body()  # at most MAX_MESSAGE bytes: the guard stops the rest
-        try:
-            data = json.loads(raw or b"{}")
-        except RecursionError:  # nesting past the parser's recursion limit
-            raise LinkError("bad_json", "not JSON this page sends: nested too deep") from None
-        except ValueError as exc:
-            raise LinkError("bad_json", f"not JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise LinkError("bad_json", "the body is a JSON object")
-        return data
+        return json_object(raw, LinkError)
 
     def owns(data: dict[str, Any], encounter: str) -> list[str]:
         ids = data.get("owns", [])

@@ -38,6 +38,7 @@ __all__ = [
     "Limit",
     "Site",
     "http_protocol",
+    "json_object",
     "public_url",
     "server_config",
 ]
@@ -421,3 +422,43 @@ def server_config(
         ws_max_size=WS_MAX_SIZE,
         **{"log_level": "warning", **options},
     )
+
+
+def json_object(
+    raw: bytes | str,
+    fail: Callable[[str, str], FracasError],
+    *,
+    deepest: int | None = None,
+    too_deep: str = "bad_json",
+    not_object: str = "bad_json",
+) -> dict[str, Any]:
+    """``raw`` (a body or a socket's frame, within its limit already) read as the JSON
+    object a page sends: the one parse of every endpoint and the socket. ``fail(code,
+    message)`` makes the endpoint's own refusal: ``bad_json`` where it is not JSON,
+    ``too_deep`` where it nests past ``deepest`` levels (or past the parser's recursion
+    limit), ``not_object`` where it is JSON but no object."""
+    try:
+        data = json.loads(raw or b"{}")
+    except RecursionError:  # nesting past the parser's recursion limit
+        raise fail(
+            too_deep, f"nesting deeper than {deepest or 'the parser reads'} levels"
+        ) from None
+    except ValueError as exc:
+        raise fail("bad_json", f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise fail(not_object, "a JSON object is sent here")
+    if deepest is not None and _depth(data, deepest) > deepest:
+        raise fail(too_deep, f"nesting deeper than {deepest} levels")
+    return data
+
+
+def _depth(value: Any, deepest: int) -> int:
+    """How deep ``value`` nests lists and mappings (without recursing; counted to just
+    past ``deepest``)."""
+    most, todo = 0, [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        most = max(most, d)
+        if d <= deepest and isinstance(v, dict | list):
+            todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return most

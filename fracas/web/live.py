@@ -77,6 +77,7 @@ from fracas.table import (
     Undo,
     View,
 )
+from fracas.web.guard import json_object
 from fracas.web.links import LinkError, Links
 from fracas.web.shown import page_lines, page_state
 from fracas.web.winbar import WinBars
@@ -261,12 +262,7 @@ class Page:
                 raise Refused(
                     "too_big", f"a message of {len(text.encode())} bytes; at most {MAX_MESSAGE}"
                 )
-            try:
-                message = json.loads(text)
-            except (ValueError, RecursionError) as exc:  # RecursionError: nested too deep
-                raise Refused("bad_json", f"not JSON: {exc}") from None
-            if not isinstance(message, dict):
-                raise Refused("bad_message", "a message is a JSON object with a 'type'")
+            message = json_object(text, Refused, not_object="bad_message")
             ident = message.get("id")
             if message.get("type") == "cost":
                 self._check_costs()

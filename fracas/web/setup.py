@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
-import json
 import secrets
 import threading
 from collections.abc import Callable
@@ -40,11 +39,11 @@ from starlette.routing import Route
 
 from fracas.errors import FileError, FracasError
 from fracas.frozen import thaw
-from fracas.rulesets import RULESETS, Ruleset, json_schema
+from fracas.rulesets import Ruleset, json_schema, rulesets
 from fracas.rulesets.base import plain
 from fracas.store import NAME_PATTERN, StoreError
 from fracas.table import MAX_DEPTH, TableService, check_file
-from fracas.web.guard import Limit
+from fracas.web.guard import Limit, json_object
 from fracas.web.links import Links, add_player_links
 
 __all__ = [
@@ -187,18 +186,21 @@ def _form(r: type[Ruleset]) -> dict[str, Any]:
     }
 
 
-_FORMS: list[dict[str, Any]] = []
+_FORMS: dict[type[Ruleset], dict[str, Any]] = {}
 _FORMS_LOCK = threading.Lock()
 
 
 def ruleset_forms() -> list[dict[str, Any]]:
     """Every registered ruleset's form: its options, the core fields, its sheet fields
     (a control kind each: int, bool, text, choice, choices, list, tile, item, items,
-    yaml) and its item short-hands. Derived once from the types."""
+    yaml) and its item short-hands. Each derived once from its types; the rulesets are
+    the registry's now."""
     with _FORMS_LOCK:
-        if not _FORMS:
-            _FORMS.extend(_form(r) for r in RULESETS)
-        return _FORMS
+        every = rulesets()
+        for r in every:
+            if r not in _FORMS:
+                _FORMS[r] = _form(r)
+        return [_FORMS[r] for r in every]
 
 
 Fields = dict[str, dict[str, Any]]
@@ -253,17 +255,6 @@ def _text_depth(text: str) -> int:
             deepest = max(deepest, depth)
         elif ch in "]}":
             depth -= 1
-    return deepest
-
-
-def _depth(value: Any) -> int:
-    """How deep ``value`` nests lists and mappings (without recursing)."""
-    deepest, todo = 0, [(value, 0)]
-    while todo:
-        v, d = todo.pop()
-        deepest = max(deepest, d)
-        if d <= MAX_DEPTH and isinstance(v, dict | list):
-            todo.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
     return deepest
 
 
@@ -430,17 +421,7 @@ def setup_routes(
 
     async def form_of(request: Request) -> dict[str, Any]:
         raw = await request.body()  # at most MAX_SETUP bytes: the guard stops the rest
-        try:
-            data = json.loads(raw or b"{}")
-        except RecursionError:
-            raise SetupError("too_large", f"nesting deeper than {MAX_DEPTH} levels") from None
-        except ValueError as exc:
-            raise SetupError("bad_json", f"not JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise SetupError("bad_json", "the body is a JSON object")
-        if _too_deep(_depth(data)):
-            raise SetupError("too_large", f"nesting deeper than {MAX_DEPTH} levels")
-        return data
+        return json_object(raw, SetupError, deepest=MAX_DEPTH, too_deep="too_large")
 
     def gm_link(name: str) -> str:
         with lock:

@@ -115,6 +115,26 @@ class Cluster:
         with psycopg.connect(self.url(database), autocommit=True) as conn:
             conn.execute(statement.encode())
 
+    def show(self, setting: str, database: str = "postgres") -> str:
+        """``setting`` as a new connection sees it."""
+        import psycopg
+
+        with psycopg.connect(self.url(database), autocommit=True) as conn:
+            row = conn.execute(f"SHOW {setting}".encode()).fetchone()
+        assert row is not None
+        return str(row[0])
+
+    def reload(self, setting: str, value: str, seconds: float = 10.0) -> None:
+        """``pg_reload_conf()``, then wait until a new connection sees ``setting`` as
+        ``value``: the server has read its configuration again and signalled every
+        backend, each of which reads it before its next command."""
+        self.sql("SELECT pg_reload_conf()")
+        deadline = time.monotonic() + seconds
+        while (now := self.show(setting)) != value:
+            if time.monotonic() >= deadline:
+                raise RuntimeError(f"{setting} is {now!r} {seconds} s after a reload")
+            time.sleep(0.01)
+
     def database(self) -> str:
         """A new empty database; its URL."""
         name = f"t{next(self._names)}_{os.getpid()}"

@@ -56,8 +56,7 @@ def read_only(store: EncounterStore, on: bool, request: pytest.FixtureRequest) -
         cluster.sql("ALTER SYSTEM SET default_transaction_read_only = on")
     else:
         cluster.sql("ALTER SYSTEM RESET default_transaction_read_only")
-    cluster.sql("SELECT pg_reload_conf()")
-    time.sleep(0.3)  # every backend reads the new configuration at its next command
+    cluster.reload("default_transaction_read_only", "on" if on else "off")
 
 
 def test_a_store_that_refuses_writes_is_a_clear_error_and_the_table_keeps_its_state(

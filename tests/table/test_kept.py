@@ -38,9 +38,11 @@ def _table(tmp: Path) -> Table:
     return TableService(store).create(EXAMPLE, "dice-combat.yaml", seed=3)
 
 
-def _kept(ruleset: Ruleset) -> int:
-    """The decisions this process keeps of ``ruleset`` (its type and options)."""
-    return sum(1 for k in base._decisions if k[0] is type(ruleset) and k[1] == ruleset.options)
+def _kept(ruleset: Ruleset, table: Table | None = None) -> int:
+    """The decisions this process keeps of ``ruleset`` (its type and options), in its
+    own memo and in ``table``'s."""
+    memos = [base._decisions, *([table.decisions.kept] if table is not None else [])]
+    return sum(1 for m in memos for k in m if k[0] is type(ruleset) and k[1] == ruleset.options)
 
 
 def _said(options: list[Option]) -> list[tuple[object, ...]]:
@@ -95,10 +97,10 @@ def test_may_do_now_keeps_no_decision(tmp_path: Path) -> None:
 def test_a_table_keeps_the_decisions_and_options_of_its_state_now_alone(tmp_path: Path) -> None:
     table = _table(tmp_path)
     table.odds(Action("ana", "attack", "bo"))  # decided, and kept for this state
-    assert _kept(table.ruleset) == 1
+    assert _kept(table.ruleset, table) == 1
     before = _said(table.options())
     _turns(table, 1)
-    assert _kept(table.ruleset) == 0  # the state moved on: the attack's decision went
+    assert _kept(table.ruleset, table) == 0  # the state moved on: the attack's decision went
     now = _said(table.options())
     assert now == _said(options_now(table.ruleset, table.state)) and now != before
     assert now[0][:3] == ("attack", "bo", ())  # DC-28: no Molotov in the first round
@@ -125,7 +127,7 @@ def test_a_ruleset_is_pickled_without_its_decisions() -> None:
         ruleset = table.ruleset
         action = Action("bo", "attack", "cy")
         decision = decided(ruleset, table.state, action)
-        assert _kept(ruleset) == 2
+        assert _kept(ruleset, table) == 2
         assert set(vars(ruleset)) == {"options"}  # the decisions are the process's
         back = pickle.loads(pickle.dumps(ruleset))
         assert type(back) is type(ruleset) and back.options == ruleset.options

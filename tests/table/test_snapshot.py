@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import fracas.table.table as table_module
+import fracas.table.snapshot as snapshot_module
 from fracas.choices import options_now
 from fracas.model import Action
 from fracas.render import die_words
@@ -110,7 +110,7 @@ def test_may_do_now_is_worked_out_once_per_state_and_asker(
         asked.append(actor)
         return options_now(ruleset, state, actor, unseen)
 
-    monkeypatch.setattr(table_module, "options_now", counted)
+    monkeypatch.setattr(snapshot_module, "options_now", counted)
     for _ in range(3):  # three pages of the game master
         View(table.snapshot(), GM).options()
     assert len(asked) == 1

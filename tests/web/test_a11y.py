@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from fracas.model import Action
-from tests.web.test_browser import NEEDS_CHROMIUM, launched
+from tests.web.test_browser import NEEDS_CHROMIUM
 from tests.web.test_setup_browser import SetupServer
 
 ROOT = Path(__file__).parents[2]
@@ -59,12 +59,6 @@ def server(tmp_path: Path) -> Iterator[SetupServer]:
     s = SetupServer(tmp_path)
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as b:
-        yield b
 
 
 def axe(page: Any) -> list[str]:

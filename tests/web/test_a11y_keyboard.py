@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import NEEDS_CHROMIUM, launched
+from tests.web.test_browser import NEEDS_CHROMIUM
 from tests.web.test_setup_browser import SetupServer
 
 pytestmark = NEEDS_CHROMIUM
@@ -50,12 +50,6 @@ def server(tmp_path: Path) -> Iterator[SetupServer]:
     s = SetupServer(tmp_path)
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as b:
-        yield b
 
 
 def focused(page: Any) -> dict[str, Any]:

@@ -40,6 +40,8 @@ ARGS = [
 ]
 SHOTS = Path(__file__).parent / "screenshots"
 EXAMPLE = Path(__file__).parents[2] / "examples" / "dice-combat.yaml"
+# The page is ES modules (no globals): a test reaches its one state by importing it.
+CURSOR_OFF = "async () => { (await import('/static/state.js')).store.cursor = null; }"
 
 
 class Server:
@@ -204,7 +206,10 @@ def test_a_player_cannot_act_for_an_enemy_from_the_page(server: Server, browser:
     headings = pat.locator("#actions h3").all_inner_texts()
     assert headings == ["Ana's actions"]  # offered only its own
     seq = server.table.seq
-    pat.evaluate("send({type: 'act', action: {actor: 'bo', do: 'throw', target: 'ana'}})")
+    pat.evaluate(
+        "async () => (await import('/static/state.js'))"
+        ".send({type: 'act', action: {actor: 'bo', do: 'throw', target: 'ana'}})"
+    )
     pat.wait_for_selector("#notice:not([hidden])")
     assert pat.locator("#notice").inner_text().startswith("forbidden:")
     assert server.table.seq == seq
@@ -231,7 +236,10 @@ def test_keys_undo_redo_and_a_page_that_reconnects_catches_up(server: Server, br
     assert "#3 redo: puts back #1 ana: end_turn" in log
 
     # Pat's socket drops; the game master goes on; Pat's page comes back and catches up
-    pat.evaluate("ws.onclose = (e) => { setTimeout(connect, 300); }; ws.close()")
+    pat.evaluate(
+        "async () => { const m = await import('/static/state.js');"
+        " m.link.ws.onclose = () => { setTimeout(() => m.connect(), 300); }; m.link.ws.close(); }"
+    )
     seq = server.table.seq
     synced(gm, seq)  # the redo's record on the game master's page too (else moved_on)
     gm.locator("body").press("n")  # ends Bo's turn
@@ -296,7 +304,7 @@ def test_range_rings_and_the_tile_counter(server: Server, browser: Any) -> None:
     pat.wait_for_function("document.getElementById('tile-info').innerText.startsWith('Tile 3, 1')")
     assert info.inner_text() == "Tile 3, 1: 3 tiles from Ana, within pistol close (5)"
     # the keyboard: the cursor starts at the counter's combatant and follows the arrows
-    pat.evaluate("cursor = null")
+    pat.evaluate(CURSOR_OFF)
     pat.focus("#map")
     for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
         pat.keyboard.press(key)
@@ -351,7 +359,7 @@ def test_the_game_master_throws_a_molotov_at_a_tile(tmp_path: Path, browser: Any
         gm.wait_for_function(f"document.querySelectorAll('#log li.title').length >= {seq + 1}")
         assert server.table.state.get("ana").hp == 12
         gm.get_by_role("button", name="Throw", exact=True).click()
-        gm.evaluate("cursor = null")
+        gm.evaluate(CURSOR_OFF)
         gm.focus("#map")
         for key in ("ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowDown"):
             gm.keyboard.press(key)

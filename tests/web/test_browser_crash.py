@@ -6,7 +6,6 @@ nothing stored that it did not show. ``bench/stress_serve.py`` runs many trials.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,16 +13,10 @@ import pytest
 
 from fracas.web.serve import free_port
 from tests.web.browser_crash import chromium, trial
-from tests.web.test_browser import NEEDS_CHROMIUM, launched
+from tests.web.test_browser import NEEDS_CHROMIUM
 
 CHROMIUM = chromium()
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launched() as b:
-        yield b
 
 
 @pytest.mark.parametrize("seed", [3, 8])

@@ -61,7 +61,7 @@ def _pace(page: Any) -> None:
 
 
 def _settled(page: Any, table: Table) -> None:
-    page.wait_for_function(f"typeof seq !== 'undefined' && seq === {table.seq}")
+    page.wait_for_function(f"document.body.dataset.seq === '{table.seq}'")
 
 
 def _try_attack(page: Any, table: Table) -> bool:
@@ -79,10 +79,13 @@ def _try_attack(page: Any, table: Table) -> bool:
             if target.get_attribute("data-target") not in enemies:
                 continue
             seq = table.seq
-            page.evaluate("notice('')")
+            page.evaluate("async () => (await import('/static/state.js')).notice('')")
             _pace(page)
             target.click()
-            page.wait_for_function(f"seq > {seq} || !document.getElementById('notice').hidden")
+            page.wait_for_function(
+                f"Number(document.body.dataset.seq) > {seq}"
+                " || !document.getElementById('notice').hidden"
+            )
             if table.seq > seq:
                 return True
             break  # refused by the rules (the notice says why): the next action
@@ -114,7 +117,7 @@ def test_a_fight_of_each_ruleset_through_the_page(
             seq = table.seq
             _pace(gm)
             gm.click("#end-turn")
-            gm.wait_for_function(f"seq > {seq}")
+            gm.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
         _settled(gm, table)
         assert attacks >= 2, f"{example}: only {attacks} attacks taken"
         # the page's log is the table's, line by line

@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -165,7 +167,18 @@ def test_clear_tokens_are_migrated_once_and_leave_the_files(tmp_path: Path) -> N
     assert not in_clear(db, every)
 
 
-def test_another_secret_refuses_until_new_links(tmp_path: Path) -> None:
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A directory with a short path: the refusal names the secret file whole only while
+    its message stays under ``fracas.errors.MESSAGE_LIMIT``, and an xdist worker's
+    ``tmp_path`` is longer (``.../popen-gw0/...``)."""
+    path = Path(tempfile.mkdtemp(prefix="fracas-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_another_secret_refuses_until_new_links(short_tmp: Path) -> None:
+    tmp_path = short_tmp
     db = tmp_path / "s.sqlite3"
     (tmp_path / "fight.yaml").write_text(FIGHT)
     first = Server(str(db), str(tmp_path / "fight.yaml"), tmp_path)

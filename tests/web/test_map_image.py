@@ -220,7 +220,9 @@ def test_the_uploaded_image_lies_under_the_grid_on_every_page(tmp_path: Path, br
         )
         image = gm.locator("#map-image")
         size = [image.get_attribute("width"), image.get_attribute("height")]
-        drawn = gm.evaluate("mapSize")  # no map in the file: the grid the page draws
+        drawn = gm.evaluate(
+            "async () => (await import('/static/state.js')).store.mapSize"
+        )  # no map in the file: the grid the page draws
         assert size == [str(drawn[0] * 40), str(drawn[1] * 40)]
         # under the grid: before it in the SVG
         order = gm.evaluate(

@@ -42,7 +42,10 @@ def test_a_refusals_notice_goes_when_the_table_moves_on(server: Server, browser:
     pat = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
     pat.goto(f"{server.base}/t/{server.ana}")
     pat.wait_for_selector("#order li")
-    pat.evaluate("send({type: 'act', action: {actor: 'bo', do: 'throw', target: 'ana'}})")
+    pat.evaluate(
+        "async () => (await import('/static/state.js'))"
+        ".send({type: 'act', action: {actor: 'bo', do: 'throw', target: 'ana'}})"
+    )
     pat.wait_for_selector("#notice:not([hidden])")
     assert pat.locator("#notice").inner_text().startswith("forbidden:")
     server.table.submit(Act({"actor": "ana", "do": "end_turn"}))

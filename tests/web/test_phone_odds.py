@@ -19,6 +19,11 @@ from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM
 ROOT = Path(__file__).parents[2]
+# The choice being made, read from the page's one state (ES modules: no globals).
+CHOSEN = (
+    "async () => { const { store } = await import('/static/state.js');"
+    " return store.chosen && store.chosen.do; }"
+)
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
@@ -230,14 +235,18 @@ def test_a_late_answer_to_an_earlier_change_leaves_the_choice_made_since_open(
     pat.get_by_role("button", name="Attack", exact=True).tap()
     pat.get_by_role("button", name="Attack Bo").tap()
     pat.wait_for_selector("#odds .odds-line")
-    pat.evaluate("handle({type: 'done', id: 9999, seq: Number(document.body.dataset.seq)})")
-    assert pat.evaluate("chosen && chosen.do") == "attack"
+    pat.evaluate(
+        "async () => (await import('/static/app.js'))"
+        ".handle({type: 'done', id: 9999, seq: Number(document.body.dataset.seq)})"
+    )
+    assert pat.evaluate(CHOSEN) == "attack"
     assert pat.locator("#confirm-go").is_visible()
     assert pat.get_by_role("button", name="Attack Bo", exact=True).is_visible()
     seq = server.table.seq
     pat.locator("#confirm-go").tap()  # its own answer ends the choice
     pat.locator("#confirm-box").wait_for(state="hidden")
-    pat.wait_for_function("chosen === null")
+    pat.wait_for_function("!document.querySelector('#actions button[aria-pressed=true]')")
+    assert pat.evaluate(CHOSEN) is None
     assert server.table.seq == seq + 1 and _last(server).target == "bo"
 
 
@@ -249,7 +258,8 @@ def test_a_redraw_with_nothing_new_keeps_the_buttons_under_the_finger(
     touchstart found the old button had no click (the play-through's lost tap)."""
     pat = _phone(server, browser, server.ana)
     same = pat.evaluate(
-        """() => { const b = [...document.querySelectorAll('#actions button')];
+        """async () => { const { render, handle } = await import('/static/app.js');
+        const b = [...document.querySelectorAll('#actions button')];
         render(); handle({type: 'done', id: 9999, seq: Number(document.body.dataset.seq)});
         const a = [...document.querySelectorAll('#actions button')];
         return b.length > 0 && a.length === b.length && a.every((x, i) => x === b[i]); }"""

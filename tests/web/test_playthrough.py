@@ -325,7 +325,10 @@ def _pick(gm: Any, name: str, cid: str) -> None:
 
 
 def _walks(s: Session) -> bool:
-    return "walk" in (s.gm.evaluate("state.move_params") or [])
+    return "walk" in (
+        s.gm.evaluate("async () => (await import('/static/state.js')).store.state.move_params")
+        or []
+    )
 
 
 def _targets(s: Session, actor: str, side: str) -> list[str]:
@@ -334,7 +337,9 @@ def _targets(s: Session, actor: str, side: str) -> list[str]:
     record's may name a target the rules no longer offer, seen once under CI's load)."""
     page = s.players[actor]
     synced(page, s.server.table.seq)
-    options: list[dict[str, Any]] = page.evaluate(f"options[{actor!r}] || []")
+    options: list[dict[str, Any]] = page.evaluate(
+        f"async () => (await import('/static/state.js')).store.options[{actor!r}] || []"
+    )
     attack = next((o for o in options if o["do"] == "attack" and o["allowed"]), None)
     ruleset = s.server.table.ruleset
     return [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.test_a11y_keyboard import browser, server  # noqa: F401  (fixtures)
+from tests.web.test_a11y_keyboard import server  # noqa: F401  (a fixture)
 from tests.web.test_browser import NEEDS_CHROMIUM
 from tests.web.test_setup_browser import SetupServer
 
@@ -15,7 +15,7 @@ pytestmark = NEEDS_CHROMIUM
 
 def test_a_change_refused_while_the_store_is_down_is_sent_again(
     server: SetupServer,  # noqa: F811
-    browser: Any,  # noqa: F811
+    browser: Any,
 ) -> None:
     # Issue 14 (faults): the store refuses two writes (store_unavailable: nothing was
     # written); the page says so, sends the same action again, and it is taken once.

@@ -60,9 +60,14 @@ def test_a_page_closed_while_its_bar_is_sent_logs_no_task_error(
         hub = app.state.hub
         real_leave = hub.leave
         left = threading.Event()
+        gone = threading.Event()
+
+        def leave_now(page: Any) -> None:
+            real_leave(page)
+            gone.set()
 
         def later(page: Any) -> None:  # the page's leaving, put off past the bar's send
-            asyncio.get_running_loop().call_later(1.0, real_leave, page)
+            asyncio.get_running_loop().call_later(1.0, leave_now, page)
             left.set()
 
         monkeypatch.setattr(hub, "leave", later)
@@ -73,7 +78,12 @@ def test_a_page_closed_while_its_bar_is_sent_logs_no_task_error(
             assert started.wait(20)  # the bar is being worked out
         assert left.wait(10)  # the page closed; its socket's task is done with it
         release.set()  # the bar's send now meets the closed socket
-        time.sleep(1.5)  # the bar sent (or not), the page's leaving done
+        # the page's leaving done, and the bar's send (the hub's task) with it
+        assert gone.wait(10)
+        deadline = time.monotonic() + 10
+        while hub._tasks:  # the tasks the hub spawned and holds until they end
+            assert time.monotonic() < deadline, "the bar's send never ended"
+            time.sleep(0.01)
         gc.collect()  # a task's error no one retrieved is logged when it is collected
         monkeypatch.setattr(hub, "leave", real_leave)
         with connect(url) as again:  # the server still serves, the bar too

@@ -49,6 +49,7 @@ from fracas.rulesets.dice_combat.gear import (
     decide_reload,
 )
 from fracas.rulesets.dice_combat.items import SHORTHANDS, Item
+from fracas.rulesets.dice_combat.lab import full_magazines
 from fracas.rulesets.dice_combat.presenter import DiceCombatPresenter
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
 
@@ -197,6 +198,10 @@ class DiceCombat(TypedRuleset[Sheet, Options, Strike | Blast | Ready]):
     )
 
     # --- hooks ------------------------------------------------------------
+
+    def chain_key(self, state: Encounter) -> Encounter:
+        """DC-8, DC-10: a gun's magazine keyed full (:func:`full_magazines`)."""
+        return full_magazines(self, state)
 
     def settle(self, c: Combatant, given: frozenset[str], fresh: bool = False) -> Combatant:
         hand = sheet_as(c, Sheet).hand

@@ -42,7 +42,7 @@ from fracas.rulesets.escalation.events import (
 from fracas.rulesets.escalation.options import Options
 from fracas.rulesets.escalation.sheet import Sheet
 from fracas.rulesets.escalation.weapons import Weapon
-from fracas.steps import Then
+from fracas.rulesets.steps import Then
 
 __all__ = [
     "AttackPlan",
@@ -237,13 +237,13 @@ class NextTarget(Decision):
     landed: bool
 
     def odds_key(self) -> Hashable:
-        """What the odds of the rest depend on (``fracas.steps``): not ``landed``, which
+        """What the odds of the rest depend on (``fracas.rulesets.steps``): not ``landed``, which
         only says whether the attack counts for double-attacking (ES-A4, ES-2): an
         action used and maybe Energy, never a summary nor who is down."""
         return (self.plan, self.index)
 
     def odds_scope(self) -> frozenset[str]:
-        """Whom the rest is about (``fracas.steps``): the targets still to roll, each
+        """Whom the rest is about (``fracas.rulesets.steps``): the targets still to roll, each
         with its own trigger die (ES-8) and verdict, and the attacker, whose action and
         Energy are tracked last (ES-2)."""
         return frozenset((self.plan.actor, *(t.target for t in self.plan.targets[self.index :])))

@@ -41,7 +41,7 @@ from fracas.rulesets.soak.events import (
 )
 from fracas.rulesets.soak.sheet import Options, Sheet
 from fracas.rulesets.soak.weapons import Weapon, die_sizes, dv_band, unarmed_weapon
-from fracas.steps import Then
+from fracas.rulesets.steps import Then
 
 __all__ = ["PARAMS", "Attack", "Extra", "decide_attack", "roll_attack"]
 
@@ -279,7 +279,7 @@ def roll_attack(a: Attack, dice: Dice, o: Options) -> list[Event]:
 
 @dataclass(frozen=True, slots=True)
 class DamageStep(Decision):
-    """The damage of a hit, rolled after the attack (a step: ``fracas.steps``)."""
+    """The damage of a hit, rolled after the attack (a step: ``fracas.rulesets.steps``)."""
 
     attack: Attack
     critical: bool

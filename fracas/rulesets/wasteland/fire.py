@@ -16,6 +16,7 @@ from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.model import Attempted, Encounter, Event
 from fracas.rulesets.base import Decision, Rules
+from fracas.rulesets.steps import Then
 from fracas.rulesets.wasteland.damage import Hit, Victim, harm, roll_hit
 from fracas.rulesets.wasteland.data import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.events import (
@@ -31,7 +32,6 @@ from fracas.rulesets.wasteland.events import (
 from fracas.rulesets.wasteland.sheet import Options
 from fracas.rulesets.wasteland.turn_events import MissedInMelee
 from fracas.rulesets.wasteland.weapons import roll_crit
-from fracas.steps import Then
 
 if TYPE_CHECKING:  # a decided attack rolls with this module (attack.Attack.roll)
     from fracas.rulesets.wasteland.attack import Attack, Plan
@@ -62,7 +62,7 @@ def roll_attack(attack: Attack, dice: Dice, options: Options) -> list[Event]:
 
 def fire(plan: Plan, dice: Dice, options: Options) -> list[Event]:
     """An attack after its refusals: AP, the roll(s) and whether they landed; the hits,
-    damage and aftereffects follow as steps (:func:`fire_on`, ``fracas.steps``)."""
+    damage and aftereffects follow as steps (:func:`fire_on`, ``fracas.rulesets.steps``)."""
     events: list[Event] = []
     if plan.cost:
         events.append(APSpent(plan.actor, plan.spend, plan.cost - plan.spend))
@@ -95,7 +95,7 @@ class FireOn(Decision):
     """Events that end the action after everything else (WL-33: the opening's)."""
 
     def odds_key(self) -> Hashable:
-        """What the odds of the rest of the attack depend on (``fracas.steps``): the hits
+        """What the odds of the rest of the attack depend on (``fracas.rulesets.steps``): the hits
         so far only through what harm adds up (WL-14, WL-15: their damage after DT is
         summed, DR once) and what decides the CRIT and Sneak added to the first hit
         (WL-9, WL-17: whether it is shot 1's, stopped by cover, mitigated by DT); which

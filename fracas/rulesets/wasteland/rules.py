@@ -26,6 +26,7 @@ from fracas.rulesets.base import (
     TypedRuleset,
     sheet_as,
 )
+from fracas.rulesets.steps import Then
 from fracas.rulesets.wasteland.actions import ACTIONS
 from fracas.rulesets.wasteland.attack import Attack, Plan, decide_attack
 from fracas.rulesets.wasteland.data import (
@@ -72,7 +73,6 @@ from fracas.rulesets.wasteland.turn_events import (
     TurnRefreshed,
 )
 from fracas.rulesets.wasteland.weapons import SHORTHANDS, Weapon
-from fracas.steps import Then
 
 __all__ = ["Opening", "Wasteland"]
 

@@ -3,101 +3,102 @@
 // odds panel gives them) and the side's chance to win after it where the chain can
 // say. Whether this page may ask is the table's to say (state.you.advise, from
 // fracas/table/identity.py); the server checks it again. This only draws.
-"use strict";
+import { el } from "./dom.js";
+import { store, send } from "./state.js";
 
-(() => {
-  let asked = null; // {id, seq} of the advice on its way
+let asked = null; // {id, seq} of the advice on its way
 
-  function box() {
-    let section = document.getElementById("advisor-box");
-    if (section) return section;
-    section = el("section", { id: "advisor-box", "aria-labelledby": "advisor-h" });
-    section.hidden = true;
-    const button = el("button", { type: "button", id: "advisor-suggest" }, "Suggest");
-    button.addEventListener("click", () => {
-      const id = send({ type: "advise" }); // app.js's send (it adds the seq seen)
-      if (id === null) return;
-      asked = { id, seq: typeof seq === "number" ? seq : 0 };
-      document.getElementById("advisor-how").textContent = "Working out every choice…";
-      document.getElementById("advisor-list").replaceChildren();
-    });
-    section.append(
-      el("h2", { id: "advisor-h" }, "Advisor"),
-      button,
-      el("p", { class: "how", id: "advisor-how", "aria-live": "polite" }),
-      el("ol", { id: "advisor-list" }),
-    );
-    const bar = document.getElementById("winbar-box") || document.getElementById("order-box");
-    if (bar) bar.after(section); else document.querySelector("main").append(section);
-    return section;
-  }
-
-  // a chance never rounded to 0% or 100% it is not
-  function pct(p) {
-    const text = `${(100 * p).toFixed(1)}%`;
-    if (text === "0.0%" && p > 0) return "<0.1%";
-    if (text === "100.0%" && p < 1) return ">99.9%";
-    return text;
-  }
-
-  function stepWords(s) {
-    if (s.do === "move") return `walk to [${s.to.join(", ")}]`;
-    const parts = [s.actor, s.do.replace(/_/g, " ")];
-    if (s.target !== undefined) parts.push(s.target);
-    if (s.at !== undefined) parts.push(`at [${s.at.join(", ")}]`);
-    for (const [k, v] of Object.entries(s)) {
-      if (!["actor", "do", "target", "at", "dice"].includes(k)) parts.push(`${k}=${JSON.stringify(v)}`);
-    }
-    return parts.join(" ");
-  }
-
-  function show(m) {
-    if (!asked || m.id !== asked.id) return;
-    asked = null;
-    const a = m.advice;
-    const how = document.getElementById("advisor-how");
-    const list = document.getElementById("advisor-list");
-    list.replaceChildren();
-    const now = a.win === null ? "" : `; ${a.side} win ${pct(a.win)} now (${a.method === "exact" ? "exact" : "floating point"})`;
-    how.textContent = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
-    for (const c of a.choices) {
-      const li = el("li", { "data-rank": String(c.rank) });
-      const head = el("div", { class: "steps" }, c.steps.map(stepWords).join(", then ") + (c.tactics ? " — the tactics' choice" : ""));
-      li.append(head);
-      const figures = [];
-      const o = c.odds && c.target ? c.odds.combatants[c.target] : null;
-      if (o) {
-        if (o.hit !== null) figures.push(`hit ${pct(o.hit)}`);
-        figures.push(`mean ${o.mean.toFixed(2)}`);
-        if (o.down !== undefined) figures.push(`down ${pct(o.down)}`);
-        if (c.odds.estimate) figures.push("(an estimate)");
-      }
-      if (c.win !== null) figures.push(`then ${a.side} win ${pct(c.win)}`);
-      if (figures.length) li.append(el("div", { class: "figures" }, figures.join(", ")));
-      li.append(el("div", { class: "why" }, c.why));
-      list.append(li);
-    }
-  }
-
-  function follow(state) {
-    const section = box();
-    section.hidden = !state.you.advise;
-    if (asked && typeof seq === "number" && asked.seq !== seq) asked = null; // moved on
-    const list = document.getElementById("advisor-list");
-    const how = document.getElementById("advisor-how");
-    if (!asked && list.dataset.seq !== String(seq)) {
-      list.replaceChildren();
-      how.textContent = "";
-    }
-    list.dataset.seq = String(seq);
-  }
-
-  window.addEventListener("fracas:state", (e) => follow(e.detail));
-  window.addEventListener("fracas:advice", (e) => { show(e.detail); document.getElementById("advisor-list").dataset.seq = String(e.detail.seq); });
-  window.addEventListener("fracas:refused", (e) => {
-    if (asked && e.detail.id === asked.id) {
-      asked = null;
-      document.getElementById("advisor-how").textContent = `${e.detail.code}: ${e.detail.message}`;
-    }
+function box() {
+  let section = document.getElementById("advisor-box");
+  if (section) return section;
+  section = el("section", { id: "advisor-box", "aria-labelledby": "advisor-h" });
+  section.hidden = true;
+  const button = el("button", { type: "button", id: "advisor-suggest" }, "Suggest");
+  button.addEventListener("click", () => {
+    const id = send({ type: "advise" }); // send adds the seq seen
+    if (id === null) return;
+    asked = { id, seq: store.seq };
+    document.getElementById("advisor-how").textContent = "Working out every choice…";
+    document.getElementById("advisor-list").replaceChildren();
   });
-})();
+  section.append(
+    el("h2", { id: "advisor-h" }, "Advisor"),
+    button,
+    el("p", { class: "how", id: "advisor-how", "aria-live": "polite" }),
+    el("ol", { id: "advisor-list" }),
+  );
+  const bar = document.getElementById("winbar-box") || document.getElementById("order-box");
+  if (bar) bar.after(section); else document.querySelector("main").append(section);
+  return section;
+}
+
+// a chance never rounded to 0% or 100% it is not
+function pct(p) {
+  const text = `${(100 * p).toFixed(1)}%`;
+  if (text === "0.0%" && p > 0) return "<0.1%";
+  if (text === "100.0%" && p < 1) return ">99.9%";
+  return text;
+}
+
+function stepWords(s) {
+  if (s.do === "move") return `walk to [${s.to.join(", ")}]`;
+  const parts = [s.actor, s.do.replace(/_/g, " ")];
+  if (s.target !== undefined) parts.push(s.target);
+  if (s.at !== undefined) parts.push(`at [${s.at.join(", ")}]`);
+  for (const [k, v] of Object.entries(s)) {
+    if (!["actor", "do", "target", "at", "dice"].includes(k)) parts.push(`${k}=${JSON.stringify(v)}`);
+  }
+  return parts.join(" ");
+}
+
+function show(m) {
+  if (!asked || m.id !== asked.id) return;
+  asked = null;
+  const a = m.advice;
+  const how = document.getElementById("advisor-how");
+  const list = document.getElementById("advisor-list");
+  list.replaceChildren();
+  const now = a.win === null ? "" : `; ${a.side} win ${pct(a.win)} now (${a.method === "exact" ? "exact" : "floating point"})`;
+  how.textContent = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
+  for (const c of a.choices) {
+    const li = el("li", { "data-rank": String(c.rank) });
+    const head = el("div", { class: "steps" }, c.steps.map(stepWords).join(", then ") + (c.tactics ? " — the tactics' choice" : ""));
+    li.append(head);
+    const figures = [];
+    const o = c.odds && c.target ? c.odds.combatants[c.target] : null;
+    if (o) {
+      if (o.hit !== null) figures.push(`hit ${pct(o.hit)}`);
+      figures.push(`mean ${o.mean.toFixed(2)}`);
+      if (o.down !== undefined) figures.push(`down ${pct(o.down)}`);
+      if (c.odds.estimate) figures.push("(an estimate)");
+    }
+    if (c.win !== null) figures.push(`then ${a.side} win ${pct(c.win)}`);
+    if (figures.length) li.append(el("div", { class: "figures" }, figures.join(", ")));
+    li.append(el("div", { class: "why" }, c.why));
+    list.append(li);
+  }
+}
+
+export function follow(state) {
+  const section = box();
+  section.hidden = !state.you.advise;
+  if (asked && asked.seq !== store.seq) asked = null; // moved on
+  const list = document.getElementById("advisor-list");
+  const how = document.getElementById("advisor-how");
+  if (!asked && list.dataset.seq !== String(store.seq)) {
+    list.replaceChildren();
+    how.textContent = "";
+  }
+  list.dataset.seq = String(store.seq);
+}
+
+// The advice asked (app.js's handler).
+export function heard(m) { show(m); document.getElementById("advisor-list").dataset.seq = String(m.seq); }
+
+// A refusal: the advisor says it where it was its question's.
+export function refused(m) {
+  if (asked && m.id === asked.id) {
+    asked = null;
+    document.getElementById("advisor-how").textContent = `${m.code}: ${m.message}`;
+  }
+}

@@ -1,50 +1,30 @@
 // fracas serve: the page. Everything it shows comes projected from the server for
 // this page's link; everything it does goes back as a message the server checks.
 // No rule and no permission is decided here: the options say what may be done.
-"use strict";
+//
+// The page's one entry (index.html loads it as a module): it imports every panel, keeps
+// the one state (state.js) from the socket's messages, and draws every panel at each
+// sync inside keepFocus (dom.js): a control drawn again keeps the focus by its data-key.
 
-const TILE = 40;
-const SIDE_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
-// the initials' ink on each side colour: the one of white and black with the higher
-// contrast (white on the blue 5.2:1; black on the others 5.4:1 to 9.3:1)
-const SIDE_INKS = ["#fff", "#000", "#000", "#000", "#000", "#000"];
-const token = location.pathname.split("/").pop();
-const $ = (id) => document.getElementById(id);
+import { $, el, keepFocus } from "./dom.js";
+import {
+  TILE, token, store, link, connect, send, changes, RETRIES, notice, name, hpText, title, words, valueWords,
+  placed, findOption, actionFor, aiming, playerMove,
+} from "./state.js";
+import { sideColour, sideInk } from "./sides.js";
+import { mapView } from "./mapview.js";
+import { mapLayout } from "./layout.js";
+import { askOdds, askTileOdds, askSeveralOdds, hideOdds, heardOdds, refusedOdds } from "./odds.js";
+import * as preview from "./preview.js";
+import { pick, paramsChanged, leaveOdds } from "./preview.js";
+import { moveCosts } from "./movecost.js";
+import * as winbar from "./winbar.js";
+import * as advisor from "./advisor.js";
+import * as tableRules from "./table.js";
+import * as roster from "./roster.js";
+import * as links from "./links.js";
 
-let state = null;
-let seq = 0;
-let options = {};
-let chosen = null; // {actor, do, option, params}
-let moving = false; // the game master's move: the next tile clicked
-let ws = null;
-let nextId = 1;
-let showRanges = false; // the "Ranges" toggle: rings around the measuring combatant
-let cursor = null; // the tile the tile counter reads: [x, y]
-let dragged = null; // the combatant whose token is being dragged (movecost.js: its cost)
-let mapSize = [8, 6]; // tiles drawn: [width, height]
-const sides = [];
-
-function sideColour(side) {
-  if (!sides.includes(side)) sides.push(side);
-  return SIDE_COLOURS[sides.indexOf(side) % SIDE_COLOURS.length];
-}
-
-function sideInk(side) {
-  sideColour(side);
-  return SIDE_INKS[sides.indexOf(side) % SIDE_INKS.length];
-}
-
-function name(cid) {
-  if (cid === null || cid === undefined) return "someone";
-  const c = state && state.combatants.find((x) => x.id === cid);
-  return c ? c.name : cid;
-}
-
-function hpText(c) {
-  if (c.hp_shown === "exact") return `${c.hp}/${c.max_hp}`;
-  if (c.hp_shown === "label") return c.hp_label;
-  return "HP hidden";
-}
+export { store, link, connect, send, notice }; // the page's parts, for a test's import()
 
 function hpColour(c) {
   // blue: above half; yellow: a quarter to half; vermillion: below a quarter
@@ -59,61 +39,28 @@ const METRICS = {
   manhattan: (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]),
 };
 
-function distance(a, b) { return (METRICS[state.metric] || METRICS.chebyshev)(a, b); }
-
-function notice(text) {
-  const n = $("notice");
-  n.textContent = text;
-  n.hidden = !text;
-}
-
-// --- the socket -------------------------------------------------------------------
-
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(token)}`);
-  ws.onopen = () => {
-    $("conn").textContent = "live";
-    ws.send(JSON.stringify({ type: "hello", seq, winbar: true })); // winbar.js draws it
-  };
-  ws.onmessage = (e) => handle(JSON.parse(e.data));
-  ws.onclose = (e) => {
-    if (e.code === 4403) {
-      $("conn").textContent = "this link no longer opens the table";
-      return;
-    }
-    $("conn").textContent = "reconnecting…";
-    setTimeout(connect, 1000);
-  };
-}
-
-const RETRIES = 5; // a change refused because the store is down is sent again, this often
-const changes = new Map(); // id -> [message, tries] of each change not yet answered
-
-function send(message, tries = 0) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) {
-    notice("not connected; reconnecting");
-    return null;
-  }
-  const id = nextId++;
-  if (["act", "undo", "redo", "die"].includes(message.type)) changes.set(id, [message, tries]);
-  ws.send(JSON.stringify({ ...message, id, seq }));
-  return id;
-}
+function distance(a, b) { return (METRICS[store.state.metric] || METRICS.chebyshev)(a, b); }
 
 function handle(m) {
   if (m.type === "sync") {
-    const first = state === null;
-    if (!first && m.seq !== seq && !changes.size) notice(""); // a refusal is not pinned through later turns
-    state = m.state;
-    seq = m.seq;
-    document.body.dataset.seq = String(seq); // the record this page shows (tests wait on it)
-    options = m.options;
+    const first = store.state === null;
+    if (!first && m.seq !== store.seq && !changes.size) notice(""); // a refusal is not pinned through later turns
+    store.state = m.state;
+    store.seq = m.seq;
+    store.options = m.options;
+    document.body.dataset.seq = String(store.seq); // the record this page shows (tests wait on it)
     appendLog(m.lines);
-    if (chosen && !findOption(chosen.actor, chosen.do)) chosen = null;
-    render();
-    window.dispatchEvent(new CustomEvent("fracas:state", { detail: state })); // table.js
-    if (first && state.you.role === "gm") loadLinks();
+    if (store.chosen && !findOption(store.chosen.actor, store.chosen.do)) store.chosen = null;
+    keepFocus(() => {
+      render();
+      // every panel follows the table, in one redraw (the focus kept by key)
+      preview.follow();
+      advisor.follow(store.state);
+      links.follow(store.state);
+      tableRules.follow(store.state);
+      roster.follow(store.state);
+    });
+    if (first && store.state.you.role === "gm") loadLinks();
   } else if (m.type === "cost") {
     moveCosts.heard(m); // movecost.js: a dragged token's move, before the drop
   } else if (m.type === "refused") {
@@ -127,8 +74,8 @@ function handle(m) {
       return;
     }
     notice(`${m.code}: ${m.message}`);
-    window.dispatchEvent(new CustomEvent("fracas:refused", { detail: m })); // advisor.js
-    if (asked && m.id === asked.id) hideOdds();
+    advisor.refused(m);
+    refusedOdds(m.id);
   } else if (m.type === "asked") {
     notice("");
     changeAnswered(m.id);
@@ -141,46 +88,24 @@ function handle(m) {
     notice("");
     changeAnswered(m.id);
   } else if (m.type === "odds") {
-    const key = askedKeys.get(m.id);
-    askedKeys.delete(m.id);
-    if (key) oddsCache.set(`${m.seq}|${key}`, m.odds);
-    if (asked && m.id === asked.id) asked.show(m.odds);
+    heardOdds(m);
   } else if (m.type === "winbar") {
-    window.dispatchEvent(new CustomEvent("fracas:winbar", { detail: m })); // winbar.js
+    winbar.draw(m);
   } else if (m.type === "advice") {
-    window.dispatchEvent(new CustomEvent("fracas:advice", { detail: m })); // advisor.js
+    advisor.heard(m);
   }
 }
+export { handle };
 
 // --- drawing ----------------------------------------------------------------------
 
-// Focus survives a re-render: the focused control is found again by its id, its
-// combatant or target, or its label (a keyboard user keeps their place).
-function focusMark() {
-  const a = document.activeElement;
-  if (!a || a === document.body) return null;
-  return { id: a.id, dataId: a.getAttribute("data-id"), target: a.getAttribute("data-target"),
-    tag: a.tagName, text: a.getAttribute("aria-label") || a.textContent };
-}
-function refocus(m) {
-  if (!m || (document.activeElement && document.activeElement !== document.body)) return;
-  let found = m.id ? document.getElementById(m.id) : null;
-  if (!found) {
-    found = [...document.querySelectorAll(m.tag)].find((e) =>
-      (m.dataId && e.getAttribute("data-id") === m.dataId) ||
-      (m.target && e.getAttribute("data-target") === m.target) ||
-      (!m.dataId && !m.target && (e.getAttribute("aria-label") || e.textContent) === m.text));
-  }
-  if (found && !found.disabled && found.checkVisibility()) found.focus({ preventScroll: true });
-}
-
-function render() {
-  if (!state) return;
-  const mark = focusMark();
-  try { draw(); } finally { refocus(mark); }
+export function render() {
+  if (!store.state) return;
+  keepFocus(draw);
 }
 
 function draw() {
+  const { state } = store;
   $("title").textContent = `${state.encounter} · ${state.title}`;
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
@@ -198,7 +123,7 @@ function draw() {
 
 let dieAsked = null; // the label of the die the input is for
 function renderDice() {
-  const p = state.pending;
+  const p = store.state.pending;
   const box = $("dice-box");
   box.hidden = !p;
   if (!p) { dieAsked = null; return; }
@@ -222,6 +147,7 @@ function renderDice() {
 }
 
 function renderGm() {
+  const { state } = store;
   const box = $("gm-box");
   box.hidden = state.you.role !== "gm";
   if (box.hidden) return;
@@ -235,7 +161,7 @@ function renderGm() {
 // The game master's controls follow the combatant picked: hide or show, its note.
 let notePicked = null;
 function gmPicked() {
-  const c = state.combatants.find((x) => x.id === $("gm-who").value);
+  const c = store.state.combatants.find((x) => x.id === $("gm-who").value);
   if (!c) return;
   $("gm-hide").textContent = c.hidden ? "Show to players" : "Hide from players";
   $("gm-hide").setAttribute("aria-pressed", String(Boolean(c.hidden)));
@@ -255,6 +181,7 @@ function tileAt(e) {
 }
 
 function renderMap() {
+  const { state } = store;
   const placed = state.combatants.filter((c) => c.at);
   let w = 8, h = 6;
   if (state.bounds) [w, h] = state.bounds;
@@ -267,7 +194,7 @@ function renderMap() {
   grid.setAttribute("height", h * TILE);
   $("clip-rect").setAttribute("width", w * TILE); // the rings are drawn on the grid only
   $("clip-rect").setAttribute("height", h * TILE);
-  mapSize = [w, h];
+  store.mapSize = [w, h];
   const g = $("tokens");
   g.replaceChildren();
   for (const c of placed) g.append(tokenOf(c));
@@ -279,15 +206,10 @@ function renderMap() {
 
 // --- range rings and the tile counter ---------------------------------------------
 
-function placed(cid) {
-  const c = cid && state.combatants.find((x) => x.id === cid);
-  return c && c.at ? c : null;
-}
-
 // Whom the tile counter measures from: the token dragged, the chosen action's actor,
 // else the acting one.
 function origin() {
-  return placed(dragged) || placed(chosen && chosen.actor) || placed(state.turn);
+  return placed(store.dragged) || placed(store.chosen && store.chosen.actor) || placed(store.state.turn);
 }
 
 // Whose rings are drawn: the counter's combatant when this page is sent its ranges (the
@@ -295,7 +217,7 @@ function origin() {
 function ringsOrigin() {
   const o = origin();
   if (o && o.ranges) return o;
-  return state.combatants.find((c) => c.mine && c.at && c.ranges) || null;
+  return store.state.combatants.find((c) => c.mine && c.at && c.ranges) || null;
 }
 
 // --- the rings the rules name beside the hand's ranges (issue 22 item 6: DC-A5's throw
@@ -303,20 +225,21 @@ function ringsOrigin() {
 function allRings(c) { return [...(c.ranges || []), ...(c.rings || []).map((r) => ({ ...r, mark: true }))]; }
 
 function ringsFit(w, h) {
-  const c = showRanges && state ? ringsOrigin() : null;
+  const c = store.showRanges && store.state ? ringsOrigin() : null;
   if (!c) return [w, h];
   const far = Math.max(0, ...allRings(c).map((r) => r.tiles));
   return [Math.max(w, c.at[0] + far + 1), Math.max(h, c.at[1] + far + 1)];
 }
 
 function renderRings() {
+  const { state } = store;
   const g = $("rings");
   const legend = $("ranges-legend");
   g.replaceChildren();
-  const c = showRanges ? ringsOrigin() : null;
+  const c = store.showRanges ? ringsOrigin() : null;
   g.setAttribute("display", c ? "inline" : "none");
-  legend.hidden = !showRanges;
-  if (!showRanges) return;
+  legend.hidden = !store.showRanges;
+  if (!store.showRanges) return;
   const rings = c ? allRings(c) : [];
   if (!c || !rings.length) {
     legend.textContent = "No ranges to show for " + (c ? c.name : "this page");
@@ -325,7 +248,7 @@ function renderRings() {
   legend.textContent = `Ranges of ${c.name} (${state.metric}): ` + c.ranges.map((r) => `${r.label} ${r.tiles}`).join(", ") + " tiles" +
     (c.rings && c.rings.length ? `; rings: ${c.rings.map((r) => `${r.label} ${r.tiles}`).join(", ")}` : "");
   const [X, Y] = [c.at[0] * TILE + TILE / 2, c.at[1] * TILE + TILE / 2];
-  const [W, H] = [mapSize[0] * TILE, mapSize[1] * TILE];
+  const [W, H] = [store.mapSize[0] * TILE, store.mapSize[1] * TILE];
   const labelled = new Map(); // tiles -> the label already drawn at that ring's edge
   for (const r of rings) {
     const half = (r.tiles + 0.5) * TILE; // to the outer edge of the farthest tile
@@ -352,21 +275,17 @@ function renderRings() {
   }
 }
 
-function aiming() {
-  return Boolean(chosen && chosen.option.target_kind === "combatant_or_tile" && chosen.option.tile);
-}
-
-function showTile() {
+export function showTile() {
   const box = $("cursor");
   $("map").classList.toggle("aiming", aiming());
-  if (!cursor) { box.setAttribute("display", "none"); return; }
+  if (!store.cursor) { box.setAttribute("display", "none"); return; }
   box.setAttribute("display", "inline");
-  box.setAttribute("x", cursor[0] * TILE);
-  box.setAttribute("y", cursor[1] * TILE);
+  box.setAttribute("x", store.cursor[0] * TILE);
+  box.setAttribute("y", store.cursor[1] * TILE);
   const o = origin();
-  let text = `Tile ${cursor[0]}, ${cursor[1]}`;
+  let text = `Tile ${store.cursor[0]}, ${store.cursor[1]}`;
   if (o) {
-    const d = distance(o.at, cursor);
+    const d = distance(o.at, store.cursor);
     text += `: ${d} ${d === 1 ? "tile" : "tiles"} from ${o.name}`;
     if (o.ranges && o.ranges.length && d > 0) {
       const band = o.ranges.find((r) => d <= r.tiles);
@@ -374,41 +293,41 @@ function showTile() {
     }
   }
   if (aiming()) {
-    text += ` · click or press Enter to ${title(chosen.do).toLowerCase()} here`;
-    askTileOdds(cursor);
+    text += ` · click or press Enter to ${title(store.chosen.do).toLowerCase()} here`;
+    askTileOdds(store.cursor);
   }
-  const cost = dragged ? moveCosts.line(dragged, cursor) : null; // the table's figure
+  const cost = store.dragged ? moveCosts.line(store.dragged, store.cursor) : null; // the table's figure
   if (cost) text += cost.text;
   box.classList.toggle("refused", Boolean(cost && cost.refused)); // a tile it cannot pay
-  drawRuler(o, cursor);
+  drawRuler(o, store.cursor);
   const info = $("tile-info");
   if (info.textContent !== text) info.textContent = text;
 }
 
 function pointAt(t) {
-  if (!t || t[0] < 0 || t[1] < 0 || t[0] >= mapSize[0] || t[1] >= mapSize[1]) return;
-  if (cursor && cursor[0] === t[0] && cursor[1] === t[1]) return;
-  cursor = t;
+  if (!t || t[0] < 0 || t[1] < 0 || t[0] >= store.mapSize[0] || t[1] >= store.mapSize[1]) return;
+  if (store.cursor && store.cursor[0] === t[0] && store.cursor[1] === t[1]) return;
+  store.cursor = t;
   showTile();
 }
 
 const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 function mapKey(e) {
-  if (!state) return;
+  if (!store.state) return;
   const step = ARROWS[e.key];
   if (step && e.shiftKey) {
     e.preventDefault();
     mapView.panBy(step[0] * TILE, step[1] * TILE);
   } else if (step) {
     e.preventDefault();
-    const from = cursor || (origin() ? origin().at : [0, 0]);
-    const t = [Math.min(mapSize[0] - 1, Math.max(0, from[0] + step[0])), Math.min(mapSize[1] - 1, Math.max(0, from[1] + step[1]))];
-    cursor = null;
+    const from = store.cursor || (origin() ? origin().at : [0, 0]);
+    const t = [Math.min(store.mapSize[0] - 1, Math.max(0, from[0] + step[0])), Math.min(store.mapSize[1] - 1, Math.max(0, from[1] + step[1]))];
+    store.cursor = null;
     pointAt(t);
-  } else if ((e.key === "Enter" || e.key === " ") && e.target === $("map") && cursor && aiming()) {
+  } else if ((e.key === "Enter" || e.key === " ") && e.target === $("map") && store.cursor && aiming()) {
     e.preventDefault();
-    actAt(cursor);
+    actAt(store.cursor);
   }
 }
 
@@ -419,7 +338,7 @@ function tokenOf(c) {
     (statuses ? `, ${statuses}` : "") + ` at ${c.at[0]}, ${c.at[1]}`;
   const t = el("svg:g", {
     class: `token${c.acting ? " acting" : ""}${c.down ? " down" : ""}${c.hidden ? " hidden" : ""}`,
-    tabindex: "0", role: "button", "aria-label": label, "data-id": c.id, "data-cx": x, "data-cy": y,
+    tabindex: "0", role: "button", "aria-label": label, "data-id": c.id, "data-key": `token:${c.id}`, "data-cx": x, "data-cy": y,
   });
   t.append(el("svg:title", {}, label));
   t.append(el("svg:circle", { class: "hit", cx: x, cy: y, r: TILE / 2 })); // the whole tile takes a tap
@@ -447,7 +366,7 @@ function tokenOf(c) {
 function renderOrder() {
   const ol = $("order");
   ol.replaceChildren();
-  for (const c of state.combatants) {
+  for (const c of store.state.combatants) {
     const li = el("li", { class: `${c.acting ? "acting" : ""} ${c.down ? "down" : ""}`, "aria-current": c.acting ? "true" : null });
     const card = el("div", { class: "card" });
     card.append(el("strong", {}, c.name));
@@ -468,7 +387,7 @@ function renderOrder() {
   }
   const dl = $("values");
   dl.replaceChildren();
-  for (const v of state.values) { dl.append(el("dt", {}, v.label)); dl.append(el("dd", { title: v.detail || null }, v.value)); }
+  for (const v of store.state.values) { dl.append(el("dt", {}, v.label)); dl.append(el("dd", { title: v.detail || null }, v.value)); }
 }
 
 // The weapon on a card; where a rule changes what it does (dice-combat's scrap), a
@@ -476,7 +395,7 @@ function renderOrder() {
 function gearOf(c) {
   if (!c.gear_note) return el("span", { class: "small" }, c.gear);
   const wrap = el("span", { class: "gear" });
-  const b = el("button", { type: "button", class: "gear-tip", "aria-expanded": "false", "data-id": c.id }, `${c.gear} ⓘ`);
+  const b = el("button", { type: "button", class: "gear-tip", "aria-expanded": "false", "data-id": c.id, "data-key": `gear:${c.id}` }, `${c.gear} ⓘ`);
   const note = el("span", { class: "gear-note", role: "note", hidden: true }, c.gear_note);
   b.addEventListener("click", () => {
     const open = b.getAttribute("aria-expanded") !== "true";
@@ -490,9 +409,9 @@ function gearOf(c) {
 // The rule's line on the value chosen (an equip choice's scrap gun, DC-11/DC-26), as on
 // the card's weapon: a button opens it on a tap, a click or a key; none where no rule
 // changes what the item does (a scrap knife swung in melee).
-function choiceTip(said, value) {
+function choiceTip(said, value, key) {
   const node = el("span", { class: "gear choice-tip" });
-  const b = el("button", { type: "button", class: "gear-tip", "aria-expanded": "false" });
+  const b = el("button", { type: "button", class: "gear-tip", "aria-expanded": "false", "data-key": key });
   const note = el("span", { class: "gear-note", role: "note", hidden: true });
   b.addEventListener("click", () => {
     const open = b.getAttribute("aria-expanded") !== "true";
@@ -512,20 +431,6 @@ function choiceTip(said, value) {
   return { node, update };
 }
 
-function findOption(actor, what) {
-  return (options[actor] || []).find((o) => o.do === what && o.allowed);
-}
-
-function title(text) { return text.replace(/_/g, " ").replace(/^./, (x) => x.toUpperCase()); }
-
-// --- words a game master reads (issue 22 item 8): a parameter's name as words, and a
-// value that names a combatant as its name
-function words(text) { return String(text).replace(/_/g, " "); }
-function valueWords(p, v) {
-  const c = state && state.combatants.find((x) => x.id === v);
-  return c ? c.name : words(v);
-}
-
 // The action buttons are built again only when what they show changes (a new record, a
 // new choice or parameter): a redundant redraw (a change's answer after the table's news
 // of it) replaced the button under a finger between its touchstart and its click, and
@@ -534,32 +439,33 @@ let actionsShown = null;
 
 function renderActions() {
   const box = $("actions");
-  const key = JSON.stringify([seq, options, chosen && [chosen.actor, chosen.do, chosen.params, chosen.several || null]]);
+  const key = JSON.stringify([store.seq, store.options, store.chosen && [store.chosen.actor, store.chosen.do, store.chosen.params, store.chosen.several || null]]);
   if (key === actionsShown && box.childElementCount) { renderTurnButtons(); return; }
   actionsShown = key;
   box.replaceChildren();
-  const actors = Object.keys(options);
+  const actors = Object.keys(store.options);
   if (!actors.length) box.append(el("p", { class: "why" }, "You watch this table."));
   for (const actor of actors) {
     box.append(el("h3", { class: "small" }, `${name(actor)}'s actions`));
     const row = el("div", { class: "row", role: "group", "aria-label": `${name(actor)}'s actions` });
-    for (const o of options[actor]) {
-      const pressed = chosen && chosen.actor === actor && chosen.do === o.do;
+    for (const o of store.options[actor]) {
+      const pressed = store.chosen && store.chosen.actor === actor && store.chosen.do === o.do;
       const b = el("button", { type: "button", "aria-pressed": String(Boolean(pressed)), disabled: !o.allowed,
-        title: o.allowed ? o.summary : o.refusal.message }, title(o.do));
+        title: o.allowed ? o.summary : o.refusal.message, "data-key": `act:${actor}:${o.do}` }, title(o.do));
       b.addEventListener("click", () => choose(actor, o));
       row.append(b);
     }
     box.append(row);
-    for (const o of options[actor]) {
+    for (const o of store.options[actor]) {
       if (!o.allowed) box.append(el("p", { class: "why" }, `${title(o.do)}: ${o.refusal.message}`));
     }
   }
-  if (chosen) box.append(chosenPanel());
+  if (store.chosen) box.append(chosenPanel());
   renderTurnButtons();
 }
 
 function renderTurnButtons() {
+  const { state } = store;
   const acting = state.turn;
   const mayEnd = state.you.role === "gm" || state.you.owns.includes(acting);
   $("end-turn").disabled = !mayEnd;
@@ -572,25 +478,25 @@ function renderTurnButtons() {
 function asks(o, p) { return (o.ask || []).includes(p) ? " (asks the game master)" : ""; }
 
 function chosenPanel() {
-  const o = chosen.option;
+  const o = store.chosen.option;
   const panel = el("div", { role: "group", "aria-label": `${title(o.do)}: choose` });
   for (const [p, values] of Object.entries(o.choices)) {
     const said = (o.choice_words || {})[p] || {}; // the ruleset's words: "knife (scrap)"
-    const sel = el("select", { "aria-label": `${words(p)}${asks(o, p)}` });
+    const sel = el("select", { "aria-label": `${words(p)}${asks(o, p)}`, "data-key": `param:${p}` });
     if (!o.required.includes(p)) sel.append(el("option", { value: "" }, `${words(p)}: not given`));
-    for (const v of values) sel.append(el("option", { value: v, selected: chosen.params[p] === v }, `${words(p)}: ${said[v] ? said[v].words : valueWords(p, v)}`));
-    const tip = choiceTip(said, () => chosen.params[p]);
-    sel.addEventListener("change", () => { if (sel.value) chosen.params[p] = sel.value; else delete chosen.params[p]; tip.update(); paramsChanged(); });
+    for (const v of values) sel.append(el("option", { value: v, selected: store.chosen.params[p] === v }, `${words(p)}: ${said[v] ? said[v].words : valueWords(p, v)}`));
+    const tip = choiceTip(said, () => store.chosen.params[p], `tip:${p}`);
+    sel.addEventListener("change", () => { if (sel.value) store.chosen.params[p] = sel.value; else delete store.chosen.params[p]; tip.update(); paramsChanged(); });
     if (!o.required.includes(p) || values.length) {
-      if (o.required.includes(p) && !chosen.params[p]) chosen.params[p] = values[0];
+      if (o.required.includes(p) && !store.chosen.params[p]) store.chosen.params[p] = values[0];
       panel.append(sel, tip.node);
       tip.update();
     }
   }
   for (const f of o.flags || []) {  // a yes-or-no parameter: a burst, advantage
-    const input = el("input", { type: "checkbox", checked: chosen.params[f] === true });
+    const input = el("input", { type: "checkbox", checked: store.chosen.params[f] === true, "data-key": `flag:${f}` });
     input.addEventListener("change", () => {
-      if (input.checked) chosen.params[f] = true; else delete chosen.params[f];
+      if (input.checked) store.chosen.params[f] = true; else delete store.chosen.params[f];
       paramsChanged();
     });
     const label = el("label", { class: "flag" });
@@ -598,11 +504,11 @@ function chosenPanel() {
     panel.append(label);
   }
   for (const n of o.numbers || []) {  // a whole number: a modifier, a distance
-    const input = el("input", { type: "number", step: "1", inputmode: "numeric", class: "number",
-      value: chosen.params[n] === undefined ? "" : String(chosen.params[n]), placeholder: "not given" });
+    const input = el("input", { type: "number", step: "1", inputmode: "numeric", class: "number", "data-key": `number:${n}`,
+      value: store.chosen.params[n] === undefined ? "" : String(store.chosen.params[n]), placeholder: "not given" });
     input.addEventListener("change", () => {
       const v = input.value.trim();
-      if (/^-?\d+$/.test(v)) chosen.params[n] = Number(v); else { delete chosen.params[n]; input.value = ""; }
+      if (/^-?\d+$/.test(v)) store.chosen.params[n] = Number(v); else { delete store.chosen.params[n]; input.value = ""; }
       paramsChanged();
     });
     const label = el("label", { class: "flag" });
@@ -611,12 +517,12 @@ function chosenPanel() {
   }
   const row = el("div", { class: "row targets" });
   if (o.targets === null) {
-    const b = el("button", { type: "button", class: "go" }, `${title(o.do)} now`);
+    const b = el("button", { type: "button", class: "go", "data-key": "go" }, `${title(o.do)} now`);
     b.addEventListener("click", () => act(null));
     row.append(b);
   } else {
     for (const t of o.targets) {
-      const b = el("button", { type: "button", "data-target": t }, `${title(o.do)} ${name(t)}`);
+      const b = el("button", { type: "button", "data-target": t, "data-key": `target:${t}` }, `${title(o.do)} ${name(t)}`);
       b.addEventListener("click", () => pick({ target: t })); // preview.js: a tap previews
       b.addEventListener("mouseenter", () => askOdds(t));
       b.addEventListener("focus", () => askOdds(t));
@@ -638,18 +544,18 @@ function chosenPanel() {
 function severalBox(o) {
   const box = el("fieldset", { class: "several" });
   box.append(el("legend", {}, "Or several targets at once, each with its own roll"));
-  chosen.several = (chosen.several || []).filter((t) => o.targets.includes(t));
-  const go = el("button", { type: "button", id: "act-several" });
+  store.chosen.several = (store.chosen.several || []).filter((t) => o.targets.includes(t));
+  const go = el("button", { type: "button", id: "act-several", "data-key": "several" });
   const update = () => {
-    const n = chosen.several.length;
+    const n = store.chosen.several.length;
     go.disabled = n < 2;
-    go.textContent = n < 2 ? `${title(o.do)}: tick two or more` : `${title(o.do)} ${chosen.several.map(name).join(", ")}`;
+    go.textContent = n < 2 ? `${title(o.do)}: tick two or more` : `${title(o.do)} ${store.chosen.several.map(name).join(", ")}`;
   };
   for (const t of o.targets) {
-    const input = el("input", { type: "checkbox", value: t, checked: chosen.several.includes(t) });
+    const input = el("input", { type: "checkbox", value: t, checked: store.chosen.several.includes(t), "data-key": `several:${t}` });
     input.addEventListener("change", () => {
-      chosen.several = chosen.several.filter((x) => x !== t);  // in the order ticked
-      if (input.checked) chosen.several.push(t);
+      store.chosen.several = store.chosen.several.filter((x) => x !== t);  // in the order ticked
+      if (input.checked) store.chosen.several.push(t);
       update();
       paramsChanged();
     });
@@ -657,7 +563,7 @@ function severalBox(o) {
     label.append(input, document.createTextNode(` ${name(t)}`));
     box.append(label);
   }
-  go.addEventListener("click", () => { if (chosen.several.length > 1) pick({ several: true }); });
+  go.addEventListener("click", () => { if (store.chosen.several.length > 1) pick({ several: true }); });
   go.addEventListener("mouseenter", () => askSeveralOdds());
   go.addEventListener("focus", () => askSeveralOdds());
   go.addEventListener("mouseleave", leaveOdds);
@@ -666,25 +572,12 @@ function severalBox(o) {
   return box;
 }
 
-function severalAction() {
-  return { ...actionFor(null), targets: [...chosen.several] };
-}
-
 function choose(actor, o) {
-  chosen = chosen && chosen.actor === actor && chosen.do === o.do ? null : { actor, do: o.do, option: o, params: {} };
+  store.chosen = store.chosen && store.chosen.actor === actor && store.chosen.do === o.do ? null : { actor, do: o.do, option: o, params: {} };
   hideOdds();
-  const mark = focusMark();
-  renderActions();
-  refocus(mark);
+  keepFocus(renderActions);
   renderRings();
   showTile();
-}
-
-function actionFor(t, at = null) {
-  const a = { actor: chosen.actor, do: chosen.do, ...chosen.params };
-  if (t !== null) a.target = t;
-  if (at !== null) a.at = at;
-  return a;
 }
 
 function actAt(tile) {
@@ -693,19 +586,19 @@ function actAt(tile) {
 }
 
 function target(cid) {
-  if (chosen && chosen.option.targets && chosen.option.targets.includes(cid)) pick({ target: cid });
+  if (store.chosen && store.chosen.option.targets && store.chosen.option.targets.includes(cid)) pick({ target: cid });
 }
 
 function act(t) {
-  if (!chosen) return;
-  chosen.sent = send({ type: "act", action: actionFor(t) }); // its answer ends this choice
+  if (!store.chosen) return;
+  store.chosen.sent = send({ type: "act", action: actionFor(t) }); // its answer ends this choice
 }
 
 // The answer to change ``id``: the choice that sent it is over (a choice made since, as
 // a drag's answer comes after the table's news of it, stays open with its odds).
 function changeAnswered(id) {
-  if (!chosen || chosen.sent !== id) return; // nothing of this page's changes
-  chosen = null;
+  if (!store.chosen || store.chosen.sent !== id) return; // nothing of this page's changes
+  store.chosen = null;
   hideOdds();
   render();
 }
@@ -727,9 +620,9 @@ async function api(path, method = "GET", body = undefined) {
   return data;
 }
 
-function ownsBoxes(box, owns, onChange) {
-  for (const c of state.combatants) {
-    const input = el("input", { type: "checkbox", value: c.id, checked: owns.includes(c.id) });
+function ownsBoxes(box, owns, onChange, key) {
+  for (const c of store.state.combatants) {
+    const input = el("input", { type: "checkbox", value: c.id, checked: owns.includes(c.id), "data-key": `${key}:${c.id}` });
     if (onChange) input.addEventListener("change", onChange);
     const label = el("label", {});
     label.append(input, document.createTextNode(` ${c.name}`));
@@ -739,31 +632,36 @@ function ownsBoxes(box, owns, onChange) {
 
 function checked(box) { return [...box.querySelectorAll("input:checked")].map((i) => i.value); }
 
+// The game master's links, listed again once fetched (the focus kept by key).
 async function loadLinks() {
   $("links-box").hidden = false;
+  let list;
+  try { list = await api("/api/links"); } catch (e) { $("links").replaceChildren(); notice(e.message); return; }
+  keepFocus(() => drawLinks(list));
+}
+
+function drawLinks(list) {
   const ul = $("links");
   ul.replaceChildren();
-  let links;
-  try { links = await api("/api/links"); } catch (e) { notice(e.message); return; }
-  for (const link of links) {
+  for (const link of list) {
     const li = el("li", {});
     li.append(el("strong", {}, link.name), document.createTextNode(link.revoked ? " (revoked)" : ""));
     if (!link.revoked) {
       const box = el("span", { role: "group", "aria-label": `${link.name} plays` });
       ownsBoxes(box, link.owns, async () => {
         try { await api(`/api/links/${link.id}`, "POST", { owns: checked(box) }); } catch (e) { notice(e.message); }
-      });
-      const revoke = el("button", { type: "button" }, `Revoke ${link.name}'s link`);
+      }, `link:${link.id}:owns`);
+      const revoke = el("button", { type: "button", "data-key": `link:${link.id}:revoke` }, `Revoke ${link.name}'s link`);
       revoke.addEventListener("click", async () => {
         try { await api(`/api/links/${link.id}`, "DELETE"); loadLinks(); } catch (e) { notice(e.message); }
       });
-      li.append(" ", box, " ", revoke, ...window.fracasLinks.row(link));
+      li.append(" ", box, " ", revoke, ...links.row(link));
     }
     ul.append(li);
   }
   const owns = $("link-owns");
   owns.replaceChildren(el("legend", {}, "Plays"));
-  ownsBoxes(owns, [], null);
+  ownsBoxes(owns, [], null, "owns");
 }
 
 function setup() {
@@ -781,10 +679,10 @@ function setup() {
   $("gm-remove").addEventListener("click", () => gmAct("remove"));
   $("gm-who").addEventListener("change", () => { notePicked = null; gmPicked(); });
   $("gm-hide").addEventListener("click", () => {
-    const c = state.combatants.find((x) => x.id === $("gm-who").value);
+    const c = store.state.combatants.find((x) => x.id === $("gm-who").value);
     if (c) gmAct(c.hidden ? "show" : "hide");
   });
-  $("gm-dice").addEventListener("click", () => send({ type: "dice", physical: state.dice !== "physical" }));
+  $("gm-dice").addEventListener("click", () => send({ type: "dice", physical: store.state.dice !== "physical" }));
   $("dice-box").addEventListener("submit", (e) => {
     e.preventDefault();
     const face = $("die-face").value.trim();
@@ -794,29 +692,29 @@ function setup() {
   $("die-cancel").addEventListener("click", () => send({ type: "cancel" }));
   $("gm-note-save").addEventListener("click", () => gmAct("note", { text: $("gm-note").value }));
   $("gm-move").addEventListener("click", () => {
-    moving = !moving;
-    $("gm-move").setAttribute("aria-pressed", String(moving));
+    store.moving = !store.moving;
+    $("gm-move").setAttribute("aria-pressed", String(store.moving));
   });
   $("ranges-toggle").addEventListener("click", () => {
-    showRanges = !showRanges;
-    $("ranges-toggle").setAttribute("aria-pressed", String(showRanges));
-    if (state) { renderMap(); mapView.reset(); } // the map grows to show the rings
+    store.showRanges = !store.showRanges;
+    $("ranges-toggle").setAttribute("aria-pressed", String(store.showRanges));
+    if (store.state) { renderMap(); mapView.reset(); } // the map grows to show the rings
   });
-  $("map").addEventListener("mousemove", (e) => { if (state) pointAt(tileAt(e)); });
+  $("map").addEventListener("mousemove", (e) => { if (store.state) pointAt(tileAt(e)); });
   mapView.attach({
-    canDrag: (cid) => Boolean(state && (state.you.role === "gm" || playerMove(cid))),
+    canDrag: (cid) => Boolean(store.state && (store.state.you.role === "gm" || playerMove(cid))),
     hover: (e, cid) => {
-      const was = dragged;
-      dragged = cid || null;
-      if (was !== dragged) cursor = null; // the counter reads the dragged token's move
+      const was = store.dragged;
+      store.dragged = cid || null;
+      if (was !== store.dragged) store.cursor = null; // the counter reads the dragged token's move
       pointAt(tileAt(e));
     },
-    dragEnd: () => { dragged = null; if (state) showTile(); },
+    dragEnd: () => { store.dragged = null; if (store.state) showTile(); },
     drop: (cid, e) => {
       // the game master's move: `move` with only `to` takes no turn and costs nothing
       const [x, y] = tileAt(e);
       const c = placed(cid);
-      if (!c || x < 0 || y < 0 || x >= mapSize[0] || y >= mapSize[1]) return;
+      if (!c || x < 0 || y < 0 || x >= store.mapSize[0] || y >= store.mapSize[1]) return;
       if (c.at[0] === x && c.at[1] === y) return;
       const own = playerMove(cid);
       if (own) { send({ type: "act", action: { actor: cid, do: "move", to: [x, y], ...own } }); return; }
@@ -827,9 +725,9 @@ function setup() {
   $("map").addEventListener("click", (e) => {
     if (e.target.closest(".token")) return;
     const [x, y] = tileAt(e);
-    if (x < 0 || y < 0 || x >= mapSize[0] || y >= mapSize[1]) return;
-    if (!moving) { actAt([x, y]); return; }
-    moving = false;
+    if (x < 0 || y < 0 || x >= store.mapSize[0] || y >= store.mapSize[1]) return;
+    if (!store.moving) { actAt([x, y]); return; }
+    store.moving = false;
     $("gm-move").setAttribute("aria-pressed", "false");
     gmAct("move", { to: [x, y] });
   });
@@ -846,7 +744,7 @@ function setup() {
   $("export").addEventListener("click", async (e) => {
     e.preventDefault();
     const r = await fetch("/api/export", { headers: { Authorization: `Bearer ${token}` } });
-    const a = el("a", { href: URL.createObjectURL(await r.blob()), download: `${state.encounter}.yaml` });
+    const a = el("a", { href: URL.createObjectURL(await r.blob()), download: `${store.state.encounter}.yaml` });
     a.click();
   });
   document.addEventListener("keydown", (e) => {
@@ -857,9 +755,8 @@ function setup() {
     else if ((e.key === "+" || e.key === "=") && !e.ctrlKey && !e.metaKey) mapView.zoomBy(mapView.STEP);
     else if (e.key === "-" && !e.ctrlKey && !e.metaKey) mapView.zoomBy(1 / mapView.STEP);
     else if (e.key === "0" && !e.ctrlKey && !e.metaKey) mapView.reset();
-    else if (e.key === "Escape") { chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
+    else if (e.key === "Escape") { store.chosen = null; hideOdds(); renderActions(); renderRings(); showTile(); }
   });
-  connect();
 }
 
 // --- a phone opens the map zoomed so a tile takes a 44 px tap (layout.js); once, and
@@ -870,22 +767,12 @@ function phoneZoom() {
   phoneZoomed = true;
   const z = mapLayout.touchZoom(TILE);
   if (z <= 1) return;
-  const o = placed(state.turn) || state.combatants.find((c) => c.mine && c.at) || null;
+  const o = placed(store.state.turn) || store.state.combatants.find((c) => c.mine && c.at) || null;
   mapView.zoomBy(z);
   if (o) {
     const b = mapView.box();
     mapView.panBy(o.at[0] * TILE + TILE / 2 - (b[0] + b[2] / 2), o.at[1] * TILE + TILE / 2 - (b[1] + b[3] / 2));
   }
-}
-
-// --- a player's own move (issue 22 item 3): its token dragged where the table's policy
-// and the rules offer it a move; the rules' own movement (wasteland: MAP then AP) or a
-// walk (`walk: true`). The server checks the distance and the cost.
-function playerMove(cid) {
-  if (!state || state.you.role === "gm" || !state.policy.player_move) return null;
-  const c = placed(cid);
-  if (!c || !c.mine || !c.acting) return null; // in its turn (the server says what else)
-  return (state.move_params || []).includes("walk") ? { walk: true } : {};
 }
 
 // --- the ruler: a line from whom the counter measures to the tile pointed at
@@ -900,13 +787,17 @@ function drawRuler(o, tile) {
 }
 
 function endTurn() {
+  const { state } = store;
   if (!state) return;
   const actor = state.turn;
   if (state.you.role !== "gm" && !state.you.owns.includes(actor)) return;
   send({ type: "act", action: { actor, do: "end_turn" } });
 }
 
-// Connected once every script has run and set its listeners (table.js, roster.js,
-// links.js listen for "fracas:state" from DOMContentLoaded): a first sync that came
-// earlier would be drawn by app.js alone, the table's rules and the links left blank.
-document.addEventListener("DOMContentLoaded", setup);
+// A module runs once the document is parsed and every module it imports has run: the
+// panels set their listeners, then the socket opens.
+preview.setup();
+setup();
+tableRules.setup();
+roster.setup();
+connect(handle);

@@ -3,9 +3,9 @@
 // (below, above, then farther; badges right, then left, then stacked), kept inside the
 // grid; what finds no free place is hidden (the token's title and its card say it all).
 // On a phone (a coarse pointer) the map opens zoomed so a tile is at least 44 px.
-"use strict";
+import { mapView } from "./mapview.js";
 
-const mapLayout = (() => {
+export const mapLayout = (() => {
   const MIN_TOUCH = 44; // px: a touch target at the default zoom
 
   const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -1,9 +1,7 @@
 // fracas serve: the map's pan and zoom (wheel, pinch, drag, the +/- buttons and keys)
 // and dragging a token to a tile. Only the view: what a drop does is app.js's (an
 // action the server checks like any other).
-"use strict";
-
-const mapView = (() => {
+export const mapView = (() => {
   const MAX_ZOOM = 6;
   const STEP = 1.25;
   const SLOP = 5; // px a pointer moves before a press is a drag, not a click

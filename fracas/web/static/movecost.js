@@ -3,14 +3,15 @@
 // it, planned and never stored: wasteland's MAP then AP, WL-2; elsewhere the table's
 // walk); this page only asks, once per tile and one question at a time, and shows the
 // rules' own words, or their refusal, on the tile counter. No cost is worked out here.
-"use strict";
+import { store, send, placed, playerMove } from "./state.js";
+import { showTile } from "./app.js";
 
-const moveCosts = (() => {
+export const moveCosts = (() => {
   const known = new Map(); // `${seq}|${actor}|${x},${y}` -> the table's answer
   let asked = null; // {id, key} of the question in flight
   let wanted = null; // [actor, tile]: the latest tile pointed at while one was in flight
 
-  const keyOf = (actor, tile) => `${seq}|${actor}|${tile[0]},${tile[1]}`;
+  const keyOf = (actor, tile) => `${store.seq}|${actor}|${tile[0]},${tile[1]}`;
 
   function ask(actor, tile) {
     const key = keyOf(actor, tile);
@@ -48,6 +49,7 @@ const moveCosts = (() => {
   // master's drag of the acting combatant (its drop is free: the line says what the
   // combatant's own move would pay).
   function asks(cid) {
+    const { state } = store;
     if (!state || !placed(cid)) return false;
     return state.you.role === "gm" ? cid === state.turn : Boolean(playerMove(cid));
   }

@@ -1,7 +1,9 @@
 // fracas serve: the exact odds before a roll, asked of the server over the page's socket
 // (app.js's send) and shown as numbers and a bar chart: a target's when it is hovered or
 // focused, every creature's in the blast when an explosive is aimed at a tile.
-"use strict";
+import { $, el } from "./dom.js";
+import { store, send, name, title, actionFor, aiming, severalAction } from "./state.js";
+import { closePreview } from "./preview.js";
 
 let asked = null; // the odds question in flight or shown: {id, at: "seq|question", show}
 const oddsCache = new Map(); // "seq|question" -> odds
@@ -11,7 +13,7 @@ const askedKeys = new Map(); // odds question id -> its key (for the cache)
 // nothing to send.
 function answered(action, show) {
   const key = JSON.stringify(action);
-  const at = `${seq}|${key}`;
+  const at = `${store.seq}|${key}`;
   if (asked && asked.at === at) return true;
   const cached = oddsCache.get(at);
   if (!cached) return false;
@@ -22,17 +24,18 @@ function answered(action, show) {
 
 // Ask the server the odds of `action`, with a spinner saying `what`; `show` draws them
 // when they come (app.js's handler calls it).
-function ask(action, what, show) {
+export function ask(action, what, show) {
   if (answered(action, show)) return;
   const key = JSON.stringify(action);
   const box = $("odds");
   box.hidden = false;
   box.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), el("span", {}, ` working out the odds of ${what}…`));
-  asked = { id: send({ type: "odds", action }), at: `${seq}|${key}`, show };
+  asked = { id: send({ type: "odds", action }), at: `${store.seq}|${key}`, show };
   askedKeys.set(asked.id, key);
 }
 
-function askOdds(t) {
+export function askOdds(t) {
+  const { chosen } = store;
   if (!chosen || !chosen.option.targets || !chosen.option.targets.includes(t)) return;
   ask(actionFor(t), `${title(chosen.do)} ${name(t)}`, (odds) => showOdds(odds, t));
 }
@@ -40,26 +43,28 @@ function askOdds(t) {
 // An explosive aimed at a tile: hovering (or the tile cursor on) a tile asks the odds of
 // the throw there, and shows every creature it may reach (the scatter's too).
 let tileTimer = null;
-function askTileOdds(tile) {
+export function askTileOdds(tile) {
   clearTimeout(tileTimer);
   if (!aiming() || !tile) return;
   const action = actionFor(null, tile);
   const show = (odds) => showBlastOdds(odds, tile);
   if (answered(action, show)) return;
-  const what = `${title(chosen.do).toLowerCase()} at ${tile[0]}, ${tile[1]}`;
+  const what = `${title(store.chosen.do).toLowerCase()} at ${tile[0]}, ${tile[1]}`;
   tileTimer = setTimeout(() => { if (aiming()) ask(action, what, show); }, 120);
 }
 
 // Several targets ticked (app.js's severalBox): the odds of the action on all of them,
 // in the order ticked.
-function askSeveralOdds() {
+export function askSeveralOdds() {
+  const { chosen } = store;
   if (!chosen || !chosen.several || chosen.several.length < 2) return;
   const several = [...chosen.several];
   const heading = `${title(chosen.do)} ${several.map(name).join(", ")}`;
   ask(severalAction(), heading, (odds) => showEachOdds(odds, heading, several));
 }
 
-function showBlastOdds(odds, tile) {
+export function showBlastOdds(odds, tile) {
+  const { chosen } = store;
   showEachOdds(odds, `${title(chosen ? chosen.do : "")} at ${tile[0]}, ${tile[1]}`);
 }
 
@@ -92,6 +97,7 @@ function oddsFoot(odds) {
 }
 
 function showOdds(odds, t) {
+  const { chosen } = store;
   const box = $("odds");
   box.hidden = false;
   box.replaceChildren();
@@ -165,10 +171,30 @@ function addFractions(x, y) {
   return `${n}/${m}`;
 }
 
-function hideOdds() {
+export function hideOdds() {
   clearTimeout(tileTimer);
-  if (typeof closePreview === "function") closePreview(); // preview.js
+  closePreview(); // preview.js
   asked = null;
   $("odds").hidden = true;
+}
+
+// A tile's odds not asked after all (a preview asks at once).
+export function stopTileOdds() { clearTimeout(tileTimer); }
+
+// The odds asked are of a record gone: the next question is asked again (preview.js).
+export function forgetAsked() { asked = null; }
+
+// The server's answer to an odds question (app.js's handler): kept, and shown where it
+// is the one asked last.
+export function heardOdds(m) {
+  const key = askedKeys.get(m.id);
+  askedKeys.delete(m.id);
+  if (key) oddsCache.set(`${m.seq}|${key}`, m.odds);
+  if (asked && m.id === asked.id) asked.show(m.odds);
+}
+
+// A refusal of change `id`: the odds box closes where it was that question's.
+export function refusedOdds(id) {
+  if (asked && id === asked.id) hideOdds();
 }
 

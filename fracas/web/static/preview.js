@@ -3,7 +3,9 @@
 // separate Confirm; only the Confirm sends the action. A mouse's click and a key's
 // Enter act at once, as before (their hover and focus already showed the odds).
 // Changing a parameter, or the table moving on, asks the open preview's odds again.
-"use strict";
+import { $ } from "./dom.js";
+import { store, send, name, title, actionFor, severalAction } from "./state.js";
+import { ask, askOdds, askSeveralOdds, showBlastOdds, hideOdds, stopTileOdds, forgetAsked } from "./odds.js";
 
 let touching = false; // the latest press was a finger's
 let preview = null; // {what}: what the Confirm would do ({target} | {at} | {several})
@@ -12,8 +14,8 @@ document.addEventListener("pointerdown", (e) => { touching = e.pointerType === "
 document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") touching = false; }, true);
 
 // A target button, a token or a tile was pressed: a finger previews, the rest act.
-function pick(what) {
-  if (!chosen) return;
+export function pick(what) {
+  if (!store.chosen) return;
   if (touching) openPreview(what);
   else commit(what);
 }
@@ -25,12 +27,14 @@ function actionOf(what) {
 }
 
 function pickWords(what) {
+  const { chosen } = store;
   if (what.several) return `${title(chosen.do)} ${chosen.several.map(name).join(", ")}`;
   if (what.at) return `${title(chosen.do)} at ${what.at[0]}, ${what.at[1]}`;
   return `${title(chosen.do)} ${name(what.target)}`;
 }
 
 function commit(what) {
+  const { chosen } = store;
   if (!chosen) return;
   const action = actionOf(what);
   closePreview();
@@ -47,14 +51,14 @@ function openPreview(what) {
 
 // The open preview's odds now (the cache answers a question already asked on this seq).
 function askPreview() {
-  if (!preview || !chosen) return;
+  if (!preview || !store.chosen) return;
   const w = preview.what;
   if (w.several) askSeveralOdds();
-  else if (w.at) { clearTimeout(tileTimer); ask(actionOf(w), pickWords(w).toLowerCase(), (odds) => showBlastOdds(odds, w.at)); }
+  else if (w.at) { stopTileOdds(); ask(actionOf(w), pickWords(w).toLowerCase(), (odds) => showBlastOdds(odds, w.at)); }
   else askOdds(w.target);
 }
 
-function closePreview() {
+export function closePreview() {
   preview = null;
   const box = $("confirm-box");
   if (box) box.hidden = true;
@@ -62,26 +66,29 @@ function closePreview() {
 
 // A parameter changed (a select, a switch, a number): the open preview follows it; a
 // hover's box closes until the next hover, as before.
-function paramsChanged() {
+export function paramsChanged() {
   if (preview) askPreview();
   else hideOdds();
 }
 
 // The pointer left a target: a hover's odds close, a preview's stay until Confirm or Cancel.
-function leaveOdds() {
+export function leaveOdds() {
   if (!preview) hideOdds();
 }
 
-window.addEventListener("fracas:state", () => {
+// The table moved on (app.js, at each sync): the open preview's odds asked again, or
+// the preview closed where its target is gone.
+export function follow() {
+  const { chosen } = store;
   if (!preview) return;
   const w = preview.what;
   const gone = !chosen || (w.target !== undefined && !(chosen.option.targets || []).includes(w.target));
   if (gone) { hideOdds(); return; }
-  asked = null; // a new seq: the odds of the table as it is now
+  forgetAsked(); // a new seq: the odds of the table as it is now
   askPreview();
-});
+}
 
-document.addEventListener("DOMContentLoaded", () => {
+export function setup() {
   $("confirm-go").addEventListener("click", () => { if (preview) commit(preview.what); });
   $("confirm-cancel").addEventListener("click", () => hideOdds());
-});
+}

@@ -2,7 +2,7 @@
 // from each ruleset's types (GET /api/setup/rulesets); no ruleset is named here. What
 // it sends is checked by the server through the encounter-file loader; an error names
 // a field (combatants[1].hp) and the page points at that control.
-"use strict";
+import { el } from "./dom.js";
 
 const TILE = 40;
 const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];

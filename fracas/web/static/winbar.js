@@ -2,126 +2,118 @@
 // after every record (fracas/web/winbar.py): exact, or an estimate with its 95%
 // interval. The server decides who gets it; this only draws what arrives, and gives
 // the game master the switch that shows it to the players (the server checks it).
-"use strict";
+import { el } from "./dom.js";
+import { send } from "./state.js";
+import { sideColour } from "./sides.js";
 
-(() => {
-  const colours = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
-  const own = [];
-  let players = false;
+let players = false;
 
-  function colour(side) {
-    if (typeof sideColour === "function") return sideColour(side); // app.js's, to match the map
-    if (!own.includes(side)) own.push(side);
-    return colours[own.indexOf(side) % colours.length];
+const colour = sideColour; // the map's colours
+
+function pct(p) { return `${(100 * p).toFixed(1)}%`; }
+
+// A chance in words: 100% (0%) only where the server says it is certain; a chance
+// that rounds to it otherwise reads >99.9% (<0.1%).
+function said(p, certain) {
+  if (certain && p >= 1) return "100%";
+  if (certain && p <= 0) return "0%";
+  const text = pct(p);
+  if (text === "100.0%") return ">99.9%";
+  if (text === "0.0%") return "<0.1%";
+  return text;
+}
+
+function box() {
+  let section = document.getElementById("winbar-box");
+  if (section) return section;
+  section = el("section", { id: "winbar-box", "aria-labelledby": "winbar-h" });
+  section.hidden = true;
+  section.append(
+    el("h2", { id: "winbar-h" }, "Win chance"),
+    el("div", { class: "bar", id: "winbar", role: "img" }),
+    el("ul", { id: "winbar-sides", "aria-live": "polite" }),
+    el("p", { class: "how", id: "winbar-how" }),
+  );
+  const toggle = el("button", { type: "button", id: "winbar-players", "aria-pressed": "false" }, "Show the win bar to players");
+  toggle.hidden = true;
+  toggle.addEventListener("click", () => {
+    send({ type: "winbar", players: !players }); // the server decides
+  });
+  section.append(toggle);
+  const order = document.getElementById("order-box");
+  if (order) order.before(section); else document.querySelector("main").append(section);
+  return section;
+}
+
+export function draw(m) {
+  const section = box();
+  players = m.players;
+  const toggle = document.getElementById("winbar-players");
+  toggle.hidden = !m.gm;
+  toggle.setAttribute("aria-pressed", String(players));
+  toggle.textContent = players ? "Hide the win bar from players" : "Show the win bar to players";
+  if (!m.bar) {
+    section.hidden = !m.gm; // a player's page: no bar shown to it any more
+    if (!m.gm) return;
   }
-
-  function pct(p) { return `${(100 * p).toFixed(1)}%`; }
-
-  // A chance in words: 100% (0%) only where the server says it is certain; a chance
-  // that rounds to it otherwise reads >99.9% (<0.1%).
-  function said(p, certain) {
-    if (certain && p >= 1) return "100%";
-    if (certain && p <= 0) return "0%";
-    const text = pct(p);
-    if (text === "100.0%") return ">99.9%";
-    if (text === "0.0%") return "<0.1%";
-    return text;
+  section.hidden = false;
+  const bar = m.bar;
+  const strip = document.getElementById("winbar");
+  const list = document.getElementById("winbar-sides");
+  const how = document.getElementById("winbar-how");
+  strip.replaceChildren();
+  list.replaceChildren();
+  if (!bar) {
+    how.textContent = "working it out…";
+    return;
   }
-
-  function box() {
-    let section = document.getElementById("winbar-box");
-    if (section) return section;
-    section = el("section", { id: "winbar-box", "aria-labelledby": "winbar-h" });
-    section.hidden = true;
-    section.append(
-      el("h2", { id: "winbar-h" }, "Win chance"),
-      el("div", { class: "bar", id: "winbar", role: "img" }),
-      el("ul", { id: "winbar-sides", "aria-live": "polite" }),
-      el("p", { class: "how", id: "winbar-how" }),
-    );
-    const toggle = el("button", { type: "button", id: "winbar-players", "aria-pressed": "false" }, "Show the win bar to players");
-    toggle.hidden = true;
-    toggle.addEventListener("click", () => {
-      send({ type: "winbar", players: !players }); // app.js's send; the server decides
-    });
-    section.append(toggle);
-    const order = document.getElementById("order-box");
-    if (order) order.before(section); else document.querySelector("main").append(section);
-    return section;
+  section.dataset.method = bar.method;
+  if (bar.method === "working") {
+    section.classList.add("estimate");
+    how.textContent = `Working it out after record ${m.seq - 1}: no simulated fight has ended yet` +
+      (bar.growing ? `; the fight's chain has ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"} so far.` : ".");
+    strip.setAttribute("aria-label", "win chance: being worked out");
+    return;
   }
-
-  function draw(m) {
-    const section = box();
-    players = m.players;
-    const toggle = document.getElementById("winbar-players");
-    toggle.hidden = !m.gm;
-    toggle.setAttribute("aria-pressed", String(players));
-    toggle.textContent = players ? "Hide the win bar from players" : "Show the win bar to players";
-    if (!m.bar) {
-      section.hidden = !m.gm; // a player's page: no bar shown to it any more
-      if (!m.gm) return;
-    }
-    section.hidden = false;
-    const bar = m.bar;
-    const strip = document.getElementById("winbar");
-    const list = document.getElementById("winbar-sides");
-    const how = document.getElementById("winbar-how");
-    strip.replaceChildren();
-    list.replaceChildren();
-    if (!bar) {
-      how.textContent = "working it out…";
-      return;
-    }
-    section.dataset.method = bar.method;
-    if (bar.method === "working") {
-      section.classList.add("estimate");
-      how.textContent = `Working it out after record ${m.seq - 1}: no simulated fight has ended yet` +
-        (bar.growing ? `; the fight's chain has ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"} so far.` : ".");
-      strip.setAttribute("aria-label", "win chance: being worked out");
-      return;
-    }
-    const estimate = bar.method === "estimate";
-    section.classList.toggle("estimate", estimate);
-    const words = [];
-    for (const [side, s] of Object.entries(bar.sides)) {
-      const seg = el("span", { "data-side": side });
-      seg.style.width = pct(s.win);
-      seg.style.background = colour(side);
-      strip.append(seg);
-      const ci = s.ci95 ? ` (95%: ${said(s.ci95[0])}–${said(s.ci95[1])})` : "";
-      const line = `${side}: ${estimate ? "about " : ""}${said(s.win, s.certain)}${ci}`;
-      const li = el("li", { "data-side": side });
-      const sw = el("span", { class: "swatch", "aria-hidden": "true" });
-      sw.style.background = colour(side);
-      li.append(sw, document.createTextNode(line));
-      list.append(li);
-      words.push(line);
-    }
-    if (bar.draw > 0) {
-      const seg = el("span", { class: "draw" });
-      seg.style.width = pct(bar.draw);
-      strip.append(seg);
-      const line = `draw: ${estimate ? "about " : ""}${said(bar.draw, bar.draw_certain)}`;
-      list.append(el("li", { "data-side": "" }, line));
-      words.push(line);
-    }
-    const kind = { exact: "exact", float: "solved in floating point", estimate: "an estimate" }[bar.method];
-    strip.setAttribute("aria-label", `win chance, ${kind}: ${words.join("; ")}`);
-    const states = `${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics`;
-    let text;
-    if (bar.method === "exact") {
-      text = `Exact (${states}), after record ${m.seq - 1}.`;
-    } else if (bar.method === "float") {
-      text = `Solved in floating point (${states}; largest residual ${Number(bar.residual).toExponential(0)}), after record ${m.seq - 1}.`;
-    } else {
-      text = `An estimate from ${bar.fights.toLocaleString("en")} simulated ${bar.fights === 1 ? "fight" : "fights"} (the lab's tactics), after record ${m.seq - 1}` +
-        (bar.final ? "." : (bar.growing ? `; refining, the fight's chain at ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"}…` : "; refining…"));
-    }
-    how.textContent = text +
-      (bar.idle && bar.idle.length
-        ? ` ${bar.idle.join(", ")} only ${bar.idle.length === 1 ? "ends its turn" : "end their turns"} here: nothing in reach, and it does not walk (approach: false, or the table's move: 0).`
-        : "");
+  const estimate = bar.method === "estimate";
+  section.classList.toggle("estimate", estimate);
+  const words = [];
+  for (const [side, s] of Object.entries(bar.sides)) {
+    const seg = el("span", { "data-side": side });
+    seg.style.width = pct(s.win);
+    seg.style.background = colour(side);
+    strip.append(seg);
+    const ci = s.ci95 ? ` (95%: ${said(s.ci95[0])}–${said(s.ci95[1])})` : "";
+    const line = `${side}: ${estimate ? "about " : ""}${said(s.win, s.certain)}${ci}`;
+    const li = el("li", { "data-side": side });
+    const sw = el("span", { class: "swatch", "aria-hidden": "true" });
+    sw.style.background = colour(side);
+    li.append(sw, document.createTextNode(line));
+    list.append(li);
+    words.push(line);
   }
-
-  window.addEventListener("fracas:winbar", (e) => draw(e.detail));
-})();
+  if (bar.draw > 0) {
+    const seg = el("span", { class: "draw" });
+    seg.style.width = pct(bar.draw);
+    strip.append(seg);
+    const line = `draw: ${estimate ? "about " : ""}${said(bar.draw, bar.draw_certain)}`;
+    list.append(el("li", { "data-side": "" }, line));
+    words.push(line);
+  }
+  const kind = { exact: "exact", float: "solved in floating point", estimate: "an estimate" }[bar.method];
+  strip.setAttribute("aria-label", `win chance, ${kind}: ${words.join("; ")}`);
+  const states = `${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics`;
+  let text;
+  if (bar.method === "exact") {
+    text = `Exact (${states}), after record ${m.seq - 1}.`;
+  } else if (bar.method === "float") {
+    text = `Solved in floating point (${states}; largest residual ${Number(bar.residual).toExponential(0)}), after record ${m.seq - 1}.`;
+  } else {
+    text = `An estimate from ${bar.fights.toLocaleString("en")} simulated ${bar.fights === 1 ? "fight" : "fights"} (the lab's tactics), after record ${m.seq - 1}` +
+      (bar.final ? "." : (bar.growing ? `; refining, the fight's chain at ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"}…` : "; refining…"));
+  }
+  how.textContent = text +
+    (bar.idle && bar.idle.length
+      ? ` ${bar.idle.join(", ")} only ${bar.idle.length === 1 ? "ends its turn" : "end their turns"} here: nothing in reach, and it does not walk (approach: false, or the table's move: 0).`
+      : "");
+}

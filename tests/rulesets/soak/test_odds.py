@@ -21,7 +21,7 @@ from fracas.rulesets.base import decided
 from fracas.rulesets.soak import Soak
 from fracas.rulesets.soak.attack import Attack
 from fracas.rulesets.soak.data import ODDS_MAX_ROLLS
-from fracas.steps import roll_all
+from fracas.rulesets.steps import roll_all
 from tests.rulesets.builders import merged_chisquare
 from tests.rulesets.soak.support import act, doc, odds_of, state_and_action, who
 

@@ -1,4 +1,4 @@
-"""A burst's hits merged by what they leave (``FireOn.odds_key``, ``fracas.steps``): the
+"""A burst's hits merged by what they leave (``FireOn.odds_key``, ``fracas.rulesets.steps``): the
 exact odds follow one node per (first hit, the others' damage after DT summed), not one
 per pattern of limbs and damage; they must equal following every path whole (WL-14,
 WL-15: hits summed, DR once; WL-9, WL-17: CRIT and Sneak on the first hit; WL-13: cover

@@ -1,0 +1,61 @@
+"""An action as a face gives it, read once at the table's door: checked for who asks
+(a player knows no hidden combatant, nor the game master's actions or dice) and by the
+file's validator, a player's move made its actor's own move as the rules take it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from fracas.actions import check_now
+from fracas.errors import FracasError, Refusal
+from fracas.files import EncounterFile
+from fracas.model import Action, Encounter
+from fracas.table.identity import Identity
+from fracas.table.moving import own_move
+from fracas.table.projection import mentions
+
+__all__ = ["check_seen", "read"]
+
+
+def check_seen(seq: int, seen_seq: int | None) -> None:
+    """Refuse a change asked from a page that saw the table at ``seen_seq`` (None:
+    whatever it holds) now that it is at ``seq``.
+
+    Raises:
+        FracasError: ``moved_on``.
+    """
+    if seen_seq is not None and seen_seq != seq:
+        raise FracasError(
+            "moved_on",
+            f"the table moved on (record {seq}, your page saw {seen_seq}); "
+            "nothing was written; here is what happened",
+        )
+
+
+def read(
+    file: EncounterFile, given: Action | Mapping[str, Any], by: Identity, state: Encounter
+) -> Action:
+    """``given`` checked once, in ``state``: a player knows no hidden combatant."""
+    ruleset = file.ruleset
+    known = state.combatants
+    if not by.is_gm:
+        known = {cid: c for cid, c in known.items() if cid not in state.hidden}
+        by.check_do(given.get("do") if isinstance(given, Mapping) else given.do)
+        by.check_dice(given.get("dice") if isinstance(given, Mapping) else given.dice)
+    if not by.is_gm and mentions(given, state.hidden):  # not quoted back: not named
+        raise Refusal(
+            "unknown_combatant",
+            f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
+        )
+    action = check_now(ruleset, known, given, file.bounds)
+    if not by.is_gm and action.do == "move":
+        # a player's move is its actor's own movement as the rules take it (the
+        # table's walk; wasteland: `ap` = the distance, paid MAP then AP, WL-2)
+        own = own_move(ruleset, state, action)
+        if own is action and ruleset.contract.move_spec is None:
+            own = dataclasses.replace(action, params={**action.params, "walk": True})
+        if own is not action:
+            action = check_now(ruleset, known, own, file.bounds)
+    return action
