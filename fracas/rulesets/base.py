@@ -284,6 +284,11 @@ class Contract:
     (:func:`cite`), so a game master reads words first and the rule after them."""
     presenter: type[Presenter] = Presenter
     """What faces show of the state."""
+    chain_key: Callable[[Any, Encounter], Encounter] | None = None
+    """The state the balance lab's exact chain keys a state by, ``(rules, state) ->
+    state``: one whose fight goes on exactly as the state's does under the lab's
+    tactics, where the rules make the two the same (the chain then follows one of them
+    instead of both). None: the state itself."""
 
     def action(self, name: str) -> ActionSpec | None:
         """The action named ``name``, or None."""
@@ -406,13 +411,6 @@ class Ruleset(ABC):
         keeps the order. The turn in progress goes on; the next is the one after it in the
         new order. Default: None."""
         return None
-
-    def chain_key(self, state: Encounter) -> Encounter:
-        """The state the balance lab's exact chain keys ``state`` by: one whose fight goes
-        on exactly as ``state``'s does under the lab's tactics, where the rules make the
-        two the same (the chain then follows one of them instead of both). Default:
-        ``state`` itself."""
-        return state
 
     def initial_values(self) -> dict[str, int]:
         """Encounter-wide values as the encounter starts (an option may set them)."""

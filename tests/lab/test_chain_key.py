@@ -4,6 +4,7 @@ that follows every magazine count."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,8 @@ def test_dc10_free_reload_keyed_full_gives_the_exact_odds_of_every_count(
     start = file_start(ef)
     keyed = win_odds(ef.ruleset, start)
     with monkeypatch.context() as m:
-        m.setattr(type(ef.ruleset), "chain_key", _identity)
+        contract = dataclasses.replace(ef.ruleset.contract, chain_key=_identity)
+        m.setattr(type(ef.ruleset), "contract", contract)
         every = win_odds(ef.ruleset, start)
     assert keyed.sides == every.sides
     assert keyed.draw == every.draw

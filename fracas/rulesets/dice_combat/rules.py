@@ -195,13 +195,10 @@ class DiceCombat(TypedRuleset[Sheet, Options, Strike | Blast | Ready]):
             "empty_gun": "DC-8",
         },
         presenter=DiceCombatPresenter,
+        chain_key=full_magazines,  # DC-8, DC-10: a gun's magazine keyed full
     )
 
     # --- hooks ------------------------------------------------------------
-
-    def chain_key(self, state: Encounter) -> Encounter:
-        """DC-8, DC-10: a gun's magazine keyed full (:func:`full_magazines`)."""
-        return full_magazines(self, state)
 
     def settle(self, c: Combatant, given: frozenset[str], fresh: bool = False) -> Combatant:
         hand = sheet_as(c, Sheet).hand
