@@ -448,10 +448,13 @@ def text_of(doc: Mapping[str, Any], as_json: bool) -> str:
 
 
 @st.composite
-def encounter_file(draw: st.DrawFn) -> tuple[str, str, str]:
-    """``(ruleset, name, text)``: an encounter file of any ruleset, valid or (a third of them)
-    broken, in YAML or JSON; now and then its text cut or garbled."""
-    rs = draw(st.sampled_from(RULESET_NAMES))
+def encounter_file(
+    draw: st.DrawFn, rulesets: tuple[str, ...] | None = None
+) -> tuple[str, str, str]:
+    """``(ruleset, name, text)``: an encounter file of any ruleset (of ``rulesets``, where
+    given), valid or (a third of them) broken, in YAML or JSON; now and then its text cut
+    or garbled."""
+    rs = draw(st.sampled_from(rulesets or RULESET_NAMES))
     doc = draw(encounter(rs))
     if _chance(draw, 30):
         doc = draw(broken(doc))

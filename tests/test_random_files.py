@@ -23,7 +23,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, Phase, event, given, settings
 
 from fracas.cli import main
-from tests.random_files import encounter_file
+from tests.random_files import RULESET_NAMES, encounter_file
 
 ODDS_BUDGET = ("--budget", "250")
 """Each odds request's time budget (ms): past it, a marked estimate (as for any file)."""
@@ -119,7 +119,13 @@ def test_random_files_end_with_a_result_or_one_error_line(here: Path, made: Any)
 
 
 @pytest.mark.slow
-@settings(max_examples=600, **_SETTINGS)
-@given(made=encounter_file())
-def test_many_random_files_end_with_a_result_or_one_error_line(here: Path, made: Any) -> None:
-    _check_made(here, made)
+@pytest.mark.parametrize("ruleset", RULESET_NAMES)
+def test_many_random_files_end_with_a_result_or_one_error_line(here: Path, ruleset: str) -> None:
+    """600 files in all, 120 of each ruleset (one test each: the two workers share them)."""
+
+    @settings(max_examples=120, **_SETTINGS)
+    @given(made=encounter_file((ruleset,)))
+    def each(made: Any) -> None:
+        _check_made(here, made)
+
+    each()
