@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fracas.actions import Bounds, check_now
-from fracas.catalogue import GM_ACTION_NAMES, advances_turn, spec_of, walks
+from fracas.catalogue import GM_ACTION_NAMES, advances_turn, walks
 from fracas.dice.source import Dice, GivenDice, RandomDice, Roll
 from fracas.errors import FracasError, Refusal
 from fracas.gm import plan_gm
@@ -31,7 +31,7 @@ from fracas.model import (
     Walked,
     fold,
 )
-from fracas.rulesets.base import ActionSpec, Ruleset, decided, distance, is_down
+from fracas.rulesets.base import Ruleset, decided, distance, is_down
 from fracas.rulesets.steps import roll_all
 
 __all__ = ["Engine", "Record", "advance_to", "dice_from_rolls", "plan"]
@@ -164,8 +164,9 @@ def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> li
 
 def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
     """Every event of one action, computed from ``state`` without changing it."""
-    spec = spec_of(ruleset, action.do)
-    _in_fight(state, action, spec)
+    # ``action`` was checked once, where it came in (:func:`fracas.actions.check_now` in
+    # this state: the table's door, a file's reader, :meth:`Engine.act`), or written by
+    # fracas itself (the log replayed, the lab's tactics): not checked again here
     if action.do in GM_ACTION_NAMES:  # a game master's action: takes no turn
         return _table_action(ruleset, state, action, dice)
     if action.do == "end_turn" and _skipped(ruleset, state, action.actor):
@@ -211,26 +212,6 @@ def _skipped(ruleset: Ruleset, state: Encounter, actor: str) -> bool:
     then ends nothing (it does not pass every turn up to its own)."""
     down = is_down(ruleset, state.get(actor))
     return state.table.skip_down and actor != state.turn.actor and down
-
-
-def _in_fight(state: Encounter, action: Action, spec: ActionSpec | None) -> None:
-    """Refuse an action naming a combatant that is not in the fight (removed, or never
-    added): its actor, its target, the ids its parameters name."""
-    named = [("actor", action.actor)]
-    if action.target is not None:
-        named.append(("target", action.target))
-    for key in (
-        spec.combatant_params if spec is not None and action.do not in GM_ACTION_NAMES else ()
-    ):
-        value = action.params.get(key)
-        if isinstance(value, Mapping | tuple | list):
-            named += [(key, cid) for cid in value]
-    for what, cid in named:
-        if cid not in state.combatants:
-            raise Refusal(
-                "unknown_combatant",
-                f"{what} {cid!r} is not in the fight; combatants: {', '.join(state.order)}",
-            )
 
 
 def _table_action(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:

@@ -6,24 +6,25 @@ and step are followed once) and each path is summarised per combatant: did the a
 land on it, how much damage it took, is it down afterwards. There is no per-ruleset
 odds code: only ``decide``, ``roll`` and the events.
 
-Every request answers within its time budget (default 5 s of wall time): exact when the
-enumeration ends in time, else a seeded Monte Carlo estimate with 95% intervals,
-marked as an estimate (``Odds.estimate``); ``cancelled`` when the caller's hook says
-stop (:mod:`fracas.dice.budget`).
+Every request is bounded by **work**, not by the clock, so the same question gets the
+same answer on a quiet and on a busy machine: exact when the enumeration ends within
+:data:`ODDS_PATHS` dice paths, else a Monte Carlo estimate of :data:`ODDS_SAMPLES`
+seeded samples with 95% intervals, marked as an estimate (``Odds.estimate``). The wall
+time (``seconds``, default 30 s) is only an outer bound: an answer it cuts says so
+(``Odds.cut_by_time``, "cut by the time limit"); ``cancelled`` when the caller's hook
+says stop (:mod:`fracas.dice.budget`).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
 from fracas.catalogue import GM_ACTION_NAMES, advances_turn
-from fracas.dice.budget import DEFAULT_SECONDS, Budget, Cancel
-from fracas.dice.exact import DEFAULT_MAX_PATHS
+from fracas.dice.budget import CUT_BY_TIME, DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.engine import advance_to, plan
 from fracas.errors import FracasError
@@ -33,15 +34,24 @@ from fracas.rulesets import base as rulesets_base
 from fracas.rulesets.base import Ruleset, decided, roll
 from fracas.rulesets.steps import roll_all
 
-__all__ = ["CombatantOdds", "Estimate", "Odds", "action_odds"]
+__all__ = ["ODDS_PATHS", "ODDS_SAMPLES", "CombatantOdds", "Estimate", "Odds", "action_odds"]
 
+ODDS_PATHS = 30_000
+"""Dice paths (replays, complete or cut at the depth) the exact enumeration may take
+before the odds become an estimate. A path costs 20-120 µs of CPU in most actions
+(about 1 ms in a Molotov's): the exact part of a request ends within about the 2.5 s
+the old wall-time budget gave it on a quiet machine. The wasteland 3-shot burst with
+its locations given (5,936 paths) is exact; a 50-shot burst (about 24 million) is
+refused after about 1,000 replays (Knuth's estimate, :mod:`fracas.dice.exact`)."""
+ODDS_SAMPLES = 2_000
+"""Seeded samples an estimate takes (a 95% interval of at most ±2.2 points on a
+chance); a sample costs 0.07-0.25 ms, 1.6 ms for a 50-shot burst."""
 EXACT_SHARE = 0.5
-"""The share of a time budget the exact enumeration may take before the rest goes to a
-Monte Carlo estimate."""
-FLOOR_SAMPLES = 50
-"""Samples an estimate takes even past its budget (a very slow action)."""
-MAX_SAMPLES = 20_000
-"""Samples an estimate stops at when it has no time budget."""
+"""The share of the wall-time bound the exact enumeration may take before the rest goes
+to the estimate (only where the clock cuts it: the work budget decides first)."""
+MIN_SAMPLES = 50
+"""Samples an estimate takes at least, even past the wall-time bound (a very slow
+action still answers)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,11 @@ class Odds:
     at_least: int | None = None
     estimate: Estimate | None = None
     why: str = ""
-    """Why an estimate was given instead (the exact enumeration's refusal)."""
+    """Why an estimate was given instead (the exact enumeration's refusal), and, where
+    the wall-time bound cut the work short, "cut by the time limit"."""
+    cut_by_time: bool = False
+    """The wall-time bound cut the work: the answer is an estimate that depends on the
+    machine's speed (fewer samples than asked, or the exact part given up early)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``fracas odds --json`` object (README, "Command line")."""
@@ -114,6 +128,7 @@ class Odds:
                 "samples": e.samples,
                 "seed": e.seed,
                 "why": self.why,
+                "cut_by_time": self.cut_by_time,
                 "ci95": {
                     cid: {k: None if v is None else list(v) for k, v in iv.items()}
                     for cid, iv in e.intervals.items()
@@ -147,7 +162,8 @@ def action_odds(
     max_rolls: int | None = None,
     shortcut: bool = True,
     seconds: float | None = DEFAULT_SECONDS,
-    max_paths: int = DEFAULT_MAX_PATHS,
+    max_paths: int = ODDS_PATHS,
+    samples: int = ODDS_SAMPLES,
     cancel: Cancel | None = None,
     estimate: bool = True,
     steps: bool = True,
@@ -165,14 +181,17 @@ def action_odds(
     not branched on. ``steps=False`` follows every path whole (no merging) and
     ``pools=False`` rolls pools die by die: the plain enumeration tests compare with.
 
-    Bounded: ``seconds`` of wall time (None: unbounded, always exact) and
-    ``max_paths`` dice paths; past either, with ``estimate``, a seeded Monte Carlo
-    estimate in what is left of the time (at least 50 samples), else the refusal.
+    Bounded by work: ``max_paths`` dice paths for the exact answer; past them, with
+    ``estimate``, a Monte Carlo estimate of ``samples`` samples seeded by ``seed`` (the
+    same answer whatever the machine's load), else the refusal. ``seconds`` is an outer
+    bound on wall time (None: none): where it cuts the exact part (after half of it,
+    with ``estimate``) or the samples, the answer is an estimate marked
+    ``cut_by_time`` ("cut by the time limit" in ``why``), of at least 50 samples.
     ``cancel`` (a :class:`threading.Event` or a callable) is looked at every few paths.
 
     Raises:
         FracasError: the action's refusal; ``cancelled``; ``too_many_paths`` or
-            ``too_slow`` without ``estimate``.
+            ``too_slow`` (cut by the time limit) without ``estimate``.
     """
     if advances_turn(ruleset, action) and state.turn.actor != action.actor:
         dice = GivenDice(action.dice, RandomDice(seed))
@@ -215,25 +234,29 @@ def action_odds(
         total = Budget(seconds, cancel)
         total.started = budget.started
         total.deadline = None if seconds is None else budget.started + seconds
-        begun = time.monotonic()
+        timed_out = [refusal.code == "too_slow"]
 
         def until(n: int) -> bool:
-            if n % 64 == 0 and total.cancelled():
-                raise FracasError("cancelled", "the odds were cancelled by their caller") from None
-            if total.deadline is None:
-                return n >= MAX_SAMPLES
-            if n < FLOOR_SAMPLES:
-                return False
-            # Stop when two more samples, as long as the mean so far, would end past it:
-            # the last one and the summing up after it stay within the budget.
-            now = time.monotonic()
-            return now + 2 * (now - begun) / n >= total.deadline
+            if n % 16 == 0:
+                if total.cancelled():
+                    raise FracasError(
+                        "cancelled", "the odds were cancelled by their caller"
+                    ) from None
+                if n >= MIN_SAMPLES and n < samples and total.expired():
+                    timed_out[0] = True
+                    return True
+            return n >= samples
 
         sampled = sample_outcomes(
             ruleset, before, decision, partial(roll_all, ruleset) if not core else roller,
             given=action.dice, seed=0 if seed is None else seed, until=until,
         )  # fmt: skip
-        return _estimated(before, action, sampled, ruleset, refusal.message)
+        why, got = refusal.message, f"{sampled.samples:,} of {samples:,} samples"
+        if timed_out[0] and refusal.code != "too_slow":
+            why = f"{why}; {CUT_BY_TIME} ({seconds or 0:g} s): {got}"
+        elif timed_out[0] and sampled.samples < samples:
+            why = f"{why}; {got}"
+        return _estimated(before, action, sampled, ruleset, why, timed_out[0])
     combatants = _per_combatant(ruleset, before, action, found)
     least = [o.at_least for o in combatants.values() if o.at_least is not None]
     target = combatants.get(action.target) if action.target is not None else None
@@ -335,7 +358,12 @@ def _entry(partial: Partial, cid: str) -> tuple[str, bool | None, int] | None:
 
 
 def _estimated(
-    before: Encounter, action: Action, sampled: Sampled, ruleset: Ruleset, why: str
+    before: Encounter,
+    action: Action,
+    sampled: Sampled,
+    ruleset: Ruleset,
+    why: str,
+    cut_by_time: bool = False,
 ) -> Odds:
     """Odds from samples, each probability a frequency, with its 95% interval."""
     n = sampled.samples
@@ -369,7 +397,8 @@ def _estimated(
             "mean": (max(0.0, mean - half), mean + half),
             "down": _wilson(downs, n),
         }
-    return Odds(n, combatants, Fraction(0), 0, None, Estimate(n, sampled.seed, intervals), why)
+    estimate = Estimate(n, sampled.seed, intervals)
+    return Odds(n, combatants, Fraction(0), 0, None, estimate, why, cut_by_time)
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:

@@ -15,7 +15,8 @@ to what it was before the roll, so the nodes that differed only in them are one.
 Paths through an exploding die cut at the depth are kept apart, each with what is
 known exactly (the summary before the step where it was cut) and a lower bound (the
 summary with the least faces of the cut). Sampled: the same roll under seeded random
-dice, path after path, until the time is up.
+dice, path after path, a fixed number of them (the caller's work budget; fewer only
+where its wall-time bound or its cancellation stops them, which it then says).
 """
 
 from __future__ import annotations
@@ -269,7 +270,8 @@ def sample_outcomes(
     seed: int,
     until: Callable[[int], bool],
 ) -> Sampled:
-    """Seeded random paths of the roll, one after another, until ``until(samples)``."""
+    """Seeded random paths of the roll, one after another, until ``until(samples)`` (the
+    samples so far) says stop: a number of samples, a time bound, a cancellation."""
     source = RandomDice(seed)
     counts: dict[Path, int] = {}
     n = 0

@@ -1,6 +1,7 @@
 """The odds of every choice (issue "exact odds at hover speed", item 5): each action
 the current actor may take now on each target and each tile that matters, equal to the
-odds of that action alone, fastest first, within a budget, cancellable."""
+odds of that action alone, fastest first, within a budget of work (issue 34: dice
+paths, then samples; the wall time only an outer bound), cancellable."""
 
 from __future__ import annotations
 
@@ -61,15 +62,36 @@ def test_DC_31_an_explosive_is_tried_at_every_tile_that_matters() -> None:
 
 
 def test_past_the_budget_the_slow_choices_come_last_as_marked_estimates() -> None:
+    # Forced by work: a first pass of 400 dice paths a choice (DC-31's Molotov at some
+    # tiles takes more), then estimates of exactly 300 samples, the same twice.
     ruleset, engine = start(MOLOTOV)
-    found = list(choice_odds(ruleset, engine.state, seconds=0.05))  # type: ignore[arg-type]
+    runs = [
+        list(choice_odds(ruleset, engine.state, first_paths=400, samples=300))  # type: ignore[arg-type]
+        for _ in range(2)
+    ]
+    found = runs[0]
+    assert runs[1] == found
     assert len(found) == len(choices_now(ruleset, engine.state))  # type: ignore[arg-type]
     kinds = [c.odds.estimate is not None for c in found]
-    assert any(kinds)
+    assert any(kinds) and not all(kinds)
     assert kinds == sorted(kinds)  # every exact answer before every estimate
     for c in found:
         if c.odds.estimate is not None:
-            assert c.odds.estimate.samples >= 50  # FLOOR_SAMPLES, past the budget
+            assert c.odds.estimate.samples == 300 and not c.odds.cut_by_time
+            assert "more than 400 dice paths" in c.odds.why
+        else:
+            assert c.odds.paths <= 400
+
+
+def test_past_the_wall_time_bound_the_choices_are_estimates_cut_by_time() -> None:
+    ruleset, engine = start(MOLOTOV)
+    found = list(choice_odds(ruleset, engine.state, seconds=0.001, samples=100_000))  # type: ignore[arg-type]
+    assert len(found) == len(choices_now(ruleset, engine.state))  # type: ignore[arg-type]
+    cut = [c for c in found if c.odds.cut_by_time]
+    assert cut
+    for c in cut:
+        assert c.odds.estimate is not None and 50 <= c.odds.estimate.samples < 100_000
+        assert "cut by the time limit" in c.odds.why
 
 
 def test_a_cancelled_request_stops() -> None:

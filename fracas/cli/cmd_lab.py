@@ -31,13 +31,22 @@ def lab() -> None:
     "--max-states",
     type=click.IntRange(min=1),
     default=None,
-    help="States past which the chain gives up for the estimate (default 400,000).",
+    help="States past which the chain gives up for the estimate (default 20,000): the "
+    "chain's budget of work.",
+)
+@click.option(
+    "--fights",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Fights the estimate plays at most (default 1,000; it stops sooner once within "
+    "1 point): its budget of work.",
 )
 @click.option(
     "--seconds",
     type=click.FloatRange(min=1),
     default=None,
-    help="Wall time to answer in (default 55): half for the chain, the rest for fights.",
+    help="An outer bound on wall time (default 120): the budgets of work decide the "
+    "answer; one this bound cuts says so.",
 )
 @click.option(
     "--method",
@@ -52,6 +61,7 @@ def lab_win(
     file: str,
     as_json: bool,
     max_states: int | None,
+    fights: int | None,
     seconds: float | None,
     method: str,
     seed: int,
@@ -60,9 +70,11 @@ def lab_win(
     """Each side's chance to be the last standing, from FILE's state after its actions,
     under the lab's tactics (the file's `tactics:`): exact (Fractions) where the fight's
     chain is small, else the same chain in floating point (its residual shown), else a
-    seeded estimate from fights (95% interval within 1 point), labelled. A draw: every
-    side down at once, or a stalemate; there is no round cap."""
-    from fracas.lab.win import EXACT_STATES, FLOAT_STATES, SECONDS, percent, win
+    seeded estimate from fights (95% interval within 1 point, or --fights fights),
+    labelled. The budgets are work (states, fights, the seed): the same answer on a
+    quiet and a busy machine. A draw: every side down at once, or a stalemate; there is
+    no round cap."""
+    from fracas.lab.win import EXACT_STATES, FIGHTS, FLOAT_STATES, SECONDS, percent, win
 
     def go() -> None:
         text = read_text(file)
@@ -73,6 +85,7 @@ def lab_win(
             seconds=seconds or SECONDS,
             max_states=max_states or (FLOAT_STATES if method != "exact" else EXACT_STATES),
             exact_states=EXACT_STATES if method in ("auto", "exact") else 0,
+            fights=fights or FIGHTS,
             seed=seed,
             workers=workers,
             methods=methods,
@@ -104,8 +117,13 @@ def lab_win(
             )
         else:
             how = f"ESTIMATE from {result.fights:,} seeded fights (seed {seed}), 95% intervals"
-            if not result.precise:
-                how += "; the time ran out before they were within 1 point"
+            if not result.precise and not result.cut_by_time:
+                how += f"; the budget of {fights or FIGHTS:,} fights ended before 1 point"
+        if result.cut_by_time:
+            how += (
+                f"; cut by the time limit ({seconds or SECONDS:g} s): "
+                "another machine may answer otherwise (--seconds allows more time)"
+            )
         _out.print(
             f"[dim]{how}; {result.rounds_mean:.2f} rounds on average; {result.seconds:.1f} s[/dim]"
         )
@@ -130,7 +148,8 @@ def lab_win(
     "--seconds",
     type=click.FloatRange(min=0.1),
     default=None,
-    help="Wall time the advice may take (default 4): the odds, then the chain.",
+    help="An outer bound on the advice's wall time (default 15): the budgets of work "
+    "(dice paths, samples, states) decide it; what this bound cuts is said.",
 )
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Only the best N choices.")
 def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None) -> None:

@@ -13,7 +13,6 @@ from fracas.errors import FracasError
 from fracas.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
 from fracas.store import open_store
 from fracas.table import (
-    DEFAULT_CHOICE_SECONDS,
     DEFAULT_SECONDS,
     Odds,
     Table,
@@ -36,14 +35,28 @@ from fracas.table import (
     type=click.FloatRange(min=0, min_open=True),
     default=DEFAULT_SECONDS,
     show_default=True,
-    help="Wall time the odds may take: exact within it, else a marked Monte Carlo estimate.",
+    help="An outer bound on wall time: the work (--max-paths, --samples) decides the "
+    "answer; one this bound cuts says so.",
 )
 @click.option(
     "--budget",
     "budget_ms",
     type=click.IntRange(min=1),
     default=None,
-    help="The same time budget in milliseconds (overrides --seconds).",
+    help="The same bound in milliseconds (overrides --seconds).",
+)
+@click.option(
+    "--max-paths",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Dice paths the exact odds may take (default 30,000); past them, a marked Monte "
+    "Carlo estimate.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Seeded samples of an estimate (default 2,000).",
 )
 @click.option(
     "--choices",
@@ -57,6 +70,8 @@ def odds(
     depth: int | None,
     seconds: float,
     budget_ms: int | None,
+    max_paths: int | None,
+    samples: int | None,
     choices: bool,
 ) -> None:
     """Exact odds of the last action of FILE, before anyone rolls.
@@ -65,9 +80,11 @@ def odds(
     replayed over every face of every die it rolls. Dice the last action
     names stay fixed: the odds are conditional on them. Where dice explode
     without end, paths are cut at a depth and the output states the mass cut
-    and the least damage of a cut path. Past the time budget (--seconds or
-    --budget MS) the odds are a seeded Monte Carlo estimate with 95% intervals,
-    marked as such, instead of exact.
+    and the least damage of a cut path. Past the budget of work (--max-paths dice
+    paths) the odds are a seeded Monte Carlo estimate (--samples samples) with 95%
+    intervals, marked as such, instead of exact: the same answer on a quiet and a
+    busy machine. --seconds (or --budget MS) only bounds the wall time; an answer it
+    cuts says "cut by the time limit".
     """
     if budget_ms is not None:
         seconds = budget_ms / 1000
@@ -75,7 +92,7 @@ def odds(
     def go() -> None:
         if choices:
             table = _played(file, None)
-            _print_choices(table, as_json, DEFAULT_CHOICE_SECONDS if budget_ms is None else seconds)
+            _print_choices(table, as_json, seconds)
             return
         table = _played(file, -1)  # every action but the last
         ef = table.file
@@ -86,7 +103,9 @@ def odds(
             )
         last, n = ef.actions[-1], len(ef.actions)
         try:
-            result = table.odds(last, max_rolls=depth, seconds=seconds)
+            work = {"max_paths": max_paths, "samples": samples}
+            given = {k: v for k, v in work.items() if v is not None}
+            result = table.odds(last, max_rolls=depth, seconds=seconds, **given)
         except FracasError as exc:
             raise ActionError(n, ef.action_where[n - 1], exc) from None
         if as_json:

@@ -1,9 +1,13 @@
-"""How long an exact enumeration may run, and how a caller stops it.
+"""How much work an odds request may do, how long it may take at most, and how a caller
+stops it.
 
-Exact odds answer or refuse within a time budget (wall time, default 5 s) whatever
-the action: the enumerator looks at the clock and at the caller's cancellation hook
-every :data:`CHECK_EVERY` replays and gives up with ``too_slow`` or ``cancelled``.
-A hover request in a browser is cancelled when the pointer moves on.
+Odds are bounded by **work**: dice paths replayed for the exact answer, then a fixed
+number of seeded samples for an estimate (:func:`fracas.odds.action_odds`), so the same
+question gets the same answer on a quiet and on a busy machine. The wall time is only
+an outer bound (:class:`Budget`, default :data:`DEFAULT_SECONDS`): the enumerator looks
+at the clock and at the caller's cancellation hook every :data:`CHECK_EVERY` replays and
+gives up with ``too_slow`` (an answer *cut by the time limit*, which says so) or
+``cancelled``. A hover request in a browser is cancelled when the pointer moves on.
 """
 
 from __future__ import annotations
@@ -12,10 +16,14 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["CHECK_EVERY", "DEFAULT_SECONDS", "Budget", "Cancel"]
+__all__ = ["CHECK_EVERY", "CUT_BY_TIME", "DEFAULT_SECONDS", "Budget", "Cancel"]
 
-DEFAULT_SECONDS = 5.0
-"""Wall time an odds request may take before it is refused as ``too_slow``."""
+DEFAULT_SECONDS = 30.0
+"""The outer bound on the wall time of an odds request (the command line's and the
+page's): generous, so that the work budget, not the clock, decides the answer."""
+
+CUT_BY_TIME = "cut by the time limit"
+"""The words every answer (or refusal) the wall-time bound cut carries."""
 
 CHECK_EVERY = 8
 """Replays between two looks at the clock and the cancellation hook (a replay is 10 µs
@@ -26,7 +34,8 @@ Cancel = threading.Event | Callable[[], bool]
 
 
 class Budget:
-    """A deadline and a cancellation hook, checked by the enumerator."""
+    """An outer bound on wall time (a deadline) and a cancellation hook, checked by the
+    enumerator and the sampler."""
 
     __slots__ = ("_cancelled", "deadline", "seconds", "started")
 
@@ -43,7 +52,7 @@ class Budget:
         return time.monotonic() - self.started
 
     def expired(self) -> bool:
-        """Whether the time budget is spent."""
+        """Whether the wall-time bound is passed."""
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def cancelled(self) -> bool:

@@ -7,15 +7,17 @@ the fight's chain can say, the side's chance to win after it, with one line on w
 (docs/lab.md, "The advisor").
 
 The chances to win come from the chains solved for the table (:mod:`fracas.lab.keep`)
-and, for the states they lack, from one chain grown from them all within the time
-left (in Fractions where small, else in floating point); a choice whose states the
-chain does not reach in time has none.
+and, for the states they lack, from one chain grown from them all within
+:data:`ADVICE_STATES` states (in Fractions where small, else in floating point); a
+choice whose states the chain does not reach within them has none. Every budget is
+work (dice paths, samples, states): the same advice on a quiet and a busy machine;
+``seconds`` only bounds the wall time, and advice it cuts says so (``cut_by_time``).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +32,8 @@ from fracas.model import Encounter
 from fracas.odds import Odds, action_odds
 
 __all__ = [
+    "ADVICE_PATHS",
+    "ADVICE_SAMPLES",
     "ADVICE_SECONDS",
     "ADVICE_STATES",
     "Advice",
@@ -38,14 +42,17 @@ __all__ = [
     "advise",
 ]
 
-ADVICE_SECONDS = 4.0
-"""Seconds the advice may take (the odds of each choice first, then the chain)."""
-ADVICE_STATES = 50_000
-"""States of the chain grown for the chances to win, at most."""
+ADVICE_SECONDS = 15.0
+"""The outer bound on the advice's wall time (the work budgets below decide it)."""
+ADVICE_STATES = 5_000
+"""States of the chain grown for the chances to win, at most (0.7-3 ms each in most
+examples: about the 4 s of wall time the advice took on a quiet machine)."""
 EXACT_STATES = 20_000
 """States up to which that chain is solved in Fractions."""
-ODDS_SECONDS = 1.0
-"""The time budget of one choice's odds (``fracas odds``'s own is 5 s)."""
+ADVICE_PATHS = 5_000
+"""Dice paths one choice's exact odds may take before they are an estimate."""
+ADVICE_SAMPLES = 1_000
+"""Seeded samples of one choice's estimate."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,9 @@ class Advice:
     preset: str = "default"
     """The preset the actor plays by: its first choice is "the tactics' choice" only
     where that is ``default`` (``naive`` and ``random`` choose otherwise)."""
+    cut_by_time: bool = field(default=False)
+    """The wall-time bound cut some of the work (a choice's odds, or the chain): the
+    advice depends on the machine's speed."""
 
     def to_json(self, state: Encounter) -> dict[str, Any]:
         """The advice as data (``fracas lab advise --json``, the page's panel)."""
@@ -104,6 +114,7 @@ class Advice:
             "method": self.method,
             "states": self.states,
             "preset": self.preset,
+            "cut_by_time": self.cut_by_time,
             "choices": out,
         }
 
@@ -146,9 +157,14 @@ def advise(
     seconds: float = ADVICE_SECONDS,
     seed: int = 0,
     win: bool = True,
+    max_paths: int = ADVICE_PATHS,
+    samples: int = ADVICE_SAMPLES,
+    max_states: int = ADVICE_STATES,
 ) -> Advice:
     """The advice for whoever's turn it is in ``state`` (``keep``: the table's tactics
-    and chains). ``win``: work out the chances to win too.
+    and chains). ``win``: work out the chances to win too. Each choice's odds take at
+    most ``max_paths`` dice paths (then ``samples`` samples), the chain ``max_states``
+    states; ``seconds`` bounds the wall time of it all.
 
     Raises:
         FracasError: what the rules refuse of a choice's odds (a bug: every choice is
@@ -161,16 +177,18 @@ def advise(
     side = state.get(actor).side
     plans = rank(policy, state, every=True)
     odds: list[Odds | None] = []
+    cut = False
     for p in plans:
         if p.attack is None or p.before is None:
             odds.append(None)
             continue
         left = seconds - (time.monotonic() - begun)
-        odds.append(
-            action_odds(
-                rs, p.before, p.attack, seed=seed, seconds=max(0.05, min(ODDS_SECONDS, left))
-            )
-        )
+        found = action_odds(
+            rs, p.before, p.attack, seed=seed, seconds=max(0.05, left), max_paths=max_paths,
+            samples=samples,
+        )  # fmt: skip
+        cut = cut or found.cut_by_time
+        odds.append(found)
     wins: list[float | None] = [None] * len(plans)
     now: float | None = None
     method: str | None = None
@@ -178,7 +196,10 @@ def advise(
     if win:
         outcomes = [_outcomes(keep, state, p) for p in plans]
         deadline = begun + seconds
-        solved = _chain(keep, state, [o for o in outcomes if o is not None], deadline)
+        solved, timed = _chain(
+            keep, state, [o for o in outcomes if o is not None], deadline, max_states
+        )
+        cut = cut or timed
         if solved is not None:
             method, states = solved.method, solved.chain.size
         now = _value(keep, state, side)
@@ -194,9 +215,9 @@ def advise(
             else:
                 wins[i] = total
         if method is None and now is not None:
-            found = keep.lookup(state)
-            if found is not None:
-                method, states = found[0].method, found[0].chain.size
+            found_now = keep.lookup(state)
+            if found_now is not None:
+                method, states = found_now[0].method, found_now[0].chain.size
     return Advice(
         actor,
         side,
@@ -208,6 +229,7 @@ def advise(
         method,
         states,
         policy.preset(state, actor),
+        cut,
     )
 
 
@@ -235,16 +257,21 @@ def _value(keep: Kept, state: Encounter, side: str) -> float | None:
 
 
 def _chain(
-    keep: Kept, state: Encounter, outcomes: list[dict[Encounter, Fraction]], deadline: float
-) -> Solved | None:
-    """One chain from ``state`` and every outcome state no solved chain has, grown until
-    ``deadline``; solved and kept where it ends in time."""
+    keep: Kept,
+    state: Encounter,
+    outcomes: list[dict[Encounter, Fraction]],
+    deadline: float,
+    max_states: int = ADVICE_STATES,
+) -> tuple[Solved | None, bool]:
+    """One chain from ``state`` and every outcome state no solved chain has, grown to at
+    most ``max_states`` states (or until ``deadline``, the outer bound); solved and
+    kept where it ends; and whether the clock cut it."""
     missing = [n for dist in outcomes for n in dist if keep.lookup(n) is None]
     if keep.lookup(state) is None:
         missing.insert(0, state)
     if not missing:
-        return None
-    chain = Chain(keep.ruleset, keep.policy, sides_of(state), max_states=ADVICE_STATES)
+        return None, False
+    chain = Chain(keep.ruleset, keep.policy, sides_of(state), max_states=max_states)
     for n in missing:
         chain.node(n)
     try:
@@ -252,10 +279,10 @@ def _chain(
     except FracasError as exc:
         if exc.code not in ("too_slow", "too_many_states", "too_many_paths"):
             raise
-        return None
+        return None, exc.code == "too_slow"
     solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
     keep.keep(solved)
-    return solved
+    return solved, False
 
 
 def advice_lines(data: dict[str, Any], top: int | None = None) -> list[str]:

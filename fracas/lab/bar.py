@@ -1,21 +1,27 @@
 """The tracker's win bar: each side's chance to win from a live state, in short slices
 of work, each answering at once with what it knows (docs/lab.md, "The win bar").
 
-One slice (:func:`bar_slice`), within :data:`FIRST` seconds for a new state and
-:data:`SLICE` for each refinement after it:
+One slice (:func:`bar_slice`) is a slice of **work**: :data:`FIRST` for a new state
+and :data:`SLICE` for each refinement after it (fights played, chain states expanded),
+each within an outer bound of wall time (:data:`BAR_SECONDS`; a slice it cuts says so,
+``cut_by_time``, and leaves the rest to the next slice):
 
 1. a state found in a chain already solved for this table (:mod:`fracas.lab.keep`:
    the fight's chain from an earlier state, under the same tactics) is answered from
    its values: exact (Fractions) or floating point, said so; final;
-2. else fights are played from the state through the real rules and the tactics,
-   seeded, added to the ones already played from it: an **estimate** with each side's
-   95% Wilson interval;
+2. else fights are played from the state through the real rules and the tactics, the
+   fight number ``i`` seeded from (seed, ``i``) alone, added to the ones already played
+   from it: an **estimate** with each side's 95% Wilson interval;
 3. and the fight's chain from the state is grown further (taken up where the last
    slice left it); once it is whole it is solved (in Fractions up to
    :data:`EXACT_STATES`, else in floating point) and kept, and the bar says so. Past
-   :data:`BAR_STATES` states, or :data:`CHAIN_SECONDS` of growing, the chain is given
-   up for this state and the estimate goes on until its interval is within
-   :data:`HALF` (final).
+   :data:`BAR_STATES` states the chain is given up for this state and the estimate goes
+   on until its interval is within :data:`HALF`, or :data:`BAR_FIGHTS` fights (final).
+
+Where a slice is cut, the next one takes up the same work: the chain where it stopped,
+the fight it dropped with the same seed. So the bar's final answer (the chain's values,
+or the estimate of so many fights) is the same on a quiet and on a busy machine; only
+how soon it comes differs.
 
 A face asks for the next slice while the state stands and the bar is not final
 (``fracas serve``'s bar, :mod:`fracas.web.winbar`); nothing here knows of pages or
@@ -32,6 +38,7 @@ from typing import Any
 
 from fracas.errors import FracasError
 from fracas.files import Tactic
+from fracas.frozen import FrozenDict
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.fight import DRAW, canonical, sides_of
 from fracas.lab.keep import LOCK, Kept, kept
@@ -44,29 +51,42 @@ __all__ = [
     "BAR_SECONDS",
     "BAR_STATES",
     "FIRST",
+    "FIRST_FIGHTS",
+    "FIRST_STATES",
     "SLICE",
+    "SLICE_FIGHTS",
+    "SLICE_STATES",
     "WinBar",
     "bar_in_worker",
     "bar_slice",
     "win_bar",
 ]
 
-FIRST = 0.45
-"""Seconds the first slice of a new state may take (its bar within a second)."""
-SLICE = 0.35
-"""Seconds each later slice may take (a new state's first waits at most this long)."""
+FIRST_STATES = 300
+"""Chain states the first slice of a new state expands (0.7-3 ms each in most examples)."""
+FIRST_FIGHTS = 20
+"""Fights the first slice of a new state plays."""
+SLICE_STATES = 300
+"""Chain states each later slice expands."""
+SLICE_FIGHTS = 20
+"""Fights each later slice plays (five times as many once the chain is given up)."""
+FIRST: Mapping[str, int] = FrozenDict({"slice_states": FIRST_STATES, "slice_fights": FIRST_FIGHTS})
+"""The work of the first slice of a new state (:func:`bar_slice`'s arguments)."""
+SLICE: Mapping[str, int] = FrozenDict({"slice_states": SLICE_STATES, "slice_fights": SLICE_FIGHTS})
+"""The work of each later slice."""
+BAR_SECONDS = 1.0
+"""The outer bound on one slice's wall time (half for the fights, the rest for the
+chain): a slice it cuts leaves its work to the next one."""
 BAR_STATES = 50_000
 """States past which the bar gives up the chain for the estimate."""
 EXACT_STATES = 20_000
 """States up to which a whole chain is solved in Fractions (else in floating point)."""
-CHAIN_SECONDS = 30.0
-"""Seconds of growing after which the bar gives up a state's chain."""
 BAR_FIGHTS = 20_000
 """Fights an estimate plays at most."""
 HALF = 0.01
 """An estimate is final once every side's 95% interval is within this of its rate."""
-BAR_SECONDS = FIRST
-"""Seconds of one slice (the table's limit)."""
+_GIVEN_UP = 5
+"""How many times a slice's fights it plays once the chain is given up."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,8 @@ class WinBar:
     idle: tuple[str, ...] = ()
     """The names of combatants who only end their turns in the solved chain; a face
     shows them to the game master."""
+    cut_by_time: bool = False
+    """The slice's wall-time bound cut its work (the next slice takes it up)."""
 
     @property
     def exact(self) -> bool:
@@ -117,6 +139,7 @@ class WinBar:
             "final": self.final,
             "growing": self.growing,
             "idle": list(self.idle),
+            "cut_by_time": self.cut_by_time,
         }
 
 
@@ -124,13 +147,15 @@ def bar_slice(
     keep: Kept,
     state: Encounter,
     *,
-    seconds: float,
+    seconds: float = BAR_SECONDS,
     seed: int = 0,
     max_states: int = BAR_STATES,
     fights: int = BAR_FIGHTS,
+    slice_states: int = FIRST_STATES,
+    slice_fights: int = FIRST_FIGHTS,
 ) -> WinBar:
-    """One slice of the bar of ``state`` (the module's docstring), within about
-    ``seconds``.
+    """One slice of the bar of ``state`` (the module's docstring): ``slice_fights``
+    fights and ``slice_states`` states of the chain, within ``seconds`` at most.
 
     Raises:
         FracasError: what the rules refuse in the fights (the policy takes only actions
@@ -144,35 +169,45 @@ def bar_slice(
         return _solved_bar(found[0], found[1], sides, state)
     root = canonical(state)
     # fights first: a bar within the slice whatever the chain does (a fight the slice
-    # stops is dropped; the next slice plays it again, its choices kept)
+    # stops is dropped; the next slice plays it again, with the same seed)
     tally = keep.tally(root)
-    share = begun + seconds * (0.5 if root not in keep.given_up else 0.95)
-    if tally.fights < fights and not _precise(tally, sides):
+    given_up = root in keep.given_up
+    share = begun + seconds * (0.5 if not given_up else 0.95)
+    want = min(fights, tally.fights + slice_fights * (_GIVEN_UP if given_up else 1))
+    cut = False
+    while tally.fights < want and not _precise(tally, sides):
         rng = random.Random(f"fracas-bar/{seed}/{tally.fights}")
-        tally.add(
-            play(
-                keep.ruleset,
-                state,
-                keep.policy,
-                rng,
-                fights - tally.fights,
-                stop=_past(share),
-                abandon=True,
-            )
-        )
-    # then the chain, taken up where it was left
+        one = play(keep.ruleset, state, keep.policy, rng, 1, stop=_past(share), abandon=True)
+        if one.fights == 0:
+            cut = True
+            break
+        tally.add(one)
+    # then the chain, taken up where it was left, for so many states
     growing = 0
     if root not in keep.given_up:
         chain = keep.growing
         if chain is None or chain.states[0] != chain.key(state):
             chain = keep.growing = Chain(keep.ruleset, keep.policy, sides, max_states=max_states)
             chain.node(state)
+        upto = chain.expanded + slice_states
+        late = _past(deadline)
+        timed: list[bool] = []
+
+        def stop() -> bool:
+            if chain.expanded >= upto:
+                return True
+            if late():
+                timed.append(True)
+                return True
+            return False
+
         try:
-            chain.grow(_past(deadline))
+            chain.grow(stop)
         except FracasError as exc:
-            if exc.code != "too_slow" or chain.spent > CHAIN_SECONDS:
+            if exc.code != "too_slow":  # too many states or paths: the estimate goes on
                 keep.given_up.add(root)
                 keep.growing = None
+            cut = cut or bool(timed)
             growing = chain.size
         else:
             solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
@@ -182,7 +217,7 @@ def bar_slice(
             assert values is not None
             return _solved_bar(solved, dict(values), sides, state)
     if tally.fights == 0:  # not one fight ended in the slice yet: say so
-        return WinBar({}, 0.0, "working", final=False, growing=growing)
+        return WinBar({}, 0.0, "working", final=False, growing=growing, cut_by_time=cut)
     n = tally.fights
     final = root in keep.given_up and (_precise(tally, sides) or n >= fights)
     return WinBar(
@@ -193,6 +228,7 @@ def bar_slice(
         fights=n,
         final=final,
         growing=growing,
+        cut_by_time=cut,
     )
 
 
@@ -238,18 +274,19 @@ def win_bar(
     state: Encounter,
     tactics: Mapping[str, Tactic] | None = None,
     *,
-    seconds: float = 5.0,
+    seconds: float = 30.0,
     seed: int = 0,
     key: str = "",
 ) -> WinBar:
-    """The bar of ``state`` worked out in slices until final or ``seconds`` pass (for a
-    face that waits for one answer: the command line, tests)."""
+    """The bar of ``state`` worked out in slices until final, or until ``seconds`` pass
+    (an outer bound: the bar then is the last slice's), for a face that waits for one
+    answer (the command line, tests)."""
     deadline = time.monotonic() + seconds
     with LOCK:
         keep = kept(key or f"\0win_bar/{id(ruleset)}", ruleset, tactics or {})
-        bar = bar_slice(keep, state, seconds=FIRST, seed=seed)
+        bar = bar_slice(keep, state, seed=seed, **FIRST)
         while not bar.final and time.monotonic() < deadline:
-            bar = bar_slice(keep, state, seconds=SLICE, seed=seed)
+            bar = bar_slice(keep, state, seed=seed, **SLICE)
         return bar
 
 
@@ -263,7 +300,9 @@ def bar_in_worker(
 ) -> dict[str, Any]:
     """One slice (:func:`bar_slice`) as an executor's task (a top-level function: it may
     run in a process pool), the caches kept per ``key`` between calls; the bar as
-    JSON. ``limits``: ``seconds`` (the slice), ``max_states``, ``fights``."""
+    JSON. ``limits``: :func:`bar_slice`'s (``slice_states`` and ``slice_fights``: the
+    slice's work, :data:`FIRST` or :data:`SLICE`; ``seconds``: its outer bound;
+    ``max_states``, ``fights``)."""
     with LOCK:
         keep = kept(key, ruleset, tactics)
         return bar_slice(keep, state, seed=seed, **limits).to_json()

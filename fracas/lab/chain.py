@@ -112,7 +112,8 @@ class Chain:
         self._cut = -1
         self._next = 0  # the first state not expanded yet
         self.spent = 0.0
-        """Seconds :meth:`grow` has taken so far."""
+        """Seconds :meth:`grow` has taken so far (said, never a budget: budgets are
+        states)."""
 
     def key(self, state: Encounter) -> Encounter:
         """The node ``state`` is (its round folded, the lab's ``chain_key`` of the ruleset)."""
@@ -141,6 +142,11 @@ class Chain:
     def complete(self) -> bool:
         """Every state added is expanded: the chain can be solved."""
         return self._next >= len(self.states)
+
+    @property
+    def expanded(self) -> int:
+        """The states expanded so far (the work :meth:`grow` has done)."""
+        return self._next
 
     @property
     def size(self) -> int:

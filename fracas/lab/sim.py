@@ -59,7 +59,7 @@ class Chunk:
     max_rounds: int = MAX_ROUNDS
     deadline: float | None = None
     """A :func:`time.monotonic` past which the chunk stops early (the machine's clock:
-    a local worker's too): a run that must end in time, whose count then varies."""
+    a local worker's too): only an outer bound on wall time; a run it cuts says so."""
 
 
 @dataclass
@@ -204,6 +204,9 @@ class Sim:
     sides: list[str]
     names: dict[str, str]
     max_rounds: int
+    cut_by_time: bool = False
+    """The wall-time bound stopped the fights before their work budget (its count, and
+    so its answer, depends on the machine's speed)."""
 
     @property
     def n(self) -> int:
@@ -294,20 +297,24 @@ def precise(
     half: float,
     seed: int = 0,
     workers: int = 1,
+    fights: int | None = None,
     deadline: float | None = None,
     max_rounds: int = MAX_ROUNDS,
     ahead: list[Tally] | None = None,
 ) -> tuple[Sim, bool]:
     """Fights of the file ``text`` in chunks of :data:`PRECISE_CHUNK`, in chunk order,
     until every side's (and the draw's) 95% Wilson interval is at most ``half`` either
-    side of its rate, or the clock passes ``deadline`` (:func:`time.monotonic`); the
-    result, and whether it is that precise. The number of fights depends on the seed
-    alone where the deadline is not met (the same seed, the same answer), whatever the
-    workers. ``ahead``: chunks 0, 1, ... already played (:class:`fracas.lab.ahead.Ahead`),
-    counted first, one at a time, as if played here."""
+    side of its rate, or ``fights`` fights (the work budget; None: no cap) are played;
+    the result, and whether it is that precise. The fights counted depend on the seed
+    alone (the same seed, the same answer), whatever the workers and the machine's load.
+    ``deadline`` (:func:`time.monotonic`) is only an outer bound: where it stops the
+    fights first, the result says so (``Sim.cut_by_time``). ``ahead``: chunks 0, 1, ...
+    already played (:class:`fracas.lab.ahead.Ahead`), counted first, one at a time, as
+    if played here."""
     ef, start, _ = setup(text, name)
     sides = sides_of(start)
     total = Tally()
+    cut = False
 
     def enough() -> bool:
         n = total.fights
@@ -320,39 +327,50 @@ def precise(
                 return False
         return True
 
+    def done() -> bool:
+        return enough() or (fights is not None and total.fights >= fights)
+
     def late() -> bool:
         return deadline is not None and time.monotonic() > deadline
 
     def task(i: int) -> Chunk:
         return Chunk(text, name, seed, i, PRECISE_CHUNK, max_rounds, deadline)
 
+    def add(part: Tally) -> None:
+        nonlocal cut
+        if part.fights < PRECISE_CHUNK:  # the deadline cut the chunk short
+            cut = True
+        total.add(part)
+
     i = 0
     for part in ahead or ():
-        if enough():
+        if done():
             break
         total.add(part)
         i += 1
     if workers <= 1:
-        while not enough() and not late():
-            total.add(run_chunk(task(i)))
+        while not done() and not cut:
+            if late():
+                cut = True
+                break
+            add(run_chunk(task(i)))
             i += 1
-    elif not enough():
+    elif not done():
         with ProcessPoolExecutor(max_workers=workers) as pool:
             queue = [pool.submit(run_chunk, task(i + k)) for k in range(workers)]
             i += workers
-            while queue and not enough():
+            while queue and not done() and not cut:
                 if late():
-                    for f in queue:
-                        f.cancel()
+                    cut = True
                     break
-                total.add(queue.pop(0).result())
+                add(queue.pop(0).result())
                 queue.append(pool.submit(run_chunk, task(i)))
                 i += 1
             for f in queue:
                 f.cancel()
     names = {cid: c.name for cid, c in start.combatants.items()}
     del ef
-    return Sim(total, sides, names, max_rounds), enough()
+    return Sim(total, sides, names, max_rounds, cut_by_time=cut), enough()
 
 
 def _on_dask(executor: str, tasks: list[Chunk]) -> Iterator[Tally]:

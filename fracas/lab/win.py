@@ -1,14 +1,18 @@
-"""``fracas lab win``: each side's chance to win, by the best method that answers in
-time (docs/lab.md, "fracas lab win"):
+"""``fracas lab win``: each side's chance to win, by the best method that answers
+within its budget of work (docs/lab.md, "fracas lab win"):
 
 1. **exact**: the absorbing chain of the fight under the tactics
    (:class:`~fracas.lab.chain.Chain`), solved in Fractions, where it has at most
    :data:`EXACT_STATES` states;
 2. **float**: the same chain, larger, solved in floating point by scipy's sparse LU
    (:mod:`fracas.lab.solve`), its residual worked out and reported;
-3. **estimate**: where the chain does not end within its share of the time (or
-   :data:`FLOAT_STATES` states), seeded fights through the real rules until every
-   side's 95% interval is within :data:`HALF` of its rate (±1 point), labelled as such.
+3. **estimate**: where the chain reaches more than :data:`FLOAT_STATES` states, seeded
+   fights through the real rules until every side's 95% interval is within
+   :data:`HALF` of its rate (±1 point) or :data:`FIGHTS` fights are played, labelled.
+
+The budgets are work (states, fights, a seed), so the same command gives the same
+answer on a quiet and on a busy machine. ``seconds`` is only an outer bound on wall time
+(:data:`SECONDS`): an answer it cuts says so (``cut_by_time``, "cut by the time limit").
 
 A side's chance is printed as 100% (or 0%) only when it is certain in every state the
 chain reaches (:func:`percent`): never from a float that rounds so, never from fights.
@@ -22,6 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from fracas.dice.budget import CUT_BY_TIME
 from fracas.errors import FracasError
 from fracas.lab.ahead import Ahead
 from fracas.lab.chain import MAX_PATHS, Chain
@@ -29,16 +34,35 @@ from fracas.lab.fight import DRAW, sides_of
 from fracas.lab.sim import precise, setup
 from fracas.rulesets.base import is_down
 
-__all__ = ["EXACT_STATES", "FLOAT_STATES", "HALF", "SECONDS", "Win", "percent", "win"]
+__all__ = [
+    "EXACT_STATES",
+    "FIGHTS",
+    "FLOAT_STATES",
+    "HALF",
+    "SECONDS",
+    "Win",
+    "percent",
+    "win",
+]
 
 EXACT_STATES = 20_000
 """States up to which the chain is solved in Fractions."""
-FLOAT_STATES = 400_000
-"""States past which the chain gives up for the estimate."""
-SECONDS = 55.0
-"""The wall time ``fracas lab win`` answers in, by default."""
+FLOAT_STATES = 20_000
+"""States past which the chain gives up for the estimate (its work budget; a larger
+``max_states`` solves chains past :data:`EXACT_STATES` in floating point). A state
+costs 0.7-3 ms of CPU to expand in most examples (up to 35 ms in wasteland's): about the
+half minute of growing the old wall-time budget gave the chain on a quiet machine."""
+FIGHTS = 1_000
+"""Fights the estimate plays at most (its work budget; it stops sooner once within
+:data:`HALF`): a 95% interval of at most ±3.1 points. Escalation's example plays about
+55 fights a CPU second: with its chain, about half a minute on a quiet 2-core machine,
+well within :data:`SECONDS` on a busy one."""
+SECONDS = 120.0
+"""The outer bound on ``fracas lab win``'s wall time, by default: generous, so that the
+work budgets decide the answer on a busy machine too."""
 CHAIN_SHARE = 0.5
-"""The share of the time the chain may take to grow before the estimate takes over."""
+"""The share of the wall-time bound the chain may take before the estimate takes over
+(only where the clock cuts it: the states decide first)."""
 HALF = 0.01
 """The estimate's 95% interval: at most this far either side of its rate (1 point)."""
 
@@ -64,7 +88,10 @@ class Win:
     """Per side and ``draw``, the estimate's 95% interval."""
     fights: int = 0
     precise: bool = True
-    """The estimate met its interval (False: the time ran out first)."""
+    """The estimate met its interval (False: its fights, or the time, ran out first)."""
+    cut_by_time: bool = False
+    """The wall-time bound cut the work (the chain or the fights): the answer depends on
+    the machine's speed."""
     rounds_mean: float = 0.0
     idle: tuple[str, ...] = ()
     why: str = ""
@@ -85,6 +112,7 @@ class Win:
             "sides": sides,
             "draw": self.draw,
             "seconds": round(self.seconds, 3),
+            "cut_by_time": self.cut_by_time,
             "rounds_mean": self.rounds_mean,
             "idle": list(self.idle),
         }
@@ -129,12 +157,16 @@ def win(
     seconds: float = SECONDS,
     max_states: int = FLOAT_STATES,
     exact_states: int = EXACT_STATES,
+    fights: int = FIGHTS,
     seed: int = 0,
     workers: int | None = None,
     methods: tuple[str, ...] = ("exact", "float", "estimate"),
 ) -> Win:
     """Each side's chance to win the fight of the file ``text`` from its state after its
-    actions, under its tactics, within about ``seconds`` of wall time.
+    actions, under its tactics: the chain where it reaches at most ``max_states`` states
+    (in Fractions up to ``exact_states``), else at most ``fights`` seeded fights. Within
+    ``seconds`` of wall time at most: an answer that bound cuts is marked
+    ``cut_by_time``.
 
     Raises:
         FracasError: the file's errors; ``too_many_states`` (or the chain's other
@@ -150,8 +182,9 @@ def win(
         ahead = Ahead(text, name, seed=seed, deadline=begun + seconds)
     try:
         return _win(
-            text, name, begun, seconds, max_states, exact_states, seed, many, methods, ahead
-        )
+            text, name, begun, seconds, max_states, exact_states, fights, seed, many,
+            methods, ahead,
+        )  # fmt: skip
     finally:
         if ahead is not None:
             ahead.take()
@@ -164,6 +197,7 @@ def _win(
     seconds: float,
     max_states: int,
     exact_states: int,
+    fights: int,
     seed: int,
     many: int,
     methods: tuple[str, ...],
@@ -175,6 +209,7 @@ def _win(
     rs = ef.ruleset
     sides = sides_of(start)
     why = ""
+    timed_out = False
     if "exact" in methods or "float" in methods:
         cap = max_states if "float" in methods else min(max_states, exact_states)
         chain = Chain(rs, policy, sides, max_states=cap, max_paths=MAX_PATHS)
@@ -183,24 +218,33 @@ def _win(
         try:
             chain.grow(lambda: time.monotonic() - begun > share)
         except FracasError as exc:
+            if exc.code == "too_slow":  # the clock, not the states: say so
+                timed_out = True
+                exc = FracasError(
+                    "too_slow",
+                    f"{CUT_BY_TIME} ({share:g} s of the {seconds:g}): the exact chain "
+                    f"was stopped at {chain.size:,} states (--seconds allows more time)",
+                )
             if "estimate" not in methods or exc.code not in (
                 "too_many_states",
                 "too_many_paths",
                 "too_slow",
             ):
-                raise
+                raise exc from None
             why = exc.message
         else:
             return _solved(chain, start, begun, exact_states if "exact" in methods else 0)
     left = max(1.0, seconds - (time.monotonic() - begun))
     played = ahead.take() if ahead is not None else []
     sim, enough = precise(
-        text, name, half=HALF, seed=seed, workers=many, deadline=time.monotonic() + left,
-        ahead=played,
+        text, name, half=HALF, seed=seed, workers=many, fights=fights,
+        deadline=time.monotonic() + left, ahead=played,
     )  # fmt: skip
     n = sim.n
     if n == 0:
-        raise FracasError("too_slow", f"not one fight of {name!r} ended in {seconds:.0f} s")
+        raise FracasError(
+            "too_slow", f"{CUT_BY_TIME}: not one fight of {name!r} ended in {seconds:.0f} s"
+        )
     data = sim.to_json()
     idle = tuple(
         c.id
@@ -221,6 +265,7 @@ def _win(
         ci95=ci,
         fights=n,
         precise=enough,
+        cut_by_time=timed_out or sim.cut_by_time,
         rounds_mean=float(data["rounds"]["mean"]),
         idle=idle,
         why=why,

@@ -20,7 +20,7 @@ from fracas.errors import FracasError
 from fracas.files import EncounterFile, Tactic
 from fracas.frozen import FrozenDict
 from fracas.lab.advisor import ADVICE_SECONDS, advise
-from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, bar_in_worker
+from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, FIRST, bar_in_worker
 from fracas.lab.keep import LOCK, kept
 from fracas.model import Action, Encounter, fold
 from fracas.odds import Odds, action_odds
@@ -40,10 +40,12 @@ __all__ = [
 ]
 
 WIN_LIMITS: Mapping[str, Any] = FrozenDict(
-    {"max_states": BAR_STATES, "fights": BAR_FIGHTS, "seconds": BAR_SECONDS}
+    {"max_states": BAR_STATES, "fights": BAR_FIGHTS, "seconds": BAR_SECONDS, **FIRST}
 )
-"""The bounds of one win bar (:func:`~fracas.lab.bar.win_bar`'s): states past which it
-samples, fights it plays at most, seconds it may take."""
+"""The bounds of one win bar's slice (:func:`~fracas.lab.bar.bar_slice`'s): states past
+which it samples, fights it plays at most, the work of its first slice (states and
+fights; a later one's is :data:`~fracas.lab.bar.SLICE`), and the outer bound on a
+slice's wall time."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from fracas.actions import check_now
+from fracas.actions import ACTION_KEYS, check_now
+from fracas.catalogue import spec_of, walks
 from fracas.errors import FracasError, Refusal
 from fracas.files import EncounterFile
 from fracas.model import Action, Encounter
@@ -16,7 +17,7 @@ from fracas.table.identity import Identity
 from fracas.table.moving import own_move
 from fracas.table.projection import mentions
 
-__all__ = ["check_seen", "read"]
+__all__ = ["check_seen", "read", "read_policy"]
 
 
 def check_seen(seq: int, seen_seq: int | None) -> None:
@@ -52,10 +53,32 @@ def read(
     action = check_now(ruleset, known, given, file.bounds)
     if not by.is_gm and action.do == "move":
         # a player's move is its actor's own movement as the rules take it (the
-        # table's walk; wasteland: `ap` = the distance, paid MAP then AP, WL-2)
-        own = own_move(ruleset, state, action)
-        if own is action and ruleset.contract.move_spec is None:
-            own = dataclasses.replace(action, params={**action.params, "walk": True})
-        if own is not action:
-            action = check_now(ruleset, known, own, file.bounds)
+        # table's walk; wasteland: `ap` = the distance, paid MAP then AP, WL-2), made
+        # from the checked move by the ruleset's own walk: trusted, not checked again
+        action = own_move(ruleset, state, action)
+        if not walks(action) and ruleset.contract.move_spec is None:
+            action = dataclasses.replace(action, params={**action.params, "walk": True})
     return action
+
+
+def read_policy(
+    file: EncounterFile, changes: Mapping[str, Any], by: Identity, state: Encounter
+) -> Action:
+    """The game master's change of the policy, checked once as the ``policy`` table
+    action it is stored as (the record names whose turn it was, as every table action's
+    does). A policy change is never another action: an action's own keys are refused.
+
+    Raises:
+        Forbidden: ``forbidden`` for anyone but the game master.
+        Refusal: ``unknown_field``, naming the policy's fields.
+    """
+    by.check_gm("change the table's policy")
+    spec = spec_of(file.ruleset, "policy")
+    fields = ", ".join(spec.params) if spec is not None else "none"
+    for key in changes:
+        if key in ACTION_KEYS:
+            raise Refusal(
+                "unknown_field", f"{key!r} is not a field of the table's policy; valid: {fields}"
+            )
+    entry = {**changes, "actor": state.turn.actor, "do": "policy"}
+    return check_now(file.ruleset, state.combatants, entry, file.bounds)

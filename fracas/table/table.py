@@ -65,7 +65,7 @@ from fracas.table.questions import (
     advice_question,
     win_question,
 )
-from fracas.table.reading import check_seen, read
+from fracas.table.reading import check_seen, read, read_policy
 from fracas.table.snapshot import Snapshot
 from fracas.table.waits import Waits
 from fracas.table.writer import StoreLost, Writer, live_seed, load
@@ -326,9 +326,7 @@ class Table:
             if isinstance(command, Act):
                 return self._act(command, by)
             if isinstance(command, SetPolicy):
-                by.check_gm("change the table's policy")
-                changes = {"actor": self.state.turn.actor, "do": "policy", **command.changes}
-                return self._act(Act(changes), by)
+                return self._set_policy(command, by)
             if isinstance(command, Undo | Redo):
                 return self._take_back(by, redo=isinstance(command, Redo))
             if isinstance(command, Give):
@@ -392,6 +390,16 @@ class Table:
             return waits.next_die(action, by)
         dice = command.dice if by.is_gm else None
         record = self._writer.run(lambda engine: engine.act(action, dice, by=by.by, checked=True))
+        return Outcome(self.seq, record)
+
+    def _set_policy(self, command: SetPolicy, by: Identity) -> Outcome:
+        """The game master's change of the policy: its fields checked once as the
+        ``policy`` table action's (stored as one, logged and undone like any; the record
+        names whose turn it was, as every record of a table action does)."""
+        by.check_gm("change the table's policy")
+        self._waits.no_pending()
+        action = read_policy(self.file, command.changes, by, self.state)
+        record = self._writer.run(lambda engine: engine.act(action, by=by.by, checked=True))
         return Outcome(self.seq, record)
 
     def _take_back(self, by: Identity, *, redo: bool) -> Outcome:

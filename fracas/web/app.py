@@ -20,14 +20,15 @@ do is decided by :class:`fracas.table.Identity`; what it sees, by
 
 Every ``/api`` request carries ``Authorization: Bearer TOKEN``; a refusal is
 ``{"code", "message"}`` with status 400 (bad input), 403 (not allowed), 404 or 413 (a
-body past its limit, :func:`body_limit`). Before any route, :class:`Guard` checks the
-``Host`` (and a socket's ``Origin``) against the :class:`Site`, holds each body to its
-limit before it is read, and adds the security headers to every response.
+body past its limit, :func:`body_limit`), made by the app's one exception handler
+(:mod:`fracas.web.refusal`) from the error a route raises. Before any route,
+:class:`Guard` checks the ``Host`` (and a socket's ``Origin``) against the
+:class:`Site`, holds each body to its limit before it is read, and adds the security
+headers to every response.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -40,40 +41,23 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
 
-from fracas.errors import FracasError
 from fracas.frozen import thaw
-from fracas.table import Forbidden, Identity, TableService, View
+from fracas.table import Identity, TableService, View
 from fracas.web.guard import Guard, Limit, Site, json_object
 from fracas.web.links import Link, LinkError, Links
-from fracas.web.live import MAX_MESSAGE, Hub
+from fracas.web.live import MAX_MESSAGE, Hub, Socket
 from fracas.web.mapimage import KEY as MAP_KEY
 from fracas.web.mapimage import MAX_BYTES as MAX_IMAGE
 from fracas.web.mapimage import MapImageError, image_type
 from fracas.web.qr import qr_svg
+from fracas.web.refusal import HANDLERS, bearer
 from fracas.web.setup import SETUP_BODY, SetupKey, setup_routes
 from fracas.web.shown import page_state
 
 __all__ = ["STATIC", "body_limit", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _refusal(exc: FracasError) -> JSONResponse:
-    status = (
-        403
-        if isinstance(exc, Forbidden | LinkError) and exc.code in ("forbidden", "bad_token")
-        else 400
-    )
-    if exc.code in ("unknown_link", "unknown_encounter"):
-        status = 404
-    if isinstance(exc, MapImageError) and exc.code == "too_big":
-        status = 413
-    return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
-
 
 MAP_BODY = Limit(
     MAX_IMAGE,
@@ -122,19 +106,7 @@ def create_app(
     site = site or Site()
 
     def who(request: Request) -> tuple[str, Link]:
-        auth = request.headers.get("authorization", "")
-        token = auth[7:] if auth.lower().startswith("bearer ") else ""
-        return links.identify(token)
-
-    def guarded(fn: Callable[[Request], Awaitable[Any]]) -> Handler:
-        async def run(request: Request) -> Response:
-            try:
-                out = await fn(request)
-            except FracasError as exc:
-                return _refusal(exc)
-            return out if isinstance(out, Response) else JSONResponse(out)
-
-        return run
+        return links.identify(bearer(request))
 
     async def body(request: Request) -> dict[str, Any]:
         raw = await request.body()  # at most MAX_MESSAGE bytes: the guard stops the rest
@@ -162,9 +134,9 @@ def create_app(
             return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
-    async def state(request: Request) -> dict[str, Any]:
+    async def state(request: Request) -> Response:
         encounter, link = who(request)
-        return page_state(View(tables.open(encounter).snapshot(), link.identity))
+        return JSONResponse(page_state(View(tables.open(encounter).snapshot(), link.identity)))
 
     def gm(request: Request, what: str) -> tuple[str, Identity]:
         encounter, link = who(request)
@@ -172,32 +144,32 @@ def create_app(
         identity.check_gm(what)
         return encounter, identity
 
-    async def list_links(request: Request) -> list[dict[str, Any]]:
+    async def list_links(request: Request) -> Response:
         encounter, _ = gm(request, "see the player links")
         base = site.base(request.scope)  # never the request's Host
-        return [listed(link, base) for link in links.of(encounter)]
+        return JSONResponse([listed(link, base) for link in links.of(encounter)])
 
-    async def add_link(request: Request) -> dict[str, Any]:
+    async def add_link(request: Request) -> Response:
         encounter, _ = gm(request, "make player links")
         data = await body(request)
         name = data.get("name")
         if not isinstance(name, str):
             raise LinkError("bad_name", "a new link needs a 'name'")
         link, token = links.add(encounter, name, owns(data, encounter))
-        return {**listed(link, site.base(request.scope)), "token": token}
+        return JSONResponse({**listed(link, site.base(request.scope)), "token": token})
 
-    async def assign(request: Request) -> dict[str, Any]:
+    async def assign(request: Request) -> Response:
         encounter, _ = gm(request, "assign combatants")
         data = await body(request)
         link = links.assign(encounter, request.path_params["id"], owns(data, encounter))
         await hub.changed(encounter, link.id)
-        return link.public()
+        return JSONResponse(link.public())
 
-    async def revoke(request: Request) -> dict[str, Any]:
+    async def revoke(request: Request) -> Response:
         encounter, _ = gm(request, "revoke links")
         link = links.revoke(encounter, request.path_params["id"])
         await hub.revoked(encounter, link.id)
-        return link.public()
+        return JSONResponse(link.public())
 
     async def download(request: Request) -> Response:
         encounter, identity = gm(request, "download the encounter")
@@ -209,19 +181,19 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{encounter}.yaml"'},
         )
 
-    async def put_map(request: Request) -> dict[str, Any]:
+    async def put_map(request: Request) -> Response:
         encounter, identity = gm(request, "upload the map image")
         raw = await request.body()  # at most MAX_IMAGE bytes: the guard stops the rest
         kind = image_type(raw)
         table = tables.open(encounter)
         await anyio.to_thread.run_sync(table.put_map_image, raw, identity)
-        return {"type": kind, "bytes": len(raw), "path": "/map/"}
+        return JSONResponse({"type": kind, "bytes": len(raw), "path": "/map/"})
 
-    async def drop_map(request: Request) -> dict[str, Any]:
+    async def drop_map(request: Request) -> Response:
         encounter, identity = gm(request, "remove the map image")
         table = tables.open(encounter)
         await anyio.to_thread.run_sync(table.put_map_image, None, identity)
-        return {"removed": True}
+        return JSONResponse({"removed": True})
 
     async def map_image(request: Request) -> Response:
         try:
@@ -241,9 +213,6 @@ def create_app(
             headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
         )
 
-    async def socket(ws: WebSocket) -> None:
-        await hub.serve(ws)
-
     def static_page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
 
@@ -257,21 +226,22 @@ def create_app(
         routes=[
             Route("/", landing),
             Route("/t/{token}", page),
-            Route("/api/state", guarded(state)),
-            Route("/api/links", guarded(list_links), methods=["GET"]),
-            Route("/api/links", guarded(add_link), methods=["POST"]),
-            Route("/api/links/{id}", guarded(assign), methods=["POST"]),
-            Route("/api/links/{id}", guarded(revoke), methods=["DELETE"]),
-            Route("/api/export", guarded(download)),
-            Route("/api/map", guarded(put_map), methods=["PUT"]),
-            Route("/api/map", guarded(drop_map), methods=["DELETE"]),
+            Route("/api/state", state),
+            Route("/api/links", list_links, methods=["GET"]),
+            Route("/api/links", add_link, methods=["POST"]),
+            Route("/api/links/{id}", assign, methods=["POST"]),
+            Route("/api/links/{id}", revoke, methods=["DELETE"]),
+            Route("/api/export", download),
+            Route("/api/map", put_map, methods=["PUT"]),
+            Route("/api/map", drop_map, methods=["DELETE"]),
             Route("/map/{token}", map_image),
-            WebSocketRoute("/ws", socket),
+            WebSocketRoute("/ws", Socket),
             *extra,
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         middleware=[Middleware(Guard, site=site, limits=body_limit)],
+        exception_handlers=HANDLERS,
     )
     app.state.site = site
-    app.state.hub = hub
+    app.state.hub = hub  # the socket's (Socket) pages join it
     return app

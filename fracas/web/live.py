@@ -1,9 +1,9 @@
-"""The live part of ``fracas serve``: one WebSocket per page, every change of a table
-pushed to every page of it, each projected for its page's identity
-(:class:`fracas.table.View`), and the page's messages submitted to the table as that
-identity. Thin: every decision (the seq seen, who may do what, the rules) is the
-table's (:meth:`fracas.table.Table.submit`); this turns frames into commands and
-changes into messages.
+"""The live part of ``fracas serve``: one WebSocket per page (:class:`Socket`,
+Starlette's WebSocket endpoint), every change of a table pushed to every page of it,
+each projected for its page's identity (:class:`fracas.table.View`), and the page's
+messages submitted to the table as that identity. Thin: every decision (the seq seen,
+who may do what, the rules) is the table's (:meth:`fracas.table.Table.submit`); this
+turns frames into commands and changes into messages.
 
 The protocol (JSON objects, one a message):
 
@@ -25,6 +25,8 @@ page -> server
       master's answer to a player's request
   ``{"type": "policy", "id": K, "seq": N, "changes": {...}}``  the game master's change
       of the table's policy (``fracas.model.Policy``'s fields)
+  ``{"type": "winbar", "id": K, "seq": N, "players": true}``  the game master's switch
+      of the win bar shown to players (the policy's ``winbar``)
 server -> page
   ``{"type": "sync", "seq": S, "state": {...}, "lines": [...], "options": {...}}``
       the state now, the log lines from the page's last seq on, what it may do
@@ -54,7 +56,8 @@ from concurrent.futures import Executor, Future
 from typing import Any
 
 import anyio.to_thread
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.endpoints import WebSocketEndpoint
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from fracas.errors import FracasError
 from fracas.table import (
@@ -82,7 +85,7 @@ from fracas.web.links import LinkError, Links
 from fracas.web.shown import page_lines, page_state
 from fracas.web.winbar import WinBars
 
-__all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page"]
+__all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page", "Socket"]
 
 MAX_MESSAGE = 16_384
 """The largest message a page may send, in bytes (``too_big`` past it)."""
@@ -100,10 +103,10 @@ def _answer(question: OddsQuestion) -> Odds:
     return question.answer()
 
 
-CHANGES = ("act", "undo", "redo", "dice", "die", "cancel", "answer", "policy")
+CHANGES = ("act", "undo", "redo", "dice", "die", "cancel", "answer", "policy", "winbar")
 """The message types that ask the table for a change."""
 KINDS = (*CHANGES, "odds", "cost", "advise")
-"""The message types a page sends after its hello (and ``winbar``)."""
+"""The message types a page sends after its hello."""
 
 POLL = 1.0
 """Seconds between two looks at the store for other processes' records."""
@@ -153,10 +156,21 @@ def command_of(kind: str, message: dict[str, Any]) -> Command:
                 "bad_message", "an answer message gives 'request': N and 'accept': true or false"
             )
         return Answer(request, accept)
+    if kind == "winbar":  # the win bar shown to players: the policy's `winbar` switch
+        players = message.get("players")
+        if not isinstance(players, bool):
+            raise Refused(
+                "bad_message", f"a winbar message gives 'players': true or false, not {players!r}"
+            )
+        return SetPolicy({"winbar": players})
     changes = message.get("changes")
     if not isinstance(changes, dict):
         raise Refused("bad_message", "a policy message gives its 'changes' as an object")
     return SetPolicy(changes)
+
+
+def _refusal(ident: Any, exc: FracasError) -> dict[str, Any]:
+    return {"type": "refused", "id": ident, "code": exc.code, "message": exc.message}
 
 
 class Page:
@@ -230,7 +244,7 @@ class Page:
     async def refuse(self, ident: Any, exc: FracasError) -> None:
         """Say why a message was refused (every message names only what the page may
         see: the table checks actions on the combatants it sees)."""
-        await self.send({"type": "refused", "id": ident, "code": exc.code, "message": exc.message})
+        await self.send(_refusal(ident, exc))
 
     # --- messages -------------------------------------------------------------------
 
@@ -282,24 +296,13 @@ class Page:
             await self.sync()
             self.hub.winbars.hello(self, message)  # "winbar": true asks for the win bar
             return
-        if kind == "winbar":  # the win bar shown to players: a change of the policy
-            players = message.get("players")
-            if not isinstance(players, bool):
-                raise Refused(
-                    "bad_message",
-                    f"a winbar message gives 'players': true or false, not {players!r}",
-                )
-            message = {**message, "type": "policy", "changes": {"winbar": players}}
-            kind = "policy"
-            if not isinstance(message.get("seq"), int):
-                message["seq"] = None
         if kind not in KINDS:
             raise Refused(
                 "unknown_message",
-                f"unknown message type {kind!r}; valid: hello, {', '.join(KINDS)}, winbar",
+                f"unknown message type {kind!r}; valid: hello, {', '.join(KINDS)}",
             )
         seq = message.get("seq")
-        if not isinstance(seq, int) and not (kind == "policy" and seq is None):
+        if not isinstance(seq, int):
             raise Refused("bad_message", f"a {kind} message names the seq it saw ('seq': N)")
         identity = self.identity
         table = self.table
@@ -461,34 +464,45 @@ class Hub:
             if page.link_id == link_id:
                 await self._sync(page)
 
-    async def serve(self, ws: WebSocket) -> None:
-        """One page's socket, from its token to its end."""
-        token = ws.query_params.get("token", "")
+
+class Socket(WebSocketEndpoint):
+    """One page's socket (``WS /ws?token=TOKEN``), Starlette's endpoint over the app's
+    :class:`Hub` (``app.state.hub``): the token read as it opens (refused: a
+    ``refused`` message, then closed 4403), each frame handed to its :class:`Page`,
+    which reads it once (:meth:`Page.handle`), the page leaving the hub as it closes.
+
+    Frames come as they were sent (``encoding = None``): Starlette's ``"text"`` would
+    close the socket (1003) on a binary frame, which the protocol answers
+    ``bad_message`` and keeps open, and its ``"json"`` would parse a frame without the
+    size and nesting guard, closing the socket on bad JSON (``bad_json`` here)."""
+
+    encoding = None
+    page: Page | None = None
+
+    async def on_connect(self, websocket: WebSocket) -> None:
+        hub: Hub = websocket.app.state.hub
         try:
-            encounter, link = self.links.identify(token)
-            self.tables.open(encounter)
+            encounter, link = hub.links.identify(websocket.query_params.get("token", ""))
+            hub.tables.open(encounter)
         except FracasError as exc:
-            await ws.accept()
-            await ws.send_text(
-                json.dumps(
-                    {"type": "refused", "id": None, "code": exc.code, "message": exc.message}
-                )
-            )
-            await ws.close(4403)
+            await websocket.accept()
+            await websocket.send_text(json.dumps(_refusal(None, exc)))
+            await websocket.close(4403)
             return
-        await ws.accept()
-        page = Page(self, ws, encounter, link.id)
-        self.join(page)
+        await websocket.accept()
+        self.page = Page(hub, websocket, encounter, link.id)
+        hub.join(self.page)
+
+    async def on_receive(self, websocket: WebSocket, data: Any) -> None:
+        if self.page is None or websocket.application_state is WebSocketState.DISCONNECTED:
+            return  # closed by the server (a refused token, a revoked link): frames dropped
         try:
-            while True:
-                frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                await page.handle(text if text is not None else frame.get("bytes") or b"")
-        except WebSocketDisconnect:
-            pass
+            await self.page.handle(data)
         except LinkError:
-            await ws.close(4403)
-        finally:
-            self.leave(page)
+            await websocket.close(4403)
+        except WebSocketDisconnect:
+            pass  # the page is gone: its disconnect, next, ends the socket
+
+    async def on_disconnect(self, websocket: WebSocket, close_code: int) -> None:
+        if self.page is not None:
+            self.page.hub.leave(self.page)

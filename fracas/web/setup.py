@@ -29,7 +29,7 @@ import hashlib
 import hmac
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import yaml
@@ -37,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from fracas.errors import FileError, FracasError
+from fracas.errors import FracasError
 from fracas.frozen import thaw
 from fracas.rulesets import Ruleset, json_schema, rulesets
 from fracas.rulesets.base import plain
@@ -45,6 +45,7 @@ from fracas.store import NAME_PATTERN, StoreError
 from fracas.table import MAX_DEPTH, TableService, check_file
 from fracas.web.guard import Limit, json_object
 from fracas.web.links import Links, add_player_links
+from fracas.web.refusal import bearer
 
 __all__ = [
     "MAX_SETUP",
@@ -387,6 +388,9 @@ def export_text(tables: TableService, name: str) -> str:
 # --- the routes ---------------------------------------------------------------------
 
 
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
 def setup_routes(
     tables: TableService,
     links: Links,
@@ -396,26 +400,19 @@ def setup_routes(
 ) -> list[Route]:
     """The setup page's routes. ``gm_tokens``: the game master's token of each
     encounter this process has minted one for (opening it again gives the same link,
-    so a game master's open page keeps working); ``page`` serves a static file."""
+    so a game master's open page keeps working); ``page`` serves a static file. The API
+    routes raise their refusals: the app answers them (:mod:`fracas.web.refusal`'s
+    handler, which :func:`fracas.web.app.create_app` registers)."""
     lock = threading.Lock()
     ruleset_forms()  # derived now (about 0.2 s), not on the first page's request
 
-    def refusal(exc: FracasError) -> JSONResponse:
-        status = 403 if exc.code == "bad_token" else 404 if exc.code == "unknown_encounter" else 400
-        field = exc.field if isinstance(exc, FileError) else getattr(exc, "field", "")
-        return JSONResponse(
-            {"code": exc.code, "message": exc.message, "field": field}, status_code=status
-        )
+    def keyed(fn: Endpoint) -> Endpoint:
+        """An API route behind the setup key (``bad_token`` without it; every refusal
+        answered by the app's handler, :mod:`fracas.web.refusal`, its field named)."""
 
-    def guarded(fn: Callable[[Request], Any]) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
-            try:
-                auth = request.headers.get("authorization", "")
-                key.check(auth[7:] if auth.lower().startswith("bearer ") else "")
-                out = await fn(request)
-            except FracasError as exc:
-                return refusal(exc)
-            return out if isinstance(out, Response) else JSONResponse(out)
+            key.check(bearer(request))
+            return await fn(request)
 
         return run
 
@@ -437,34 +434,36 @@ def setup_routes(
             return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
         return page("setup.html")
 
-    async def rulesets(request: Request) -> list[dict[str, Any]]:
-        return ruleset_forms()
+    async def rulesets(request: Request) -> Response:
+        return JSONResponse(ruleset_forms())
 
-    async def encounters(request: Request) -> list[dict[str, Any]]:
-        return [
-            {"name": i.name, "ruleset": i.ruleset, "records": i.records, "updated": i.updated}
-            for i in tables.list()
-        ]
+    async def encounters(request: Request) -> Response:
+        return JSONResponse(
+            [
+                {"name": i.name, "ruleset": i.ruleset, "records": i.records, "updated": i.updated}
+                for i in tables.list()
+            ]
+        )
 
-    async def check(request: Request) -> dict[str, Any]:
+    async def check(request: Request) -> Response:
         loaded(await form_of(request))
-        return {"ok": True}
+        return JSONResponse({"ok": True})
 
-    async def start(request: Request) -> dict[str, Any]:
+    async def start(request: Request) -> Response:
         name, text = loaded(await form_of(request))
         try:
             table = tables.create(text, _source(name), name=name or None)
         except StoreError as exc:
             raise SetupError(exc.code, exc.message, "name") from None
         add_player_links(links, table)  # one per player-side combatant; the GM's page edits them
-        return {"name": table.name, "gm": gm_link(table.name)}
+        return JSONResponse({"name": table.name, "gm": gm_link(table.name)})
 
-    async def open_one(request: Request) -> dict[str, Any]:
+    async def open_one(request: Request) -> Response:
         name = (await form_of(request)).get("name")
         if not isinstance(name, str) or name not in tables.names():
             raise SetupError("unknown_encounter", f"no stored encounter {name!r}")
         tables.open(name)  # it must still replay before a link is handed out
-        return {"name": name, "gm": gm_link(name)}
+        return JSONResponse({"name": name, "gm": gm_link(name)})
 
     async def download(request: Request) -> Response:
         name = request.path_params["name"]
@@ -478,10 +477,10 @@ def setup_routes(
 
     return [
         Route("/setup/{token}", setup_page),
-        Route("/api/setup/rulesets", guarded(rulesets)),
-        Route("/api/setup/encounters", guarded(encounters)),
-        Route("/api/setup/check", guarded(check), methods=["POST"]),
-        Route("/api/setup/start", guarded(start), methods=["POST"]),
-        Route("/api/setup/open", guarded(open_one), methods=["POST"]),
-        Route("/api/setup/export/{name}", guarded(download)),
+        Route("/api/setup/rulesets", keyed(rulesets)),
+        Route("/api/setup/encounters", keyed(encounters)),
+        Route("/api/setup/check", keyed(check), methods=["POST"]),
+        Route("/api/setup/start", keyed(start), methods=["POST"]),
+        Route("/api/setup/open", keyed(open_one), methods=["POST"]),
+        Route("/api/setup/export/{name}", keyed(download)),
     ]

@@ -1,7 +1,8 @@
 """The tracker's win bar on ``fracas serve``: each side's chance to win, worked out in
 the background after every record (the table's :meth:`~fracas.table.Table.win_question`,
-answered by :mod:`fracas.lab.bar`: exact when the chain is small, else a bounded
-simulation with its 95% interval, marked an estimate), pushed to the game master's
+answered by :mod:`fracas.lab.bar` in slices of work: exact when the chain is small,
+else seeded fights with their 95% interval, marked an estimate; the same final answer
+on a quiet and a busy machine), pushed to the game master's
 pages, and to the players' and viewers' pages only where the table's policy shows them
 the bar (``winbar``, and enemy HP shown exactly); theirs is worked out from what they
 see (no hidden combatant, nor its side).
@@ -237,9 +238,9 @@ class WinBars:
         await self._deliver(encounter, gm, seq, bar)
         wanted = any(self._gm(p) is gm for p in self._wanted.get(encounter, ()))
         if not bar.get("final", True) and wanted and key not in self._pending:
-            # not final: the next slice refines it (a newer record's first slice waits
-            # at most one slice)
-            more = dataclasses.replace(question, limits={**question.limits, "seconds": SLICE})
+            # not final: the next slice of work refines it (a newer record's first slice
+            # waits at most one slice, itself bounded in wall time)
+            more = dataclasses.replace(question, limits={**question.limits, **SLICE})
             self._submit(encounter, gm, table, more)
 
     async def _deliver(

@@ -62,7 +62,10 @@ def test_each_method_says_what_it_is_on_the_tier_duel_example() -> None:
     assert floating.states == exact.states
     for side, p in exact.sides.items():
         assert floating.sides[side] == pytest.approx(p, abs=1e-12)
-    estimate = win(text, "tier-duel.yaml", methods=("estimate",), seconds=50, workers=1)
+    # the estimate's budget of fights widened to what its interval of 1 point needs
+    estimate = win(
+        text, "tier-duel.yaml", methods=("estimate",), fights=20_000, seconds=600, workers=1
+    )
     data = estimate.to_json()
     assert data["method"] == "estimate" and data["precise"] is True and "states" not in data
     for side, p in exact.sides.items():
@@ -119,7 +122,7 @@ def test_an_estimate_with_fights_played_ahead_is_the_one_played_here(
 
     monkeypatch.setattr(Chain, "grow", slow_grow)
     monkeypatch.setattr(Ahead, "take", counted)
-    both = win(text, "duel.yaml", max_states=5, seed=4, workers=2, seconds=60)
+    both = win(text, "duel.yaml", max_states=5, fights=20_000, seed=4, workers=2, seconds=600)
     assert taken and taken[0] > 0, "no chunk was played ahead"
     assert both.method == "estimate" and both.precise
     here, enough = precise(text, "duel.yaml", half=0.01, seed=4, workers=1)

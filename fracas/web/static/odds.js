@@ -88,12 +88,15 @@ function showEachOdds(odds, heading, order = []) {
 
 function pct(p) { return `${(100 * p).toFixed(1)}%`; }
 
-// Exact, or (past the time budget) an estimate from seeded samples, said as such.
+// Exact, or (past the work budget) an estimate from seeded samples, said as such; one
+// the wall-time bound cut short says so.
 function oddsKind(odds) { return odds.estimate ? "estimated odds" : "exact odds"; }
 function oddsFoot(odds) {
-  return odds.estimate
-    ? `an estimate from ${odds.estimate.samples} seeded samples: too many dice paths to count in time`
-    : `${odds.paths} dice paths, exact`;
+  if (!odds.estimate) return `${odds.paths} dice paths, exact`;
+  const samples = `an estimate from ${odds.estimate.samples.toLocaleString("en")} seeded samples`;
+  return odds.estimate.cut_by_time
+    ? `${samples}, cut short by the time limit`
+    : `${samples}: too many dice paths to count exactly`;
 }
 
 function showOdds(odds, t) {
