@@ -47,12 +47,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT))  # bench.trees; fracas is whichever PYTHONPATH picks first
 
 from bench.trees import before_tree, in_tree  # noqa: E402
-from fracas.files import parse_text  # noqa: E402
+from fracas.io.files import parse_text  # noqa: E402
 from fracas.lab.chain import win_odds  # noqa: E402
 from fracas.lab.fight import file_start  # noqa: E402
 from fracas.lab.sim import simulate  # noqa: E402
 from fracas.model import Action  # noqa: E402
-from fracas.odds import action_odds  # noqa: E402
+from fracas.odds.action import action_odds  # noqa: E402
 
 BEFORE = "7443e43"
 """The commit the "before" figures are taken from (main before issue 23's tactics)."""
@@ -78,7 +78,7 @@ combatants:
 
 def icepool_duel(hp: int, text: str) -> tuple[Fraction, float]:
     """Ana's chance to win by icepool's absorbing chain, and the CPU seconds it took, as
-    ours are counted (the attack distributions from ``fracas.odds`` are not timed)."""
+    ours are counted (the attack distributions from ``fracas.odds.action`` are not timed)."""
     ef = parse_text(text)
     start = file_start(ef)
     dies: dict[str, Any] = {}

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import TableService
 from fracas.web.links import Links
 from fracas.web.qr import qr_svg

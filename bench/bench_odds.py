@@ -62,11 +62,11 @@ sys.path.append(str(ROOT))  # bench.odds_cases; fracas is whichever PYTHONPATH p
 
 from bench.odds_cases import CASES, Case, commands, named, split  # noqa: E402
 from bench.trees import before_tree, in_tree  # noqa: E402
-from fracas.engine import Engine  # noqa: E402
+from fracas.engine.play import Engine  # noqa: E402
 from fracas.errors import FracasError  # noqa: E402
-from fracas.files import EncounterFile, load, parse_text  # noqa: E402
+from fracas.io.files import EncounterFile, load, parse_text  # noqa: E402
 from fracas.model import Action  # noqa: E402
-from fracas.odds import action_odds  # noqa: E402
+from fracas.odds.action import action_odds  # noqa: E402
 
 T = TypeVar("T")
 BEFORE = "85b2e11"
@@ -319,7 +319,7 @@ def bench_targets(repeat: int) -> list[tuple[str, bool]]:
         show(case.name, odds, seconds, cpu, case.target)
     print("    the odds of every choice, at once (item 5)")
     # Imported here: the "before" tree (3) runs this file and has no choice odds.
-    from fracas.choice_odds import choice_odds
+    from fracas.odds.choices import choice_odds
 
     for name in ("wasteland",):
         ef = load(str(ROOT / "examples" / f"{name}.yaml"))

@@ -61,7 +61,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench and tests packages
 
 from bench.fleet import fleet, until_sync
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links

@@ -31,7 +31,7 @@ from typing import Any
 
 import uvicorn
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links

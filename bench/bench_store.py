@@ -28,12 +28,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.files import parse_text
+from fracas.io.files import parse_text
+from fracas.io.store import MEMORY, NewEncounter, open_store
+from fracas.io.store.records import record_json
 from fracas.model import Action
-from fracas.store import MEMORY, NewEncounter, open_store
-from fracas.store.records import record_json
 from fracas.table import TableService
 
 ARENA = """\

@@ -183,7 +183,7 @@ def _run_clients(urls: list[list[str]], args: Any, pids: list[int]) -> dict[str,
 
 def fleet(backend: str, tables: int, args: Any) -> None:
     """On ``backend``: start the servers, make the tables and their links, play."""
-    from fracas.store import open_store
+    from fracas.io.store import open_store
     from fracas.table import TableService
     from fracas.web.links import Links
     from tests.store.pgcluster import Cluster, find_bindir

@@ -11,9 +11,9 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
-from fracas.engine import Engine, Record
+from fracas.engine.play import Engine, Record
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text, play_file
+from fracas.io.files import EncounterFile, parse_text, play_file
 from fracas.main import main
 from fracas.model import Encounter
 

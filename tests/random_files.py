@@ -19,14 +19,14 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from fracas.catalogue import core_actions
-from fracas.choices import options_now, param_flags, param_numbers
-from fracas.engine import Engine
+from fracas.engine.catalogue import core_actions
+from fracas.engine.may_do import options_now, param_flags, param_numbers
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.files import parse_text, read_action
+from fracas.io.files import parse_text, read_action
 from fracas.model import Encounter
+from fracas.model.validation import adapter
 from fracas.rulesets import RULESETS, Ruleset
-from fracas.validation import adapter
 
 __all__ = ["IDS", "RULESET_NAMES", "broken", "encounter", "encounter_file", "text_of"]
 

@@ -29,9 +29,9 @@ from bench.odds_cases import (
     split,
     whelm_case,
 )
-from fracas.engine import Engine
-from fracas.files import parse_text
-from fracas.odds import Odds, action_odds
+from fracas.engine.play import Engine
+from fracas.io.files import parse_text
+from fracas.odds.action import Odds, action_odds
 
 SMALL: dict[str, Callable[[], Case]] = {
     "DC-37_DC-39_pistol_crit_and_fumble": lambda: pistol_case(bonus=-2),

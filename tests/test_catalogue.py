@@ -1,13 +1,13 @@
 """Who takes each action, and which parameters are the game master's judgement calls:
-one list each, covering every action of every ruleset (``fracas.catalogue``). A new
+one list each, covering every action of every ruleset (``fracas.engine.catalogue``). A new
 action or parameter fails here until it is classified on purpose."""
 
 from __future__ import annotations
 
 import pytest
 
-from fracas.catalogue import CORE_ACTIONS, CORE_WHO, Who, core_actions, who_takes
-from fracas.gm import judgement_calls
+from fracas.engine.catalogue import CORE_ACTIONS, CORE_WHO, Who, core_actions, who_takes
+from fracas.engine.table_actions import judgement_calls
 from fracas.model import Action
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset
 

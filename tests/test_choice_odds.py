@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from fracas.choice_odds import choice_odds, choices_now
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.odds import action_odds
+from fracas.odds.action import action_odds
+from fracas.odds.choices import choice_odds, choices_now
 from tests.helpers import cli, load_text
 
 MOLOTOV = """\

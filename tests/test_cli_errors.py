@@ -714,9 +714,9 @@ def test_odds_of_a_removed_combatants_action_refuse_as_run_does(tmp_path: Path) 
 def test_turns_never_advance_to_an_actor_not_in_the_order(tmp_path: Path) -> None:
     """The engine's own guard, whoever asks: a turn that never comes is refused."""
     from fracas.dice.source import RandomDice
-    from fracas.engine import advance_to
+    from fracas.engine.play import advance_to
     from fracas.errors import Refusal
-    from fracas.files import load, play_file
+    from fracas.io.files import load, play_file
 
     played = play_file(load(write(tmp_path, REMOVED)), 1)
     state = played.engine.state

@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from fracas.errors import FileError, FracasError, Refusal
-from fracas.store import MovedOn, StoreError
+from fracas.io.store import MovedOn, StoreError
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from fracas.files import parse_text
-from fracas.store import open_store
+from fracas.io.files import parse_text
+from fracas.io.store import open_store
 from fracas.table import TableService
 
 ROOT = Path(__file__).resolve().parents[1]

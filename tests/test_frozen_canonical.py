@@ -1,4 +1,4 @@
-"""``fracas.frozen.canonical``: equal values of the rules are one object, so the rules'
+"""``fracas.model.frozen.canonical``: equal values of the rules are one object, so the rules'
 memos (wasteland's harm, keyed by options, weapon and victim) find a file loaded again
 by identity. A value is never changed by it: only which of equal copies is given."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from fracas.files import parse_text, play_file
-from fracas.frozen import FrozenDict, canonical
+from fracas.io.files import parse_text, play_file
+from fracas.model.frozen import FrozenDict, canonical
 from fracas.rulesets.base import decide
 from fracas.rulesets.wasteland.explosives import Throw
 from tests.test_odds_folds import FRAG_ON_THREE

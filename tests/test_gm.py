@@ -1,4 +1,5 @@
-"""The game master's table actions (``fracas.gm``), core actions in every ruleset: heal and
+"""The game master's table actions (``fracas.engine.table_actions``), core actions in
+every ruleset: heal and
 damage, status add/remove, add/remove a combatant, initiative and delay, skipping a down
 combatant's turn, and a free roll. Each is a record of the log (undo and redo work on it),
 takes no turn, and is refused with a stable code quoting the input and what is valid."""
@@ -12,12 +13,12 @@ from typing import Any
 import pytest
 import yaml
 
-from fracas.engine import Engine, Record
+from fracas.engine.play import Engine, Record
 from fracas.errors import FileError, FracasError
-from fracas.files import EncounterFile, export, parse_text
+from fracas.io.files import EncounterFile, export, parse_text
 from fracas.model import Action
-from fracas.render import log_lines
 from fracas.rulesets.base import Detail, StatusSpec, is_down, on_sheet
+from fracas.words.render import log_lines
 from tests.helpers import cli, play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -453,7 +454,7 @@ def test_a_file_may_add_a_combatant_that_then_acts() -> None:
 
 
 def test_a_stored_encounter_with_an_added_combatant_resumes(tmp_path: Path) -> None:
-    from fracas.store import open_store
+    from fracas.io.store import open_store
     from fracas.table import TableService
 
     store = open_store(tmp_path / "s.sqlite3", durable=False)
@@ -510,8 +511,8 @@ def test_table_actions_take_no_turn(path: Path) -> None:
 def test_a_saved_session_with_table_actions_replays(path: Path, tmp_path: Path) -> None:
     """Regression: the save wrote the order in play as the file's `order:`, so a reorder
     was applied twice and an added combatant's id made the file unreadable."""
+    from fracas.io.store import open_store
     from fracas.play.loop import save
-    from fracas.store import open_store
     from fracas.table import TableService
 
     store = open_store(tmp_path / "s.sqlite3", durable=False)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.grid import (
+from fracas.model.grid import (
     DIRECTIONS,
     METRICS,
     Tile,

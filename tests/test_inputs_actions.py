@@ -1,4 +1,4 @@
-"""One action validator (``fracas.actions.check_action``) for files and programs.
+"""One action validator (``fracas.engine.checking.check_action``) for files and programs.
 
 The file reader and ``Engine.act`` check an action the same way: an ``Action`` a
 program builds is refused as the same entry in a file would be, its field named,
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from fracas.actions import check_action
-from fracas.engine import Engine
+from fracas.engine.checking import check_action
+from fracas.engine.play import Engine
 from fracas.errors import DiceError, FileError, FracasError, Refusal
-from fracas.files import load, parse_text, read_action
+from fracas.io.files import load, parse_text, read_action
 from fracas.model import Action
 
 TEXT = """\

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FileError
-from fracas.files import MAX_ALIASED, MAX_BYTES, MAX_DEPTH, MAX_DIGITS, load, parse_text
+from fracas.io.files import MAX_ALIASED, MAX_BYTES, MAX_DEPTH, MAX_DIGITS, load, parse_text
 from tests.helpers import cli
 
 VALID = "ruleset: dice-combat\ncombatants:\n  - id: ana\n  - id: bo\n"

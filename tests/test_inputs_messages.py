@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import MESSAGE_LIMIT, FileError, FracasError, brief
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from tests.helpers import cli
 
 VALID = "ruleset: dice-combat\ncombatants:\n  - id: ana\n  - id: bo\n"

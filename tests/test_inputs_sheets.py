@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FileError, Refusal
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.model import Action
 from tests.helpers import cli
 

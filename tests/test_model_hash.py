@@ -10,10 +10,10 @@ import sys
 
 import pytest
 
-from fracas.files import parse_text
-from fracas.frozen import evolve
+from fracas.io.files import parse_text
 from fracas.lab.fight import file_start
 from fracas.model import Encounter
+from fracas.model.frozen import evolve
 from fracas.rulesets import RULESETS, Ruleset
 
 TEXT = """
@@ -75,7 +75,7 @@ def test_a_pickled_state_carries_no_hash_to_another_process() -> None:
 def test_WL_2_3_the_built_in_unarmed_weapon_is_frozen_as_a_sheets_own() -> None:
     """The unarmed weapon every wasteland character has is made outside the state (no
     sheet lists it): it must hash, and equal the one a sheet lists, hash included."""
-    from fracas.frozen import FrozenDict
+    from fracas.model.frozen import FrozenDict
     from fracas.rulesets.wasteland.weapons import unarmed_weapon
 
     built = unarmed_weapon()
@@ -87,9 +87,9 @@ def test_WL_2_3_the_built_in_unarmed_weapon_is_frozen_as_a_sheets_own() -> None:
 
 def test_build_freezes_what_pydantic_makes() -> None:
     """validation.build: a ruleset's own value from data, frozen all the way down."""
-    from fracas.frozen import FrozenDict
+    from fracas.model.frozen import FrozenDict
+    from fracas.model.validation import build
     from fracas.rulesets.wasteland.weapons import WeaponField
-    from fracas.validation import build
 
     smg = build(WeaponField, {"name": "smg", "damage": "1d6", "effects": {"bleed": 1}})
     assert type(smg.effects) is FrozenDict and smg.effects == {"bleed": 1}

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FileError, Refusal
-from fracas.files import parse_text
+from fracas.io.files import parse_text
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links, add_player_links

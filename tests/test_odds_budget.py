@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter
-from fracas.odds import action_odds
+from fracas.odds.action import action_odds
 from fracas.rulesets.base import Ruleset
 from tests.helpers import cli, load_text
 from tests.rulesets.wasteland.support import act, doc, who
@@ -197,7 +197,7 @@ def test_cli_odds_seconds_must_be_a_positive_number(tmp_path: Path, value: str) 
     ("k", "n"), [(0, 50), (0, 11), (6, 6), (21, 21), (485, 485), (3, 10), (200, 201)]
 )
 def test_an_estimates_95_interval_holds_its_frequency(k: int, n: int) -> None:
-    from fracas.odds import _wilson
+    from fracas.odds.action import _wilson
 
     lo, hi = _wilson(k, n)
     assert 0 <= lo <= k / n <= hi <= 1

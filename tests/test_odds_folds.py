@@ -1,4 +1,4 @@
-"""How exact odds read a node's paths (``fracas.path_folds``): the summary of a finished
+"""How exact odds read a node's paths (``fracas.odds.folds``): the summary of a finished
 path and the state a path leaves, each change made once for all the paths that share it
 and each combatant's own changes followed apart, must be exactly what folding every
 event, one after the other, gives. Checked on every dice path of the last action of
@@ -17,9 +17,8 @@ import pytest
 
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, GivenDice, RandomDice
-from fracas.engine import advance_to
-from fracas.events import changes_one
-from fracas.files import EncounterFile, load, parse_text, play_file
+from fracas.engine.play import advance_to
+from fracas.io.files import EncounterFile, load, parse_text, play_file
 from fracas.model import (
     Attempted,
     Damaged,
@@ -31,8 +30,9 @@ from fracas.model import (
     ValueSet,
     fold,
 )
-from fracas.odds import action_odds
-from fracas.path_folds import Finals, Folds, finished, merge, relevant, summary
+from fracas.model.events import changes_one
+from fracas.odds.action import action_odds
+from fracas.odds.folds import Finals, Folds, finished, merge, relevant, summary
 from fracas.rulesets.base import decided, roll
 from fracas.rulesets.soak.events import Harmed
 from fracas.rulesets.steps import run_steps

@@ -1,4 +1,4 @@
-"""Events that declare ``keeps_down`` (``fracas.outcomes``: exact odds skip them when a
+"""Events that declare ``keeps_down`` (``fracas.odds.outcomes``: exact odds skip them when a
 finished path is folded only to see who is down) never change who is down: every
 action of every example, over several seeds, folded with and without them."""
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.files import load
+from fracas.io.files import load
 from fracas.model import fold
 from fracas.rulesets.base import is_down
 

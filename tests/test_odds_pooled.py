@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.odds import action_odds
+from fracas.odds.action import action_odds
 from fracas.rulesets import RULESETS, Ruleset
-from fracas.store import open_store
 from fracas.table import TableService
 from tests.rulesets.test_conformance import _random_action, _setup
 

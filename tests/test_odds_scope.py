@@ -1,7 +1,7 @@
 """Steps that say whom the rest of the roll is about (``odds_scope``, ``fracas.rulesets.steps``).
 
 Exact odds settle everyone else's summary at such a step and follow the rest once for
-all the ways they came out (``fracas.outcomes``). A toy roll on a real state: a d6
+all the ways they came out (``fracas.odds.outcomes``). A toy roll on a real state: a d6
 against bo, then a step with a d4 against cy. With a scope that is true, the odds
 equal those of the whole roll followed path by path, exactly, over fewer paths. Where
 a 4 on the d4 also hits bo, a scope that leaves bo out is false: bo is settled too
@@ -19,10 +19,10 @@ import pytest
 
 from fracas.dice.budget import Budget
 from fracas.dice.source import Dice
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.model import Action, Attempted, Damaged, Encounter, Event
-from fracas.odds import CombatantOdds, _per_combatant
-from fracas.outcomes import exact_outcomes
+from fracas.odds.action import CombatantOdds, _per_combatant
+from fracas.odds.outcomes import exact_outcomes
 from fracas.rulesets.steps import Roller, Then, run_steps
 
 DOC = {

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.engine import Engine
-from fracas.odds import action_odds
+from fracas.engine.play import Engine
+from fracas.odds.action import action_odds
 from fracas.rulesets import RULESETS
 from tests.helpers import load_text
 

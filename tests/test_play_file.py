@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from fracas.engine import Engine
-from fracas.files import parse_text, play_file
+from fracas.engine.play import Engine
+from fracas.io.files import parse_text, play_file
 from fracas.model import Action, fold
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "dice-combat.yaml"

@@ -38,7 +38,7 @@ def test_SK_7_SK_8_a_proficiency_in_a_type_not_carried_plays_without_it() -> Non
 def test_SK_7_status_names_the_proficiency_no_weapon_carried_reaches() -> None:
     """What replaces the refusal: `status` says the longsword proficiency reaches none of
     Mira's weapons (the help a misspelt type needs), without refusing the file."""
-    from fracas.files import load
+    from fracas.io.files import load
 
     ef = load(REPROS / "soak-proficient-elsewhere.yaml")
     p = presenter_of(ef.ruleset)

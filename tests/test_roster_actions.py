@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import Refusal
-from fracas.render import entry_words
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import GAME_MASTER, Act, Identity, Table, TableService, View
+from fracas.words.render import entry_words
 
 ROOT = Path(__file__).parents[1]
 START = (ROOT / "examples" / "dice-combat.yaml").read_text().split("actions:")[0]

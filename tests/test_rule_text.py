@@ -21,10 +21,10 @@ import pytest
 
 import fracas
 from fracas.errors import FracasError, UnknownRuleError, UnknownRulesetError
-from fracas.rule_text import RULE_ID, compress_ids, find_rule, rule_texts
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset, registered
 from fracas.rulesets.base import About
 from fracas.rulesets.tier_duel import TierDuel
+from fracas.words.rule_text import RULE_ID, compress_ids, find_rule, rule_texts
 from tests.helpers import cli
 
 HERE = Path(__file__).resolve()

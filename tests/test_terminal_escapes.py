@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rich.table import Table
 
-from fracas.console import SafeConsole, printable
+from fracas.words.console import SafeConsole, printable
 
 TITLE = "\x1b]0;TITLE\x07\x1b[2J"
 """Retitles the terminal (OSC 0, ended by BEL), then clears it."""

@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.lab.advisor import advise
 from fracas.lab.bar import SLICE, bar_slice
 from fracas.lab.fight import file_start
 from fracas.lab.keep import Kept
 from fracas.lab.policy import Policy
 from fracas.lab.win import win
-from fracas.odds import ODDS_PATHS, ODDS_SAMPLES, action_odds
+from fracas.odds.action import ODDS_PATHS, ODDS_SAMPLES, action_odds
 from tests.helpers import cli, cli_json
 from tests.lab.duels import DC_MELEE, DC_PISTOL, duel
 from tests.test_odds_budget import burst

@@ -10,8 +10,7 @@ from rich.markup import escape
 
 from fracas.cli.common import ActionError, _guard, _out, _pct
 from fracas.errors import FracasError
-from fracas.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import (
     DEFAULT_SECONDS,
     Odds,
@@ -19,6 +18,7 @@ from fracas.table import (
     TableService,
     read_text,
 )
+from fracas.words.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
 
 
 @click.command()

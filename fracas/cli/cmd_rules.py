@@ -10,8 +10,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from fracas.cli.common import _echo, _guard, _out
-from fracas.rule_text import find_rule
-from fracas.rules_info import describe_ruleset, ruleset_table
+from fracas.words.rule_text import find_rule
+from fracas.words.rules_info import describe_ruleset, ruleset_table
 
 
 @click.command()

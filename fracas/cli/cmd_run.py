@@ -10,12 +10,12 @@ import click
 from rich.markup import escape
 
 from fracas.cli.common import _DEFAULT_DB, ActionError, _echo, _fail, _guard, _out, error_json
-from fracas.console import status_table
+from fracas.io.store import open_store
 from fracas.model import Encounter
-from fracas.render import Line, events_json, log_entries, rolls_json, state_json
 from fracas.rulesets.base import option_values
-from fracas.store import open_store
 from fracas.table import Table, TableService, read_text
+from fracas.words.console import status_table
+from fracas.words.render import Line, events_json, log_entries, rolls_json, state_json
 
 
 def _start(table: Table) -> Encounter:

@@ -2,7 +2,7 @@
 stops it.
 
 Odds are bounded by **work**: dice paths replayed for the exact answer, then a fixed
-number of seeded samples for an estimate (:func:`fracas.odds.action_odds`), so the same
+number of seeded samples for an estimate (:func:`fracas.odds.action.action_odds`), so the same
 question gets the same answer on a quiet and on a busy machine. The wall time is only
 an outer bound (:class:`Budget`, default :data:`DEFAULT_SECONDS`): the enumerator looks
 at the clock and at the caller's cancellation hook every :data:`CHECK_EVERY` replays and

@@ -14,7 +14,8 @@ with its exact weight, and answers with a representative set of faces of that cl
 ``key(faces)`` is the same for every draw of a class. "Read" as the exact odds read:
 the summary (attempts, damage dealt) and who is down at the end; what only feeds a log
 line, or an event that declares ``keeps_down`` and that nothing later in the roll reads
-(a limb's CT, ``fracas.outcomes``), may come from the representative. Per die, the enumerator keeps
+(a limb's CT, ``fracas.odds.outcomes``), may come from the representative. Per die,
+the enumerator keeps
 apart the sum of its faces and whether it showed its maximum (an explosion or a
 maximum) and nothing else; a key may use those. Tests check every pooled roll against
 the die-by-die enumeration.

@@ -1,7 +1,7 @@
 """The advisor: for the combatant whose turn it is, every choice the tactics weigh,
 ranked by the tactics' own ranking (:func:`~fracas.lab.plans.rank`: the same code,
 so its first choice is the one the tactics take), each with the exact odds of its
-attack (:func:`fracas.odds.action_odds`, what ``fracas odds`` gives for that action in
+attack (:func:`fracas.odds.action.action_odds`, what ``fracas odds`` gives for that action in
 the state it is taken in: chance to hit, expected damage, chance to down) and, where
 the fight's chain can say, the side's chance to win after it, with one line on why
 (docs/lab.md, "The advisor").
@@ -22,14 +22,14 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.errors import FracasError
-from fracas.files import action_json
+from fracas.io.files import action_json
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.fight import sides_of
 from fracas.lab.keep import Kept
 from fracas.lab.plans import Plan, pct, rank
 from fracas.lab.policy import SCORE_PATHS
 from fracas.model import Encounter
-from fracas.odds import Odds, action_odds
+from fracas.odds.action import Odds, action_odds
 
 __all__ = [
     "ADVICE_PATHS",

@@ -37,13 +37,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.errors import FracasError
-from fracas.files import Tactic
-from fracas.frozen import FrozenDict
+from fracas.io.files import Tactic
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.fight import DRAW, canonical, sides_of
 from fracas.lab.keep import LOCK, Kept, kept
 from fracas.lab.sim import play, wilson
 from fracas.model import Encounter
+from fracas.model.frozen import FrozenDict
 from fracas.rulesets.base import Ruleset, is_down
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from fracas.errors import FracasError
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.lab.chain import MAX_STATES, win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy

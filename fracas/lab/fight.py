@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fracas.catalogue import GM_ACTION_NAMES
 from fracas.dice.exact import Distribution, enumerate_exact
 from fracas.dice.source import Dice
-from fracas.engine import Engine, plan
+from fracas.engine.catalogue import GM_ACTION_NAMES
+from fracas.engine.play import Engine, plan
 from fracas.errors import FracasError
-from fracas.files import EncounterFile
+from fracas.io.files import EncounterFile
 from fracas.model import Action, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset, decided, is_down
 from fracas.rulesets.steps import roll_all
@@ -92,7 +92,7 @@ def next_states(
     """Every state ``action`` taken in ``state`` can lead to, with its exact probability.
 
     A ruleset action is decided once (its refusal raised here) and only its rolling
-    step replayed on every dice path, as :func:`fracas.odds.action_odds` does; the state
+    step replayed on every dice path, as :func:`fracas.odds.action.action_odds` does; the state
     is folded once per distinct run of state-changing events. ``pin``: dice the ruleset
     declares irrelevant to the odds (``DieSpec.odds_relevant``) take face 1.
 

@@ -17,10 +17,10 @@ import threading
 from collections.abc import Iterable
 from typing import cast
 
-from fracas.frozen import evolve
 from fracas.lab.fight import fold_runs
 from fracas.lab.watch import Notes, peek, watched
 from fracas.model import Combatant, Encounter, Event
+from fracas.model.frozen import evolve
 
 __all__ = ["traced_fold"]
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fracas.files import Tactic
+from fracas.io.files import Tactic
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.policy import Policy
 from fracas.lab.sim import Tally

@@ -38,12 +38,12 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from fracas.choices import param_choices
-from fracas.engine import begin_turn
+from fracas.engine.may_do import param_choices
+from fracas.engine.play import begin_turn
 from fracas.errors import FracasError
-from fracas.files import Tactic
-from fracas.grid import Tile
+from fracas.io.files import Tactic
 from fracas.model import Action, Encounter, Turn, fold
+from fracas.model.grid import Tile
 from fracas.rulesets.base import ActionSpec, distance, is_down, walk
 
 if TYPE_CHECKING:

@@ -2,8 +2,8 @@
 
 The default, for every ruleset: of the actions the rules allow now (each enemy as
 target, each value of a required parameter from
-:func:`fracas.choices.param_choices`, allowed where the ruleset's deciding step
-takes it, as :func:`~fracas.choices.options_now` asks),
+:func:`fracas.engine.may_do.param_choices`, allowed where the ruleset's deciding step
+takes it, as :func:`~fracas.engine.may_do.options_now` asks),
 the one with the best chance to take an enemy down this action, else the highest
 expected damage to enemies, from the exact distribution of the states it leads to
 (cached per state and action); reload, equip or any other untargeted action only
@@ -25,9 +25,9 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.dice.source import RandomDice
-from fracas.engine import plan
+from fracas.engine.play import plan
 from fracas.errors import FracasError
-from fracas.files import Tactic
+from fracas.io.files import Tactic
 from fracas.lab.fight import canonical
 from fracas.lab.folds import traced_fold
 from fracas.lab.plans import rank

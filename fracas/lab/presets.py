@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from fracas.choices import param_choices
+from fracas.engine.may_do import param_choices
 from fracas.lab.plans import _approaches, _untargeted, _walks, attacks, combos, enemies_of
 from fracas.model import Action, Encounter
 from fracas.rulesets.base import is_down

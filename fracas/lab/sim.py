@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.dice.source import RandomDice
-from fracas.engine import plan
+from fracas.engine.play import plan
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text
+from fracas.io.files import EncounterFile, parse_text
 from fracas.lab.fight import DRAW, file_start, outcome, sides_of
 from fracas.lab.policy import Policy
 from fracas.model import Encounter, fold

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NoReturn
 
-from fracas.catalogue import GM_ACTION_NAMES
 from fracas.dice.source import Dice
+from fracas.engine.catalogue import GM_ACTION_NAMES
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event

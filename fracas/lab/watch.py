@@ -1,7 +1,7 @@
 """Combatants that note who was looked at: the one tracing device of the lab's two
 proofs (``transitions``: what a rolling step read; ``folds``: what a fold read).
 
-:func:`watched` makes a :class:`~fracas.frozen.FrozenDict` class whose look-ups by id
+:func:`watched` makes a :class:`~fracas.model.frozen.FrozenDict` class whose look-ups by id
 note the id in a :class:`Notes`, and whose wider looks (iterating, counting, copying,
 hashing, comparing) note that everything was read. :meth:`set` (what
 ``Encounter.with_combatant`` calls) keeps the watch on the mapping it makes, without
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
-from fracas.frozen import FrozenDict
 from fracas.model import Combatant
+from fracas.model.frozen import FrozenDict
 
 __all__ = ["Notes", "peek", "watched"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import glob
 from collections.abc import Callable, Sequence
 
-from fracas.catalogue import CORE_FIELDS, SET_ONLY_FIELDS, spec_of
+from fracas.engine.catalogue import CORE_FIELDS, SET_ONLY_FIELDS, spec_of
 from fracas.model import Encounter
 from fracas.play.commands import COMMANDS, action_names
 from fracas.table import EncounterFile, param_choices

@@ -8,14 +8,14 @@ import sys
 
 import click
 
-from fracas.console import echo as _echo
-from fracas.console import guard as _guard
-from fracas.console import out as _out
-from fracas.console import store_option as _store_option
 from fracas.errors import FracasError
+from fracas.io.store import open_store
 from fracas.play.loop import play as play_loop
 from fracas.play.view import encounters_table
-from fracas.store import open_store
+from fracas.words.console import echo as _echo
+from fracas.words.console import guard as _guard
+from fracas.words.console import out as _out
+from fracas.words.console import store_option as _store_option
 
 
 @click.command()

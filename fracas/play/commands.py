@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.catalogue import CORE_ACTIONS, dice_specs, die_spec, spec_of
+from fracas.engine.catalogue import CORE_ACTIONS, dice_specs, die_spec, spec_of
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter
 from fracas.play.table_words import (

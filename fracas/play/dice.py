@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from fracas.errors import FracasError
 from fracas.model import Encounter
-from fracas.render import die_question
+from fracas.words.render import die_question
 
 __all__ = ["AskedDice", "Cancelled", "die_question"]
 

@@ -20,8 +20,8 @@ from typing import Any, Protocol
 import yaml
 from rich.table import Table as RichTable
 
-from fracas.console import SafeConsole, printable
 from fracas.errors import FracasError
+from fracas.io.store import EncounterStore, MovedOn
 from fracas.lab.advisor import advice_lines
 from fracas.play.choices import completions
 from fracas.play.commands import Act, Entry, Meta, OddsOf, parse
@@ -35,9 +35,9 @@ from fracas.play.view import (
     record_lines,
     status_table,
 )
-from fracas.store import EncounterStore, MovedOn
 from fracas.table import Act as TableAct
 from fracas.table import Dice, Identity, Redo, StoreLost, Table, TableService, Undo
+from fracas.words.console import SafeConsole, printable
 
 __all__ = ["Prompt", "Terminal", "TextTerminal", "play"]
 

@@ -1,4 +1,5 @@
-"""The prompt's words for the game master's table actions (``fracas.gm``): ``hp=+N`` as a
+"""The prompt's words for the game master's table actions
+(``fracas.engine.table_actions``): ``hp=+N`` as a
 heal, ``status bo add=burning turns=2``, ``add zed name=Zed at 3,4 after=bo``. Pure."""
 
 from __future__ import annotations

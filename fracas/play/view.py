@@ -9,14 +9,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from fracas import table as tables
-from fracas.catalogue import spec_of
-from fracas.console import combatant_table, now_line, status_table
+from fracas.engine.catalogue import spec_of
 from fracas.errors import FracasError
+from fracas.io.store import EncounterInfo
 from fracas.model import Action, Encounter
 from fracas.play.commands import COMMANDS, GM_USAGE, action_names
-from fracas.render import action_title, damage_rows, odds_heading, record_entries
-from fracas.store import EncounterInfo
 from fracas.table import Odds, Record
+from fracas.words.console import combatant_table, now_line, status_table
+from fracas.words.render import action_title, damage_rows, odds_heading, record_entries
 
 __all__ = [
     "combatant_table",

@@ -106,7 +106,7 @@ def registered(*extra: type[Ruleset]) -> Iterator[None]:
 def json_schema(kind: Any) -> dict[str, Any]:
     """The JSON schema of one of a ruleset's types (its sheet, an item, its options), as
     the file reader validates it: what a form is built from."""
-    from fracas.validation import adapter  # the file reader's validation, one per type
+    from fracas.model.validation import adapter  # the file reader's validation, one per type
 
     schema: dict[str, Any] = adapter(kind).json_schema()
     return schema

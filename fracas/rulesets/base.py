@@ -33,9 +33,9 @@ from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
 from fracas.errors import FracasError, Refusal
-from fracas.frozen import canonical, freeze, thaw
-from fracas.grid import METRICS, Tile
 from fracas.model import Action, Combatant, Encounter, Event
+from fracas.model.frozen import canonical, freeze, thaw
+from fracas.model.grid import METRICS, Tile
 from fracas.rulesets.shown import (
     Presenter,
     Reach,
@@ -258,7 +258,7 @@ class Contract:
     item_type: type[Any] | None = None
     item_shorthands: tuple[str, ...] = ()
     metric: str = "chebyshev"
-    """The distance metric, a name from :data:`fracas.grid.METRICS` (an option
+    """The distance metric, a name from :data:`fracas.model.grid.METRICS` (an option
     ``metric``, where the options have one, says otherwise)."""
     encounter_values: tuple[ValueSpec, ...] = ()
     """Encounter-wide values reported beside ``round``."""
@@ -656,7 +656,7 @@ def is_down(rules: Rules[Any], c: Combatant) -> bool:
 
 
 def metric_name(rules: Rules[Any]) -> str:
-    """The distance metric in use, a name from :data:`fracas.grid.METRICS`: the option
+    """The distance metric in use, a name from :data:`fracas.model.grid.METRICS`: the option
     ``metric`` where the options have one, else the contract's."""
     return str(getattr(rules.options, "metric", rules.contract.metric))
 
@@ -764,5 +764,5 @@ def _default(f: dataclasses.Field[Any]) -> Any:
 
 
 def plain(value: Any) -> Any:
-    """A sheet value as plain data (:func:`fracas.frozen.thaw`)."""
+    """A sheet value as plain data (:func:`fracas.model.frozen.thaw`)."""
     return thaw(value)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.frozen import evolve, freeze
 from fracas.model import Combatant, Encounter
+from fracas.model.frozen import evolve, freeze
 
 __all__ = ["equipped", "held", "with_hand"]
 

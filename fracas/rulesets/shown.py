@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fracas.frozen import thaw
 from fracas.model import Combatant, Encounter
+from fracas.model.frozen import thaw
 
 if TYPE_CHECKING:  # the ruleset holds its presenter's type (base.Contract.presenter)
     from fracas.rulesets.base import Rules, Ruleset

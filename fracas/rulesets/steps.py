@@ -6,7 +6,7 @@ state after the events before it (``step`` is a frozen decision, like the one
 ``decide`` returns). Live play runs the steps one after the other
 (:func:`roll_all`) and logs only the events; exact odds follow each distinct
 (state, step) once, with the weights of every dice path that reached it added
-(:mod:`fracas.odds`), so the paths of a hit and a miss that leave the same state
+(:mod:`fracas.odds.action`), so the paths of a hit and a miss that leave the same state
 are not replayed twice. A ruleset marks a step where what follows depends on little
 of what came before (after the attack roll decides hit or miss, between the shots of
 a burst, between the victims of a blast).

@@ -3,24 +3,24 @@ command line). Create, resume or open-or-create an encounter (:class:`TableServi
 submit every change to its :class:`Table` as a command with the identity that asks
 and the seq it saw (:meth:`Table.submit`); read it as a frozen :class:`Snapshot`
 projected for an identity (:class:`View`: values, never words; a face's words for
-them are ``fracas.render``'s); ask the odds of an action or the win bar as
+them are ``fracas.words.render``'s); ask the odds of an action or the win bar as
 a frozen job (:meth:`Table.odds_question`, :meth:`Table.win_question`,
 :meth:`Table.advice_question`); ask what a dragged token's move would cost
 (:meth:`Table.move_cost`); put or remove the map image (:meth:`Table.put_map_image`,
 whose version the state carries); hear every
 change on its feed. It imports no terminal or web library and prints nothing.
 
-A face imports from here, the catalogue, errors, words (``fracas.render``), the store
+A face imports from here, the catalogue, errors, words (``fracas.words.render``), the store
 opener and the rulesets' registry; nothing else of fracas (a test walks the imports).
 """
 
-from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, Choice
-from fracas.choices import Option, options_now, param_choices, param_flags, param_numbers
 from fracas.dice.budget import DEFAULT_SECONDS
 from fracas.dice.source import Dice
-from fracas.engine import Record
-from fracas.files import MAX_DEPTH, EncounterFile, read_text
-from fracas.odds import Odds
+from fracas.engine.may_do import Option, options_now, param_choices, param_flags, param_numbers
+from fracas.engine.play import Record
+from fracas.io.files import MAX_DEPTH, EncounterFile, read_text
+from fracas.odds.action import Odds
+from fracas.odds.choices import DEFAULT_CHOICE_SECONDS, Choice
 from fracas.table.commands import (
     Act,
     Answer,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.dice.source import Dice
-from fracas.engine import Record
+from fracas.engine.play import Record
 from fracas.model import Action
 from fracas.table.physical import DieNeeded
 

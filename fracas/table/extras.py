@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from fracas.errors import FracasError
-from fracas.files import export
-from fracas.frozen import thaw
+from fracas.io.files import export
+from fracas.model.frozen import thaw
 from fracas.table.mapimage import KEY, image_type, image_version
 from fracas.table.writer import Writer
 

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from fracas.engine import Record
+from fracas.engine.play import Record
 
 __all__ = ["Change", "Feed"]
 

@@ -11,7 +11,7 @@ policy"):
 - **dice**: the table rolls every die; a player's action carries none (with physical
   dice, the table asks each die of its owner or the game master);
 - **turns**: a player acts in its own combatant's turn, except what the ruleset takes
-  off-turn (reactions) and a free roll (:func:`fracas.catalogue.who_takes`);
+  off-turn (reactions) and a free roll (:func:`fracas.engine.catalogue.who_takes`);
 - **table actions** (the order, HP, statuses, who is in the fight, the policy, moving
   someone's token) are the game master's;
 - **undo**: only where the policy lets players, its own latest action, and only when it
@@ -25,8 +25,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from fracas.catalogue import CORE_WHO, Who, calls_in, who_takes
-from fracas.engine import Record
+from fracas.engine.catalogue import CORE_WHO, Who, calls_in, who_takes
+from fracas.engine.play import Record
 from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Encounter, Policy
 from fracas.rulesets.base import Ruleset

@@ -7,7 +7,7 @@ rules' decisions the table kept go with it (another table's stay)."""
 
 from __future__ import annotations
 
-from fracas.engine import Record
+from fracas.engine.play import Record
 from fracas.model import Encounter
 from fracas.table.extras import MapImage
 from fracas.table.snapshot import Kept, Snapshot

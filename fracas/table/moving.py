@@ -17,13 +17,13 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.catalogue import walks
 from fracas.dice.source import RandomDice
-from fracas.engine import plan
+from fracas.engine.catalogue import walks
+from fracas.engine.play import plan
 from fracas.errors import Refusal
-from fracas.events import Moved
-from fracas.grid import Tile
 from fracas.model import Action, Encounter, Event
+from fracas.model.events import Moved
+from fracas.model.grid import Tile
 from fracas.rulesets.base import Ruleset, distance, move_is_own, walk
 
 __all__ = ["MoveCost", "move_cost", "own_move"]

@@ -15,7 +15,7 @@ __all__ = ["Outcome", "outcome"]
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A fight over: ``side`` won (None: nobody stands), ``standing``: the names of who
-    still stands, in turn order (its words: ``fracas.render.outcome_words``)."""
+    still stands, in turn order (its words: ``fracas.words.render.outcome_words``)."""
 
     side: str | None
     standing: tuple[str, ...]

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from fracas.dice.source import GivenDice, label_of
-from fracas.engine import plan
+from fracas.engine.play import plan
 from fracas.errors import DiceError
 from fracas.model import Action, Encounter
 from fracas.rulesets.base import Ruleset

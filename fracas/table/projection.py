@@ -10,7 +10,7 @@ may not see is left out. No sentence is made here: the log is projected as
 :class:`Entry` values (which record, what kind of line, the action or event that
 survived, whom it names), the state's words likewise (the die asked for, a request,
 the outcome, whose turn it is) as values, and a face makes the words of what survived
-(``fracas.render``). An event whose fields hold words rather than values
+(``fracas.words.render``). An event whose fields hold words rather than values
 (:attr:`~fracas.model.Event.prose`: a ruleset's ``attacks Cy with the pistol``, a free
 text) may name anyone: in a record where a combatant the identity may not see takes
 part, it has no line.
@@ -38,10 +38,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fracas.catalogue import calls_in, is_private, spec_of
-from fracas.choices import Option, param_flags, param_numbers
+from fracas.engine.catalogue import calls_in, is_private, spec_of
+from fracas.engine.may_do import Option, param_flags, param_numbers
+from fracas.engine.table_actions import judgement_calls
 from fracas.errors import FracasError
-from fracas.gm import judgement_calls
 from fracas.model import (
     PRESETS,
     Action,
@@ -138,7 +138,7 @@ ENTRY_KINDS = ("title", "covered", "undo", "redo", "event", "veiled", "damage", 
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One line of the log as an identity may read it, in values: a face makes its words
-    (``fracas.render.entry_words``)."""
+    (``fracas.words.render.entry_words``)."""
 
     seq: int
     """The record it belongs to (its index in the log)."""

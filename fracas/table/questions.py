@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.dice.budget import Cancel
 from fracas.dice.source import RandomDice
-from fracas.engine import plan
+from fracas.engine.play import plan
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, Tactic
-from fracas.frozen import FrozenDict
+from fracas.io.files import EncounterFile, Tactic
 from fracas.lab.advisor import ADVICE_SECONDS, advise
 from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, FIRST, bar_in_worker
 from fracas.lab.keep import LOCK, kept
 from fracas.model import Action, Encounter, fold
-from fracas.odds import Odds, action_odds
+from fracas.model.frozen import FrozenDict
+from fracas.odds.action import Odds, action_odds
 from fracas.rulesets.base import Ruleset
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class OddsQuestion:
     action: Action
     seed: int
     limits: Mapping[str, Any] = field(default_factory=dict)
-    """What :func:`~fracas.odds.action_odds` takes to bound the work (``seconds``, ...)."""
+    """What :func:`~fracas.odds.action.action_odds` takes to bound the work (``seconds``, ...)."""
     unseen: frozenset[str] = frozenset()
     """Combatants the asker may not see: left out of the answer."""
     no_down: frozenset[str] = frozenset()

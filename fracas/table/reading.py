@@ -8,10 +8,10 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from fracas.actions import ACTION_KEYS, check_now
-from fracas.catalogue import spec_of, walks
+from fracas.engine.catalogue import spec_of, walks
+from fracas.engine.checking import ACTION_KEYS, check_now
 from fracas.errors import FracasError, Refusal
-from fracas.files import EncounterFile
+from fracas.io.files import EncounterFile
 from fracas.model import Action, Encounter
 from fracas.table.identity import Identity
 from fracas.table.moving import own_move

@@ -22,10 +22,10 @@ from typing import Any
 import yaml
 
 from fracas.errors import FileError, FracasError
-from fracas.files import EncounterFile, parse_text, play_file, read_text
-from fracas.frozen import thaw
-from fracas.store import NAME_PATTERN, EncounterInfo, EncounterStore, NewEncounter
-from fracas.store.records import record_json
+from fracas.io.files import EncounterFile, parse_text, play_file, read_text
+from fracas.io.store import NAME_PATTERN, EncounterInfo, EncounterStore, NewEncounter
+from fracas.io.store.records import record_json
+from fracas.model.frozen import thaw
 from fracas.table.table import Table, resume
 
 __all__ = ["Played", "Refused", "TableService", "check_file", "fresh_seed"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from fracas.choices import Option, options_now
-from fracas.engine import Record
-from fracas.files import EncounterFile
+from fracas.engine.may_do import Option, options_now
+from fracas.engine.play import Record
+from fracas.io.files import EncounterFile
 from fracas.model import Encounter
 from fracas.rulesets.base import Ruleset
 from fracas.table.commands import Request

@@ -28,16 +28,16 @@ import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from fracas.choice_odds import DEFAULT_CHOICE_SECONDS, Choice, choice_odds
-from fracas.choices import Option
 from fracas.dice.source import Dice
-from fracas.engine import Engine, Record
+from fracas.engine.may_do import Option
+from fracas.engine.play import Engine, Record
 from fracas.errors import FracasError
-from fracas.files import EncounterFile
+from fracas.io.files import EncounterFile
+from fracas.io.store import EncounterStore, MovedOn
 from fracas.model import Action, Encounter
-from fracas.odds import Odds
+from fracas.odds.action import Odds
+from fracas.odds.choices import DEFAULT_CHOICE_SECONDS, Choice, choice_odds
 from fracas.rulesets.base import Decisions, Ruleset, keeping_decisions
-from fracas.store import EncounterStore, MovedOn
 from fracas.table.commands import (
     Act,
     Cancel,
@@ -220,7 +220,7 @@ class Table:
         """The odds of ``action`` taken now, as a frozen job to run anywhere (here, or in
         a worker process): checked as :meth:`submit` checks it, but in any turn and
         with any parameters (odds change nothing). ``limits``: what
-        :func:`~fracas.odds.action_odds` takes to bound the work.
+        :func:`~fracas.odds.action.action_odds` takes to bound the work.
 
         Raises:
             Forbidden: ``by`` may not take this action at all.

@@ -5,7 +5,7 @@ table's lock. A change is made on a fork of the engine, appended to the store in
 durable transaction with the log's length as the expected sequence number, and only
 then kept (:meth:`Writer.run`). When an append fails (another process moved the
 encounter on, the disk is gone) the writer reloads from the store, so what it holds is
-again exactly what is stored, and the error goes up (:class:`~fracas.store.MovedOn`
+again exactly what is stored, and the error goes up (:class:`~fracas.io.store.MovedOn`
 carries what the other writer did; an append whose outcome is unknown leaves the
 writer stale until it reads it back). Writes are serialised by the lock in this
 process and across processes by the store's expected-seq check.
@@ -21,13 +21,13 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from fracas.engine import Engine, Record
+from fracas.engine.play import Engine, Record
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text
+from fracas.io.files import EncounterFile, parse_text
+from fracas.io.store import JSON, EncounterStore, MovedOn, StoreError
+from fracas.io.store.records import check_replayed, record_from_json, record_json
 from fracas.model import Encounter
 from fracas.rulesets.base import Decisions, keeping_decisions
-from fracas.store import JSON, EncounterStore, MovedOn, StoreError
-from fracas.store.records import check_replayed, record_from_json, record_json
 from fracas.table.feed import Feed
 
 __all__ = ["Loaded", "StoreLost", "TableLock", "Writer", "live_seed", "load"]

@@ -42,7 +42,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from fracas.frozen import thaw
+from fracas.model.frozen import thaw
 from fracas.table import Identity, TableService, View
 from fracas.web.guard import Guard, Limit, Site, json_object
 from fracas.web.links import Link, LinkError, Links

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from fracas.console import echo
-from fracas.console import guard as _guard
-from fracas.console import store_option as _store_option
 from fracas.web.stopping import stop_signals
+from fracas.words.console import echo
+from fracas.words.console import guard as _guard
+from fracas.words.console import store_option as _store_option
 
 __all__ = ["serve"]
 

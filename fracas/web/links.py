@@ -3,7 +3,7 @@
 A link is a random token (32 bytes, 256 bits, URL-safe). Each encounter has one game
 master's link and any number of player links, each with a name (the log's) and the
 combatants it plays. They are kept with the encounter in its store (an extra of the
-store protocol, :meth:`fracas.store.EncounterStore.put_extra`, SQLite and PostgreSQL
+store protocol, :meth:`fracas.io.store.EncounterStore.put_extra`, SQLite and PostgreSQL
 alike), but no token is: the store keeps each token's keyed hash (its *lookup*,
 HMAC-SHA256 under the server's :class:`Secret`) and the token sealed (encrypted)
 under that secret, which is kept apart from the store (a file beside a SQLite store,
@@ -14,7 +14,7 @@ again goes on with the same links, so a player's page reconnects by itself. A
 stays listed, refused, its token forgotten.
 
 A token is found by its lookup in one indexed read of the store
-(:meth:`fracas.store.EncounterStore.find`): that row's encounter and its links, read
+(:meth:`fracas.io.store.EncounterStore.find`): that row's encounter and its links, read
 again at each look (a revoke by another server process on the same store is a revoke
 here at once); an unknown token is answered from that read alone.
 
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.errors import FracasError
-from fracas.store import MEMORY, EncounterStore, data_dir, private_dir
+from fracas.io.store import MEMORY, EncounterStore, data_dir, private_dir
 from fracas.table import Identity, Table
 
 __all__ = [
@@ -182,7 +182,7 @@ def secret_for(store: EncounterStore | None, secret_file: str | Path | None = No
     store (``PATH.secret``); for PostgreSQL, the file ``$FRACAS_SECRET_FILE``, else
     ``secret`` in fracas's data directory (every process sharing the database must
     share it); a store in memory (or none): a secret of this process alone."""
-    from fracas.store.sqlite import SQLiteStore
+    from fracas.io.store.sqlite import SQLiteStore
 
     if secret_file is not None:
         return Secret.file(Path(secret_file).expanduser())
@@ -316,7 +316,7 @@ class Links:
     def migrate(self) -> int:
         """Seal the clear tokens an older fracas kept (each encounter's links, their
         lookups and the secret's fingerprint in one write), then scrub the store of the
-        clear bytes (:meth:`fracas.store.EncounterStore.scrub`). Returns how many
+        clear bytes (:meth:`fracas.io.store.EncounterStore.scrub`). Returns how many
         encounters' links were migrated (0: none was left to)."""
         if self.store is None:
             return 0

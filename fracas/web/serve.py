@@ -16,7 +16,7 @@ import webbrowser
 from collections.abc import Callable
 
 from fracas.errors import FracasError
-from fracas.store import EncounterStore, open_store
+from fracas.io.store import EncounterStore, open_store
 from fracas.table import SetPolicy, Table, TableService
 from fracas.web.app import create_app
 from fracas.web.collector import Collector

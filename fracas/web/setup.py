@@ -38,10 +38,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from fracas.errors import FracasError
-from fracas.frozen import thaw
+from fracas.io.store import NAME_PATTERN, StoreError
+from fracas.model.frozen import thaw
 from fracas.rulesets import Ruleset, json_schema, rulesets
 from fracas.rulesets.base import plain
-from fracas.store import NAME_PATTERN, StoreError
 from fracas.table import MAX_DEPTH, TableService, check_file
 from fracas.web.guard import Limit, json_object
 from fracas.web.links import Links, add_player_links

@@ -1,12 +1,13 @@
 """What a page is sent of a table: one identity's view (:class:`fracas.table.View`, in
-values, what it may not see already left out) with its words (``fracas.render``), as
+values, what it may not see already left out) with its words (``fracas.words.render``), as
 the JSON of a ``sync`` (``state`` and ``lines``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fracas.render import (
+from fracas.table import Asked, Request, View
+from fracas.words.render import (
     action_title,
     die_words,
     entry_words,
@@ -15,7 +16,6 @@ from fracas.render import (
     turn_words,
     waiting_words,
 )
-from fracas.table import Asked, Request, View
 
 __all__ = ["page_lines", "page_state"]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, reads_totals, total
-from fracas.files import parse_text, play_file
+from fracas.io.files import parse_text, play_file
 from fracas.rulesets.base import decided
 from fracas.rulesets.wasteland.damage import CritGate, CritHit, Mitigation
 from fracas.rulesets.wasteland.explosives import Throw

@@ -22,10 +22,10 @@ import yaml
 from click.testing import CliRunner
 
 from fracas.errors import FracasError
+from fracas.io.store import open_store
 from fracas.main import main
 from fracas.model import Action
 from fracas.rulesets import RULESETS, find_ruleset, registered
-from fracas.store import open_store
 from fracas.table import Table, TableService
 from pools.rules import Pools
 from tests.test_odds_pooled import (

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.files import export, parse_text
+from fracas.io.files import export, parse_text
 from fracas.model import Action
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,13 +13,13 @@ from click.testing import CliRunner
 
 from fracas.cli import main
 from fracas.errors import FracasError
-from fracas.files import parse_text
+from fracas.io.files import parse_text
+from fracas.io.store import open_store
 from fracas.lab.advisor import advise
 from fracas.lab.fight import file_start
 from fracas.lab.keep import Kept
 from fracas.lab.plans import pct
 from fracas.lab.policy import Policy
-from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService
 
 DUEL = """\

@@ -1,5 +1,5 @@
 """``fracas lab win``: the chain's exact odds against Markov chains written here, from
-the single-attack distributions of ``fracas.odds`` (plain Fractions over (HP, HP, whose
+the single-attack distributions of ``fracas.odds.action`` (plain Fractions over (HP, HP, whose
 turn)), and against icepool's absorbing chain."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import icepool
 import pytest
 
 from fracas.errors import FracasError
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.lab.chain import _passed_through, _solve, win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy
 from fracas.model import Action, Encounter
-from fracas.odds import action_odds
+from fracas.odds.action import action_odds
 from fracas.rulesets.base import Ruleset
 from tests.lab.duels import DC_MELEE, DC_PISTOL, ESCALATION, TIER, duel
 

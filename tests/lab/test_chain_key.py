@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.files import load, parse_text
+from fracas.io.files import load, parse_text
 from fracas.lab.chain import win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.keys import chain_key

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.lab.chain import win_odds
 from fracas.lab.compare import Variant, compare, sweep, with_options
 from fracas.lab.fight import file_start

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.files import Tactic, load, parse_text
+from fracas.io.files import Tactic, load, parse_text
 from fracas.lab.fight import file_start, fold_runs
 from fracas.lab.folds import traced_fold
 from fracas.lab.plans import attacks

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FileError
-from fracas.files import load, parse_text
+from fracas.io.files import load, parse_text
 from fracas.lab.fight import file_start, outcome
 from fracas.lab.policy import Policy
 from fracas.model import Encounter

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.lab.chain import win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.lab.chain import Chain, win_odds
 from fracas.lab.fight import file_start, sides_of
 from fracas.lab.sim import setup, simulate, wilson

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from fracas.engine import Engine
-from fracas.files import EncounterFile, load, parse_text
+from fracas.engine.play import Engine
+from fracas.io.files import EncounterFile, load, parse_text
 from fracas.lab.fight import file_start, next_states, outcome
 from fracas.lab.policy import Policy
 from fracas.lab.transitions import _TRACED, Transitions, _Read, _Reads, _traced, _Used

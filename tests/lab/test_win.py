@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.lab.ahead import Ahead
 from fracas.lab.chain import MAX_PATHS, Chain
 from fracas.lab.fight import file_start, sides_of

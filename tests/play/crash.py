@@ -26,9 +26,9 @@ from typing import Any
 
 import pexpect
 
-from fracas.engine import dice_from_rolls
+from fracas.engine.play import dice_from_rolls
+from fracas.io.store import open_store
 from fracas.play.commands import Act, command_text, parse
-from fracas.store import open_store
 from fracas.table import TableService
 from tests.play.support import PROMPT, spawn_play
 

@@ -16,7 +16,7 @@ import yaml
 from rich.console import Console
 from rich.table import Table
 
-from fracas.files import EncounterFile, parse_text
+from fracas.io.files import EncounterFile, parse_text
 from fracas.rulesets import Ruleset
 
 __all__ = [

@@ -10,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fracas.render import state_json
-from fracas.store import default_db_path, open_store
+from fracas.io.store import default_db_path, open_store
 from fracas.table import TableService
+from fracas.words.render import state_json
 from tests.helpers import cli
 from tests.play.support import EXAMPLES
 

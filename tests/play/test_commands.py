@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.actions import check_now
+from fracas.engine.checking import check_now
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text
+from fracas.io.files import EncounterFile, parse_text
 from fracas.model import Action, Encounter
 from fracas.play.choices import completions
 from fracas.play.commands import (
@@ -145,7 +145,7 @@ def test_errors_quote_the_input_and_list_what_is_valid(
 
 
 def _states(ef: EncounterFile) -> list[Encounter]:
-    from fracas.engine import Engine
+    from fracas.engine.play import Engine
 
     engine = Engine(ef.ruleset, ef.start, ef.seed)
     engine.begin(ef.dice, ef.order)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from fracas.io.store import open_store
 from fracas.play.choices import completions
 from fracas.play.loop import Prompt
 from fracas.rulesets import RULESETS, Ruleset
-from fracas.store import open_store
 from fracas.table import TableService, options_now
 from tests.play.support import EXAMPLES, ScriptedTerminal, example_file
 
@@ -67,7 +67,7 @@ def _rulesets() -> list[type[Ruleset]]:
 
 
 def _other(ef: object, actor: str) -> str:
-    from fracas.files import EncounterFile
+    from fracas.io.files import EncounterFile
 
     assert isinstance(ef, EncounterFile)
     return next(c for c in ef.start.combatants if c != actor)

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from fracas.actions import check_now
-from fracas.engine import Engine
+from fracas.engine.checking import check_now
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text
+from fracas.io.files import EncounterFile, parse_text
+from fracas.io.store import open_store
 from fracas.model import Action, Encounter
 from fracas.play.commands import Act, Meta, command_text, parse
 from fracas.play.view import help_lines
-from fracas.store import open_store
 from fracas.table import TableService
 from tests.play.support import EXAMPLES
 

@@ -21,9 +21,9 @@ from typing import Any
 
 import pexpect
 
-from fracas.render import state_json
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import TableService
+from fracas.words.render import state_json
 from tests.play.support import PROMPT, spawn_play
 
 FIGHT = """\

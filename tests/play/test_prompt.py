@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
+from fracas.io.store import EncounterStore, open_store
 from fracas.play.loop import Prompt, play
-from fracas.store import EncounterStore, open_store
 from fracas.table import TableService
 from tests.play.support import ScriptedTerminal
 
@@ -229,7 +229,7 @@ def test_a_bug_is_one_line_and_the_session_goes_on(
     def broken(*args: object) -> None:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("fracas.engine.roll_all", broken)  # the rules' roll
+    monkeypatch.setattr("fracas.engine.play.roll_all", broken)  # the rules' roll
     terminal = ScriptedTerminal(["ana attack bo", "end"])
     assert Prompt(session, terminal).run() == 0
     assert between(terminal, "ana attack bo") == [

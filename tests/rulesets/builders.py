@@ -24,14 +24,14 @@ from typing import Any, TypeVar
 from scipy.stats import chisquare
 
 from fracas.dice.source import RandomDice, Roll
-from fracas.engine import Engine, Record
+from fracas.engine.play import Engine, Record
 from fracas.errors import FracasError, Refusal
-from fracas.files import EncounterFile, parse_text
+from fracas.io.files import EncounterFile, parse_text
 from fracas.model import Action, Damaged, Encounter, Event, fold
-from fracas.odds import Odds, action_odds
-from fracas.render import log_lines
+from fracas.odds.action import Odds, action_odds
 from fracas.rulesets import Ruleset
 from fracas.rulesets.base import sheet_as
+from fracas.words.render import log_lines
 from tests.helpers import Played, load_text, play
 
 __all__ = [

@@ -33,15 +33,15 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, parse_text
+from fracas.io.files import EncounterFile, parse_text
+from fracas.io.store import open_store
 from fracas.model import Action, Encounter
-from fracas.odds import action_odds
-from fracas.render import log_lines, state_json
+from fracas.odds.action import action_odds
 from fracas.rulesets import RULESETS, Ruleset, base, registered
-from fracas.store import open_store
 from fracas.table import Table, TableService
+from fracas.words.render import log_lines, state_json
 from pools.rules import Pools
 from tests.rulesets import builders
 from tests.rulesets.dice_combat import test_properties as dice_combat

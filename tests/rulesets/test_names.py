@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from fracas.errors import FileError
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 
 CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
     (

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from fracas.choices import options_now
+from fracas.engine.may_do import options_now
 from fracas.errors import FracasError, Refusal
-from fracas.files import parse_text, play_file
-from fracas.rule_text import rule_texts
+from fracas.io.files import parse_text, play_file
 from fracas.rulesets import RULESETS
 from fracas.rulesets.base import RULE_ID, Ruleset, cite
+from fracas.words.rule_text import rule_texts
 from tests.helpers import play
 
 ROOT = Path(__file__).parents[2] / "examples"

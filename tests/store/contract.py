@@ -1,7 +1,7 @@
 """The store contract: what every encounter store does, whatever keeps the records.
 
 A backend's test module runs this suite by defining a ``location`` fixture (a
-location ``fracas.store.open_store`` opens: a SQLite path; a PostgreSQL URL) and
+location ``fracas.io.store.open_store`` opens: a SQLite path; a PostgreSQL URL) and
 importing the tests: ``from tests.store.contract import *``. Each test gets a fresh,
 empty store there.
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from fracas.store import (
+from fracas.io.store import (
     JSON,
     EncounterStore,
     MovedOn,

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
-from fracas.files import read_action
-from fracas.store import EncounterStore, open_store
+from fracas.io.files import read_action
+from fracas.io.store import EncounterStore, open_store
 from fracas.table import Table, TableService
 from tests.store.pgcluster import Cluster
 from tests.web.multiprocess import FIGHT, add_action

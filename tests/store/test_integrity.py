@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.store import NewEncounter, StoreError, open_store
+from fracas.io.store import NewEncounter, StoreError, open_store
 
 NEW = NewEncounter("fight.yaml", "ruleset: x\n", "x", 7)
 BODY = "x" * 300

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fracas.store import MEMORY, NewEncounter, StoreError, open_store
-from fracas.store.sqlite import MemoryStore
+from fracas.io.store import MEMORY, NewEncounter, StoreError, open_store
+from fracas.io.store.sqlite import MemoryStore
 from fracas.table import TableService
 from tests.store import contract
 from tests.store.contract import (

@@ -16,8 +16,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from fracas.store import JSON, MovedOn, NewEncounter, StoreError, open_store
-from fracas.store.postgres import SCHEMA_VERSION, PostgresStore, redact
+from fracas.io.store import JSON, MovedOn, NewEncounter, StoreError, open_store
+from fracas.io.store.postgres import SCHEMA_VERSION, PostgresStore, redact
 from tests.store.contract import *  # noqa: F403  (the contract suite, on PostgreSQL)
 from tests.store.pgcluster import Cluster
 

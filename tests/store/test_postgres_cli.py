@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 from tests.store.pgcluster import Cluster
 
 ROOT = Path(__file__).parents[2]

@@ -39,11 +39,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from fracas.errors import FracasError
-from fracas.files import read_action
+from fracas.io.files import read_action
+from fracas.io.store import EncounterStore
+from fracas.io.store.postgres import PostgresStore
 from fracas.play.commands import command_text
 from fracas.play.loop import Prompt
-from fracas.store import EncounterStore
-from fracas.store.postgres import PostgresStore
 from fracas.table import Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from fracas.engine import Engine
-from fracas.files import load
+from fracas.engine.play import Engine
+from fracas.io.files import load
+from fracas.io.store import StoreError
+from fracas.io.store.records import check_replayed, record_from_json, record_json
 from fracas.model import Action
-from fracas.store import StoreError
-from fracas.store.records import check_replayed, record_from_json, record_json
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "dice-combat.yaml"
 

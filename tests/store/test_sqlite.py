@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.store import (
+from fracas.io.store import (
     JSON,
     MovedOn,
     NewEncounter,
@@ -19,7 +19,7 @@ from fracas.store import (
     default_db_path,
     open_store,
 )
-from fracas.store.sqlite import SQLiteStore
+from fracas.io.store.sqlite import SQLiteStore
 from tests.store.contract import *  # noqa: F403  (the contract suite, on SQLite)
 
 

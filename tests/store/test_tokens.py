@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.store import MEMORY, EncounterStore, NewEncounter, StoreError, open_store
+from fracas.io.store import MEMORY, EncounterStore, NewEncounter, StoreError, open_store
 from fracas.table import TableService
 from fracas.web.links import Links
 from tests.store.pgcluster import Cluster
@@ -82,7 +82,7 @@ def test_a_version_2_sqlite_store_gains_the_lookups(tmp_path: Path) -> None:
 def test_a_version_2_postgres_store_gains_the_lookups(pg_server: Cluster) -> None:
     import psycopg
 
-    from fracas.store.postgres import MIGRATIONS, SCHEMA_VERSION
+    from fracas.io.store.postgres import MIGRATIONS, SCHEMA_VERSION
 
     location = pg_server.database()
     with psycopg.connect(location, autocommit=True) as conn:  # as fracas left it before

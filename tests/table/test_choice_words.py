@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import GAME_MASTER, Identity, TableService, View
 
 FIGHT = """\

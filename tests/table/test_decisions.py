@@ -7,10 +7,10 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
+from fracas.io.store import open_store
 from fracas.model import Action
 from fracas.rulesets import base
 from fracas.rulesets.base import Decisions, decided, forget_decisions, keeping_decisions
-from fracas.store import open_store
 from fracas.table import Identity, Table, TableService, View
 from tests.play.support import EXAMPLES
 

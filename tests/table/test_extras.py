@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Feed, TableService
 from fracas.table.extras import MapImage, exported
 from fracas.table.mapimage import image_version

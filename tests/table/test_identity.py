@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from fracas.catalogue import GM_ACTION_NAMES
-from fracas.files import parse_text
+from fracas.engine.catalogue import GM_ACTION_NAMES
+from fracas.io.files import parse_text
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Identity, TableService, View
 from fracas.table.identity import Forbidden
 

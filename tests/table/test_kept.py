@@ -20,11 +20,11 @@ import pickle
 import tempfile
 from pathlib import Path
 
-from fracas.choices import Option, options_now
+from fracas.engine.may_do import Option, options_now
+from fracas.io.store import open_store
 from fracas.model import Action
 from fracas.rulesets import base
 from fracas.rulesets.base import Ruleset, decided, forget_decisions
-from fracas.store import open_store
 from fracas.table import Identity, Table, TableService, View
 from tests.play.support import EXAMPLES
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import GAME_MASTER, Act, Table, TableService
 
 ROOT = Path(__file__).parents[2]

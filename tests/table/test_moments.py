@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Table, TableService
 from tests.play.support import EXAMPLES
 

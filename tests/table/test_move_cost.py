@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import GAME_MASTER, Identity, Table, TableService
 
 EXAMPLES = Path(__file__).parents[2] / "examples"

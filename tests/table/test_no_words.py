@@ -1,5 +1,5 @@
 """The table layer speaks in values, the faces in words (issue 32, item 10): no module
-of ``fracas.table`` imports the words module (``fracas.render``), none holds the
+of ``fracas.table`` imports the words module (``fracas.words.render``), none holds the
 sentences a page shows, and a view's log is :class:`~fracas.table.Entry` values (no
 ``text``), its state's die, requests and outcome values too."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Asked, Entry, Identity, SetDice, TableService, View
 
 TABLE = Path(__file__).parents[2] / "fracas" / "table"
@@ -67,7 +67,7 @@ def test_no_module_of_the_table_imports_the_words_module() -> None:
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
-            found += [f"{path.name}: {n}" for n in names if n.startswith("fracas.render")]
+            found += [f"{path.name}: {n}" for n in names if n.startswith("fracas.words.render")]
     assert found == []
 
 

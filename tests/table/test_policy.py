@@ -10,11 +10,11 @@ import pytest
 import yaml
 
 from fracas.errors import FileError, FracasError
-from fracas.files import parse_text, play_file
+from fracas.io.files import parse_text, play_file
+from fracas.io.store import open_store
 from fracas.model import Action, Policy
-from fracas.render import entry_words
-from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService, View
+from fracas.words.render import entry_words
 
 FIGHT = """\
 ruleset: dice-combat

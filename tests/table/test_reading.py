@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Forbidden, Identity, Table, TableService
 from fracas.table.reading import check_seen, read
 from tests.play.support import EXAMPLES

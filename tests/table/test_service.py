@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from fracas.engine import Record
+from fracas.engine.play import Record
 from fracas.errors import FracasError
+from fracas.io.store import EncounterStore, MovedOn, StoreError, open_store
+from fracas.io.store.records import record_json
 from fracas.model import Action
 from fracas.play.loop import Prompt
 from fracas.rulesets.base import Decision, decided, forget_decisions
-from fracas.store import EncounterStore, MovedOn, StoreError, open_store
-from fracas.store.records import record_json
 from fracas.table import Change, Forbidden, Identity, SetPolicy, TableService, options_now
 from tests.play.support import EXAMPLES, ScriptedTerminal
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 import fracas.table.snapshot as snapshot_module
-from fracas.choices import options_now
+from fracas.engine.may_do import options_now
+from fracas.io.store import JSON, open_store
 from fracas.model import Action
-from fracas.render import die_words
-from fracas.store import JSON, open_store
 from fracas.table import Act, Cancel, Change, Identity, SetDice, Snapshot, Table, TableService, View
+from fracas.words.render import die_words
 from tests.play.support import EXAMPLES
 
 EXAMPLE = (EXAMPLES / "dice-combat.yaml").read_text().split("actions:")[0]

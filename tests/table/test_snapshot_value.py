@@ -9,8 +9,8 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Identity, Snapshot, Table, TableService, View
 from fracas.table.snapshot import Kept
 from tests.play.support import EXAMPLES

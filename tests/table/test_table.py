@@ -26,17 +26,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fracas.dice.source import RandomDice
-from fracas.engine import Engine, plan
+from fracas.engine.play import Engine, plan
 from fracas.errors import FileError, FracasError, Refusal
-from fracas.files import EncounterFile
+from fracas.io.files import EncounterFile
+from fracas.io.store import EncounterStore, MovedOn, StoreError, open_store
+from fracas.io.store.records import record_json
 from fracas.model import Action
 from fracas.play.commands import Act, command_text, parse
 from fracas.play.loop import save
-from fracas.render import state_json
 from fracas.rulesets import RULESETS, Ruleset
-from fracas.store import EncounterStore, MovedOn, StoreError, open_store
-from fracas.store.records import record_json
 from fracas.table import Identity, Table, TableService, View, live_seed, options_now
+from fracas.words.render import state_json
 from tests.helpers import cli
 from tests.play.support import EXAMPLES, example_file, setup_for
 
@@ -300,7 +300,7 @@ def test_switches_and_numbers_are_offered_for_their_parameters(tmp_path: Path) -
     soak's advantage and disadvantage (SK-4), wasteland's burst, sneak, flanking and
     clear shot, escalation's free, unseen and unexpected (ES-2, ES-19 to ES-21); none
     where an action has no such parameter."""
-    from fracas.choices import param_flags, param_numbers
+    from fracas.engine.may_do import param_flags, param_numbers
 
     flags = {(r.about.name, s.name): param_flags(s) for r in RULESETS for s in r.contract.actions}
     assert flags[("soak", "attack")] == ("advantage", "disadvantage")

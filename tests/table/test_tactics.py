@@ -14,14 +14,14 @@ import pytest
 import yaml
 
 from fracas.errors import FracasError
-from fracas.files import parse_text, play_file
+from fracas.io.files import parse_text, play_file
+from fracas.io.store import open_store
 from fracas.lab.chain import win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy
 from fracas.model import Action
-from fracas.render import entry_words
-from fracas.store import open_store
 from fracas.table import WIN_LIMITS, Act, Identity, Table, TableService, View
+from fracas.words.render import entry_words
 from tests.lab.mirrors import mirror
 
 GM = Identity.gm()

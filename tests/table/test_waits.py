@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
+from fracas.io.store import EncounterStore, open_store
 from fracas.model import Action
-from fracas.store import EncounterStore, open_store
 from fracas.table import Answer, Change, Feed, Forbidden, Identity, TableService
 from fracas.table.waits import Waits
 from fracas.table.writer import Writer, load

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from fracas.errors import FracasError
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService
 
 FIGHT = """\

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
+from fracas.io.store import EncounterStore, MovedOn, open_store
 from fracas.model import Action
 from fracas.rulesets import base
 from fracas.rulesets.base import forget_decisions
-from fracas.store import EncounterStore, MovedOn, open_store
 from fracas.table import Change, Feed, Table, TableService
 from fracas.table.writer import TableLock, Writer, live_seed, load
 from tests.play.support import EXAMPLES

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]

@@ -282,7 +282,7 @@ def trial(db: str, home: Path, rng: random.Random, actions: int = 12) -> Trial:
     finally:
         for server in servers:
             server.kill()
-    from fracas.store import open_store
+    from fracas.io.store import open_store
 
     store = open_store(db)
     records = store.load("fight").records

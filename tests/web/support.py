@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links

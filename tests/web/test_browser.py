@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import Act, Table, TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links

@@ -1,6 +1,6 @@
 """An action is checked once (issue 33): a page's action, sent as raw socket frames, is
 read at the table's door into one typed action by the one checker
-(:func:`fracas.actions.check_action`) and trusted below it (no second look by the
+(:func:`fracas.engine.checking.check_action`) and trusted below it (no second look by the
 engine, none for a player's move made its own walk); a stored log is replayed without
 checking; a policy change stays a policy change whatever its fields say."""
 
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-import fracas.actions
-from fracas.store import open_store
+import fracas.engine.checking
+from fracas.io.store import open_store
 from fracas.table.table import resume
 from tests.web.support import served
 from tests.web.test_permissions import act, answer, frame, hello
@@ -24,13 +24,13 @@ from tests.web.test_permissions import act, answer, frame, hello
 def checks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     """Every call of the checker, by what it was given."""
     calls: list[Any] = []
-    real = fracas.actions.check_action
+    real = fracas.engine.checking.check_action
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(args[2])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(fracas.actions, "check_action", counted)
+    monkeypatch.setattr(fracas.engine.checking, "check_action", counted)
     yield calls
 
 

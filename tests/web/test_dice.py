@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from fracas.engine import Engine
-from fracas.files import parse_text
+from fracas.engine.play import Engine
+from fracas.io.files import parse_text
 from fracas.model import Action
 from tests.web.support import FIGHT, Served, served
 

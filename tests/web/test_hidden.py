@@ -191,7 +191,7 @@ def test_mentions_finds_ids_in_values() -> None:
 def served_state() -> Any:
     from contextlib import contextmanager
 
-    from fracas.files import parse_text
+    from fracas.io.files import parse_text
 
     @contextmanager
     def it() -> Any:
@@ -219,7 +219,7 @@ def test_the_download_replays_hide_and_note(tmp_path: Path) -> None:
     (here: the same file played) reaches the same hidden set and notes."""
     import yaml
 
-    from fracas.files import parse_text, play_file
+    from fracas.io.files import parse_text, play_file
 
     with served(tmp_path, FIGHT) as s:
         s.table.act(Action("grik", "hide"))

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import Identity, TableService, View
 from fracas.web.shown import page_lines, page_state
 from tests.web.support import served

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
-from fracas.store import NewEncounter, open_store
+from fracas.io.store import NewEncounter, open_store
 from tests.web.multiprocess import FIGHT, Server
 
 ENCOUNTERS = 1000

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.store import NewEncounter, open_store
+from fracas.io.store import NewEncounter, open_store
 from fracas.table import TableService
 from fracas.web.links import LinkError, Links, secret_for
 from fracas.web.serve import start_links

@@ -82,7 +82,7 @@ def test_a_page_reconnecting_to_the_other_process_catches_up(
 def test_two_processes_links_in_the_store_agree(tmp_path: Path) -> None:
     """Links kept by one server process (made, renewed, revoked) are what the other
     reads at its next look: a revoke on one is a revoke on both."""
-    from fracas.store import open_store
+    from fracas.io.store import open_store
     from fracas.table import TableService
     from fracas.web.links import LinkError, Links
     from tests.web.support import FIGHT

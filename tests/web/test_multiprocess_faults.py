@@ -10,7 +10,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links, Secret

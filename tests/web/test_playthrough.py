@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from fracas.model import Action, Combatant, Encounter
-from fracas.render import outcome_words
 from fracas.rulesets.base import is_down
+from fracas.words.render import outcome_words
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of, synced
 
 pytestmark = NEEDS_CHROMIUM

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from fracas.io.store import open_store
 from fracas.model import Damaged, Event
-from fracas.store import open_store
 from fracas.table import Identity, SetPolicy, TableService, View
 from fracas.web.shown import page_lines
 

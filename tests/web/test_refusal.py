@@ -18,7 +18,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from fracas.errors import FileError, FracasError
-from fracas.store import open_store
+from fracas.io.store import open_store
 from fracas.table import Forbidden, TableService
 from fracas.table.mapimage import MapImageError
 from fracas.web.app import create_app

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.store import open_store
 from fracas.table import GAME_MASTER, Act, TableService
 from fracas.web.serve import _opening
 

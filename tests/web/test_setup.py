@@ -20,10 +20,10 @@ import yaml
 from starlette.testclient import TestClient
 
 from fracas.errors import FileError, FracasError
-from fracas.files import parse_text
+from fracas.io.files import parse_text
+from fracas.io.store import open_store
 from fracas.model import Action
 from fracas.rulesets import RULESETS
-from fracas.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links

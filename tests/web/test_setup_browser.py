@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM

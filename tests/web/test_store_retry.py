@@ -19,7 +19,7 @@ def test_a_change_refused_while_the_store_is_down_is_sent_again(
 ) -> None:
     # Issue 14 (faults): the store refuses two writes (store_unavailable: nothing was
     # written); the page says so, sends the same action again, and it is taken once.
-    from fracas.store import StoreError
+    from fracas.io.store import StoreError
 
     real = server.store.append
     failures = [2]

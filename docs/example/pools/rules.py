@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.events import StatusCleared, StatusSet
 from fracas.model import Action, ActionUsed, Attempted, Damaged, Encounter, Event
+from fracas.model.events import StatusCleared, StatusSet
 from fracas.rulesets.base import (
     About,
     ActionSpec,

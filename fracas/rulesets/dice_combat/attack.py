@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.grid import Tile
 from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event, TurnOver
+from fracas.model.grid import Tile
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.dice_combat.damage import Guard, Parts, critical, damage, defend, guard
 from fracas.rulesets.dice_combat.damage import roll_d20 as d20

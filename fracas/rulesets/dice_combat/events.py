@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from fracas.frozen import evolve
-from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
+from fracas.model.frozen import evolve
+from fracas.model.grid import Tile
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.dice_combat.data import BEGAN_UNARMED
 from fracas.rulesets.dice_combat.items import Item
@@ -95,7 +95,7 @@ class AmmoFired(Event):
 
     keeps_down: ClassVar[bool] = True
     """Rounds are not HP, and no later event's ``apply`` in the attack reads them: exact
-    odds need not fold it to see who is down (``fracas.outcomes``)."""
+    odds need not fold it to see who is down (``fracas.odds.outcomes``)."""
 
     actor: str
     rolled: int

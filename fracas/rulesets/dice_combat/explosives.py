@@ -10,7 +10,6 @@ from typing import Any
 
 from fracas.dice.pools import Faces, Joint, Part, roll_joint
 from fracas.dice.source import Dice
-from fracas.grid import DIRECTIONS, Tile, in_square, step
 from fracas.model import (
     ActionUsed,
     Attempted,
@@ -20,6 +19,7 @@ from fracas.model import (
     StatusSet,
     TurnOver,
 )
+from fracas.model.grid import DIRECTIONS, Tile, in_square, step
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.dice_combat.damage import (
     D20,

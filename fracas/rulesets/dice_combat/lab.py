@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fracas.frozen import evolve
 from fracas.model import Encounter
+from fracas.model.frozen import evolve
 from fracas.rulesets.base import Ruleset, sheet_as
 from fracas.rulesets.dice_combat.items import weapon_class
 from fracas.rulesets.dice_combat.sheet import Sheet

@@ -13,8 +13,6 @@ from typing import Any
 from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.frozen import HashKept, kept_hash
-from fracas.grid import Tile
 from fracas.model import (
     Action,
     ActionUsed,
@@ -26,6 +24,8 @@ from fracas.model import (
     StatusSet,
     Turn,
 )
+from fracas.model.frozen import HashKept, kept_hash
+from fracas.model.grid import Tile
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.escalation.damage import damage, failure_parts, judge
 from fracas.rulesets.escalation.events import (

@@ -14,8 +14,8 @@ from typing import Any
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.grid import METRICS
 from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event
+from fracas.model.grid import METRICS
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.soak.damage import (
     Hits,
@@ -47,7 +47,7 @@ __all__ = ["PARAMS", "Attack", "Extra", "decide_attack", "roll_attack"]
 
 PARAMS: tuple[str, ...] = ("weapon", "advantage", "disadvantage", "modifier", "distance")
 """The parameters of ``attack`` (their types: the action's spec, checked by
-:func:`fracas.actions.check_action` for a file's and a program's action alike)."""
+:func:`fracas.engine.checking.check_action` for a file's and a program's action alike)."""
 
 
 @dataclass(frozen=True, slots=True)

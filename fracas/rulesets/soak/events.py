@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from fracas.frozen import evolve
 from fracas.model import Damaged, Encounter, Event
+from fracas.model.frozen import evolve
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.soak.sheet import Sheet
 from fracas.rulesets.words import signed_terms as _terms

@@ -16,8 +16,8 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
-from fracas.frozen import freeze
 from fracas.model import Action, Combatant, Encounter, Event
+from fracas.model.frozen import freeze
 from fracas.rulesets.base import About, ActionSpec, Contract, DieSpec, Rules, TypedRuleset, sheet_as
 from fracas.rulesets.soak.attack import PARAMS, Attack, decide_attack
 from fracas.rulesets.soak.data import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from fracas.grid import Tile
 from fracas.model import Combatant, Encounter, Event
+from fracas.model.grid import Tile
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.hands import equipped, held, with_hand
 from fracas.rulesets.tier_duel.items import Item

@@ -15,9 +15,9 @@ from typing import Any
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.frozen import FrozenDict, canonical
-from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Combatant, Encounter, Event
+from fracas.model.frozen import FrozenDict, canonical
+from fracas.model.grid import Tile, chebyshev
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.wasteland.damage import Victim, victim
 from fracas.rulesets.wasteland.data import (

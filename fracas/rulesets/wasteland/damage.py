@@ -16,8 +16,8 @@ from typing import ClassVar
 
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
-from fracas.frozen import FrozenDict, HashKept, canonical, kept_hash
 from fracas.model import Combatant, Damaged, Event, StatusSet
+from fracas.model.frozen import FrozenDict, HashKept, canonical, kept_hash
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.data import D20, INJURY_DC_BASE, LIMBS, Injury, LimbName
 from fracas.rulesets.wasteland.events import DeathDefied, EffectGained, LimbDamaged, LimbHit

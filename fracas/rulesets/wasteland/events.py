@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fracas.frozen import FrozenDict, evolve, freeze
 from fracas.model import Encounter, Event, StatusSet
+from fracas.model.frozen import FrozenDict, evolve, freeze
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.data import Injury, LimbName
 from fracas.rulesets.wasteland.sheet import Limb, Sheet
@@ -153,7 +153,7 @@ class ConditionLost(Event):
     """WL-10: a CRITFAIL costs the weapon 1 Condition (never below 0)."""
 
     keeps_down: ClassVar[bool] = True
-    """A weapon's Condition is not HP (exact odds, ``fracas.outcomes``)."""
+    """A weapon's Condition is not HP (exact odds, ``fracas.odds.outcomes``)."""
 
     actor: str
     index: int
@@ -240,7 +240,7 @@ class LimbDamaged(Event):
     reveals: ClassVar[str] = "target"
     keeps_down: ClassVar[bool] = True
     """A limb's CT and injury never make a creature dying (WL-19: HP does); exact odds
-    need not fold it to see who is down (``fracas.outcomes``)."""
+    need not fold it to see who is down (``fracas.odds.outcomes``)."""
 
     target: str
     limb: LimbName
@@ -293,7 +293,7 @@ class SneakSpent(Event):
     """WL-17 (PROPOSED ``sneak_reveals``): the attacker is seen, the target aware."""
 
     keeps_down: ClassVar[bool] = True
-    """Being seen is not being hurt (exact odds, ``fracas.outcomes``)."""
+    """Being seen is not being hurt (exact odds, ``fracas.odds.outcomes``)."""
 
     actor: str
     target: str
@@ -338,7 +338,7 @@ class ExplosiveUsed(Event):
     """WL-27: a throw uses one of the explosive's ``count``, whatever the result."""
 
     keeps_down: ClassVar[bool] = True
-    """An explosive's count is not HP (exact odds, ``fracas.outcomes``)."""
+    """An explosive's count is not HP (exact odds, ``fracas.odds.outcomes``)."""
 
     actor: str
     index: int

@@ -10,8 +10,8 @@ from typing import ClassVar
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
-from fracas.grid import Tile, chebyshev
 from fracas.model import Action, Attempted, Encounter, Event
+from fracas.model.grid import Tile, chebyshev
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.wasteland.attack import check_actor, find_weapon, pay
 from fracas.rulesets.wasteland.damage import Victim, blast, dr_of, victim

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from fracas.frozen import HashKept, kept_hash
+from fracas.model.frozen import HashKept, kept_hash
 from fracas.rulesets.names import check_listed, one_of, unique_names
 from fracas.rulesets.wasteland.data import (
     D20,

@@ -20,7 +20,8 @@ from fracas.dice.notation import Constant, DiceTerm, parse
 from fracas.dice.pools import Pool, roll_pool, total
 from fracas.dice.source import Dice
 from fracas.errors import FracasError
-from fracas.frozen import HashKept, kept_hash
+from fracas.model.frozen import HashKept, kept_hash
+from fracas.model.validation import build
 from fracas.rulesets.shorthands import expand_shorthand
 from fracas.rulesets.wasteland.data import (
     DEFAULT_BLAST_RADIUS,
@@ -36,7 +37,6 @@ from fracas.rulesets.wasteland.data import (
     Band,
     DamageType,
 )
-from fracas.validation import build
 
 __all__ = [
     "SHORTHANDS",

@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice
-from fracas.engine import Engine, plan
+from fracas.engine.play import Engine, plan
 from fracas.errors import Refusal
-from fracas.files import EncounterFile
+from fracas.io.files import EncounterFile
 from fracas.model import Action, Damaged, Encounter
-from fracas.odds import Odds, action_odds
+from fracas.odds.action import Odds, action_odds
 from tests.rulesets.builders import begin, load, merged_chisquare
 
 IDS = ("ana", "bo", "cy", "dee")

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import DiceError, FracasError, Refusal
 from fracas.model import Encounter
 from fracas.rulesets.dice_combat.items import Item

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from fracas.engine import Engine
-from fracas.odds import Odds, action_odds
+from fracas.engine.play import Engine
+from fracas.odds.action import Odds, action_odds
 from tests.helpers import load_text
 
 

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from fracas.model import Encounter
-from fracas.render import state_json
 from fracas.rulesets.escalation.events import TriggerRolled
 from fracas.rulesets.escalation.rules import counted_attacks
 from fracas.rulesets.escalation.sheet import Sheet
+from fracas.words.render import state_json
 from tests.helpers import Played
 from tests.rulesets import builders
 from tests.rulesets.builders import Doc, Encounters, act, after, events, log, ok, refusal

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from fracas.dice.source import GivenDice
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError
 from fracas.model import Event, Note, fold
 from fracas.rulesets.base import Shown, decided, encounter_shown, is_down, presenter_of, roll

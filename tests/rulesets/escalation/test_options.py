@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from fracas.choices import options_now
+from fracas.engine.may_do import options_now
 from fracas.errors import FileError, FracasError
-from fracas.files import load as load_file
+from fracas.io.files import load as load_file
 from fracas.model import Action
 from fracas.rulesets.base import decided
 from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS

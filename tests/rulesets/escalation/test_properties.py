@@ -23,11 +23,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from fracas.dice.source import RandomDice
-from fracas.engine import plan
+from fracas.engine.play import plan
 from fracas.errors import Refusal
-from fracas.files import EncounterFile
+from fracas.io.files import EncounterFile
 from fracas.model import Action, Damaged, Encounter
-from fracas.odds import action_odds
+from fracas.odds.action import action_odds
 from fracas.rulesets.base import decided
 from fracas.rulesets.escalation.damage import judge
 from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS

@@ -14,9 +14,9 @@ import icepool
 import pytest
 
 from fracas.dice.source import GivenDice, RandomDice
-from fracas.engine import plan
+from fracas.engine.play import plan
 from fracas.model import Damaged, fold
-from fracas.odds import Odds
+from fracas.odds.action import Odds
 from fracas.rulesets.base import decided
 from fracas.rulesets.soak import Soak
 from fracas.rulesets.soak.attack import Attack

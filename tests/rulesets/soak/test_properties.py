@@ -19,11 +19,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.engine import Engine
-from fracas.files import EncounterFile
-from fracas.grid import METRICS
+from fracas.engine.play import Engine
+from fracas.io.files import EncounterFile
 from fracas.model import Action, Encounter
-from fracas.odds import action_odds
+from fracas.model.grid import METRICS
+from fracas.odds.action import action_odds
 from fracas.rulesets.soak.sheet import Sheet
 from fracas.rulesets.soak.weapons import dv_band
 from tests.helpers import load_text

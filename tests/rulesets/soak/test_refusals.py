@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from fracas.engine import Engine, Record
+from fracas.engine.play import Engine, Record
 from fracas.errors import DiceError, FracasError, Refusal
 from fracas.model import Action
 from tests.helpers import load_text

@@ -78,7 +78,7 @@ GM_ACTIONS = (
     "tactics",
     "policy",
 )
-"""The game master's core actions, after ``set`` (fracas.gm)."""
+"""The game master's core actions, after ``set`` (fracas.engine.table_actions)."""
 ACTIONS = ("attack", "stealth", "cast", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)
 DICE = ("attack", "defend", "stealth", "notice", "strike")
 

@@ -14,10 +14,10 @@ import pytest
 
 from fracas.errors import FileError
 from fracas.model import Damaged
-from fracas.render import state_json
 from fracas.rulesets.tier_duel.data import SHORTHANDS
 from fracas.rulesets.tier_duel.items import Item, check_item, expand_item
 from fracas.rulesets.tier_duel.rules import TierDuel
+from fracas.words.render import state_json
 from tests.helpers import Played
 from tests.rulesets.tier_duel.support import (
     act,

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, RandomDice
-from fracas.engine import plan
+from fracas.engine.play import plan
 from fracas.errors import Refusal
-from fracas.files import EncounterFile
+from fracas.io.files import EncounterFile
 from fracas.model import Action, Attempted, Damaged, Encounter
-from fracas.odds import action_odds
+from fracas.odds.action import action_odds
 from tests.rulesets.builders import begin, load, merged_chisquare
 
 IDS = ("ana", "bo", "cy")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import DiceError, FracasError, Refusal
 from tests.helpers import Played, play
 from tests.rulesets.builders import Checked, refused_consuming_nothing

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from fracas.engine import Engine
-from fracas.odds import Odds, action_odds
+from fracas.engine.play import Engine
+from fracas.odds.action import Odds, action_odds
 from fracas.rulesets.wasteland.fire import FireOn
 from tests.helpers import load_text
 from tests.rulesets.wasteland.support import act, damage, doc, fight, rolled, who

@@ -11,10 +11,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Note, StatusCleared, StatusSet
-from fracas.render import log_lines
 from fracas.rulesets.base import Shown, decide, presenter_of
 from fracas.rulesets.wasteland import Wasteland
 from fracas.rulesets.wasteland.attack import Attack
@@ -28,6 +27,7 @@ from fracas.rulesets.wasteland.turn_events import (
     Reacted,
     SequenceOrdered,
 )
+from fracas.words.render import log_lines
 from tests.helpers import load_text
 from tests.rulesets.wasteland.support import PISTOL, SMG, act, doc, fight, log, ok, who
 

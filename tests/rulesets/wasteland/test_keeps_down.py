@@ -1,4 +1,4 @@
-"""Events that declare ``keeps_down`` (``fracas.outcomes``: exact odds skip them when a
+"""Events that declare ``keeps_down`` (``fracas.odds.outcomes``: exact odds skip them when a
 finished path is folded only to see who is down) must never change who is down: the
 wasteland limb damage of shots, bursts and blasts that leave creatures dying, played
 over many seeds, folded with and without them (WL-19, WL-20 to WL-22, WL-28)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.model import fold
 from fracas.rulesets.base import is_down
 from tests.helpers import load_text

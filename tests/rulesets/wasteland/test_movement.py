@@ -9,15 +9,15 @@ import json
 
 import pytest
 
-from fracas.actions import check_now
-from fracas.catalogue import spec_of
-from fracas.engine import Engine
+from fracas.engine.catalogue import spec_of
+from fracas.engine.checking import check_now
+from fracas.engine.play import Engine
 from fracas.errors import FileError, FracasError, Refusal
-from fracas.files import parse_text
+from fracas.io.files import parse_text
 from fracas.model import Action, Moved
 from fracas.play.commands import Act, command_text, parse
-from fracas.rules_info import describe_ruleset
 from fracas.rulesets.wasteland.turn_events import MovementPaid, OpeningPassed
+from fracas.words.rules_info import describe_ruleset
 from tests.helpers import load_text
 from tests.play.support import EXAMPLES
 from tests.rulesets.wasteland.support import PISTOL, act, doc, fight, log, ok, refusal, sheet, who

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.engine import Engine
+from fracas.engine.play import Engine
 from fracas.model import Damaged
 from fracas.rulesets.wasteland.data import LIMBS
 from fracas.rulesets.wasteland.events import CritRolled, LimbHit

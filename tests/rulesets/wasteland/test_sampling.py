@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.dice.source import RandomDice
-from fracas.engine import Engine, plan
+from fracas.engine.play import Engine, plan
 from fracas.errors import FracasError
 from fracas.model import Action, Damaged
-from fracas.odds import action_odds
+from fracas.odds.action import action_odds
 from tests.helpers import load_text
 from tests.rulesets.builders import merged_chisquare
 from tests.rulesets.wasteland.support import PISTOL, SMG, act, doc, who

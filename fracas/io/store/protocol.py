@@ -10,20 +10,20 @@ one indexed read (a link token's keyed hash -> its link), keyed by the lookup.
 
 * An append runs in a write transaction that holds its encounter (SQLite's
   ``BEGIN IMMEDIATE``; PostgreSQL's ``SELECT ... FOR UPDATE`` on the row), checks the
-  writer's expected sequence number against the row's (:class:`~fracas.store.MovedOn`,
+  writer's expected sequence number against the row's (:class:`~fracas.io.store.MovedOn`,
   carrying the records since, when another session wrote first), inserts the records
   and bumps the row.
 * ``PRIMARY KEY (encounter, seq)`` is the second guard: an insert that finds a place
   taken is ``MovedOn`` too (the insert runs under a savepoint, so what is there can
   still be read and nothing of the writer's stays).
 * A load reads the row and its log at one moment and assembles the
-  :class:`~fracas.store.StoredEncounter`, refusing a log shorter or longer than its row.
+  :class:`~fracas.io.store.StoredEncounter`, refusing a log shorter or longer than its row.
 * A name not given is the file's stem made unique (``fight-2``), chosen again when
   another process took it meanwhile.
-* Every error of the driver becomes a :class:`~fracas.store.StoreError` here, its code
+* Every error of the driver becomes a :class:`~fracas.io.store.StoreError` here, its code
   chosen by the dialect (:meth:`SQLStore._error`).
 
-A dialect (``fracas.store.sqlite``, ``fracas.store.postgres``) gives a :class:`Dialect`
+A dialect (``fracas.io.store.sqlite``, ``fracas.io.store.postgres``) gives a :class:`Dialect`
 (table names, the placeholder, the SQL of the next stamp and of the row lock, its
 driver's errors) and the hooks below: the transaction, the error mapping, the id of an
 inserted row, many rows at once, a savepoint, and what to send with a commit
@@ -41,7 +41,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from fracas.store import (
+from fracas.io.store import (
     JSON,
     EncounterInfo,
     MovedOn,
@@ -164,7 +164,7 @@ _RECORD = "INSERT INTO {records} (encounter, seq, kind, body, written) VALUES (?
 
 
 class SQLStore(ABC, Generic[DB]):
-    """The :class:`~fracas.store.EncounterStore` methods of a SQL store but ``watch``
+    """The :class:`~fracas.io.store.EncounterStore` methods of a SQL store but ``watch``
     and ``close``; a dialect adds those and the hooks."""
 
     dialect: ClassVar[Dialect]

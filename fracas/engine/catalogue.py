@@ -4,7 +4,7 @@ their specs, the core dice labels, where a ruleset's own action specs are found,
 rule for when an action first ends the turns before its actor's, and the one list
 that says who may take every action of every ruleset (:func:`who_takes`).
 
-Below the validator (:mod:`fracas.actions`) and the engine, which both read it; it
+Below the validator (:mod:`fracas.engine.checking`) and the engine, which both read it; it
 imports no engine. Faces read it too (the prompt's completion, ``fracas rules``).
 """
 
@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from fracas.combatants import CORE_FIELDS
 from fracas.dice import notation
+from fracas.engine.combatants import CORE_FIELDS
 from fracas.model import HP_SHOWN, PRESETS, Action
 from fracas.rulesets import base
 from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset, move_is_own
@@ -252,7 +252,7 @@ CORE_ACTIONS: tuple[ActionSpec, ...] = (
     *GM_ACTIONS,
 )
 """The actions of every ruleset. All but ``end_turn`` (and a ruleset's own ``move``) are
-the game master's: they take no turn (``fracas.gm``)."""
+the game master's: they take no turn (``fracas.engine.table_actions``)."""
 GM_ACTION_NAMES = frozenset(["set", *(spec.name for spec in GM_ACTIONS)])
 """The game master's actions: planned without a turn advance, no ruleset decision."""
 

@@ -20,16 +20,16 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import ConfigDict, Field
 
-from fracas.actions import Bounds, check_action, check_dice, dotted
-from fracas.catalogue import POLICY_FIELDS
-from fracas.combatants import MAX_MAP, read_combatant, read_house_rules
-from fracas.engine import Engine, Record, dice_from_rolls
+from fracas.engine.catalogue import POLICY_FIELDS
+from fracas.engine.checking import Bounds, check_action, check_dice, dotted
+from fracas.engine.combatants import MAX_MAP, read_combatant, read_house_rules
+from fracas.engine.play import Engine, Record, dice_from_rolls
+from fracas.engine.table_actions import added_ids, policy_of
 from fracas.errors import FileError, FracasError, Where, brief
-from fracas.gm import added_ids, policy_of
 from fracas.model import Action, Combatant, Encounter, Policy, Turn
+from fracas.model.validation import Locator, check_names, validate
 from fracas.rulesets import Ruleset, find_ruleset
 from fracas.rulesets.base import plain
-from fracas.validation import Locator, check_names, validate
 
 __all__ = [
     "EncounterFile",
@@ -137,7 +137,7 @@ class EncounterFile:
 
     @property
     def bounds(self) -> Bounds | None:
-        """The map's (width, height), for :class:`~fracas.engine.Engine`; None: no map."""
+        """The map's (width, height), for :class:`~fracas.engine.play.Engine`; None: no map."""
         return None if self.map is None else (self.map.width, self.map.height)
 
 
@@ -513,7 +513,7 @@ def _check_text(value: Any, path: tuple[str | int, ...], locate: Locator) -> Non
 
 FREE_TEXT = ("text",)
 """An action's fields that are free text, not names (a note's ``text``): they may hold
-any character; every face escapes what it shows (``fracas.console.printable``)."""
+any character; every face escapes what it shows (``fracas.words.console.printable``)."""
 
 
 def _check_names(raw: dict[str, Any], locate: Locator) -> None:

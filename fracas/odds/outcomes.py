@@ -32,9 +32,9 @@ from fracas.dice.budget import Budget
 from fracas.dice.exact import enumerate_exact
 from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.errors import FracasError
-from fracas.frozen import FrozenDict, evolve
 from fracas.model import Combatant, Encounter, Event, fold
-from fracas.path_folds import Finals, Folds, Partial, Path, finished, merge, relevant, summary
+from fracas.model.frozen import FrozenDict, evolve
+from fracas.odds.folds import Finals, Folds, Partial, Path, finished, merge, relevant, summary
 from fracas.rulesets.base import Ruleset, is_down
 from fracas.rulesets.steps import Roller, Then, odds_key, odds_scope, run_steps
 

@@ -1,4 +1,4 @@
-"""How exact odds read the events of one node's dice paths (:mod:`fracas.outcomes`):
+"""How exact odds read the events of one node's dice paths (:mod:`fracas.odds.outcomes`):
 which events a path is kept by, its summary so far (:func:`merge`), who is down at the
 end of a finished path (:class:`Finals`) and the state a path leaves for the next step
 (:class:`Folds`).
@@ -8,7 +8,7 @@ victims, say) and meet the same changes of state again and again, so the state i
 never folded afresh per path: each distinct change is applied once, by what it changes
 (``Event.effect``: damage of the same amount with another cause changes every state
 alike). Who is down at the end is followed per combatant where the events say they
-read and change one combatant only (``fracas.events.changes_one``: damage, a status set
+read and change one combatant only (``fracas.model.events.changes_one``: damage, a status set
 or cleared): a blast on three victims then costs the sum of what each victim took, not
 a fold of every combination of them. The states and summaries given are those a fold of
 the events, one after the other, gives.
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from fracas.events import changes_one
 from fracas.model import Attempted, Combatant, Damaged, Encounter, Event
+from fracas.model.events import changes_one
 from fracas.rulesets.base import Ruleset, is_down
 from fracas.rulesets.steps import Then
 

@@ -1,5 +1,5 @@
 """One combatant as a file gives it, validated: the same check for a file's
-``combatants:`` entry and for a game master's ``add`` mid-fight (``fracas.gm``).
+``combatants:`` entry and for a game master's ``add`` mid-fight (``fracas.engine.table_actions``).
 
 Every problem is a :class:`~fracas.errors.FileError` whose ``where`` comes from the
 caller's locator (``FILE:LINE: combatants[2].hp`` for a file, ``combatant.hp`` for an
@@ -16,11 +16,11 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 
 from fracas.errors import FileError, FracasError
-from fracas.frozen import freeze
-from fracas.grid import Tile
 from fracas.model import Combatant, HouseRules
+from fracas.model.frozen import freeze
+from fracas.model.grid import Tile
+from fracas.model.validation import Locator, TileInput, check_names, validate
 from fracas.rulesets.base import Ruleset, max_hp_default
-from fracas.validation import Locator, TileInput, check_names, validate
 
 __all__ = ["CORE_FIELDS", "ID", "MAX_MAP", "check_tile", "read_combatant", "read_house_rules"]
 
@@ -97,7 +97,7 @@ def read_combatant(
         c = ruleset.settle(c, frozenset(raw), fresh=True)
     except FracasError as exc:
         raise FileError(exc.code, exc.message, locate(at)) from None
-    frozen: Combatant = freeze(c)  # the state must hash (fracas.frozen)
+    frozen: Combatant = freeze(c)  # the state must hash (fracas.model.frozen)
     return frozen
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from fracas.catalogue import core_actions
+from fracas.engine.catalogue import core_actions
+from fracas.model.validation import adapter
 from fracas.rulesets import find_ruleset, rulesets
 from fracas.rulesets.base import plain
-from fracas.validation import adapter
 
 __all__ = ["describe_ruleset", "ruleset_table"]
 

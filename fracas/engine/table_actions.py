@@ -7,7 +7,7 @@ actor's turn, they are records of the log like any action (undo and redo work on
 them), and each refusal is a :class:`~fracas.errors.Refusal` with a stable code that
 quotes the input and says what is valid. Where an action moves the turn (removing
 or delaying the combatant whose turn it is), the engine adds the turn's passing
-(``fracas.engine``).
+(``fracas.engine.play``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fracas.catalogue import _STATUSES, NOTE_MAX, ROLL_LABEL, SET_ONLY_FIELDS, core_actions
-from fracas.combatants import CORE_FIELDS, ID, check_tile, read_combatant
 from fracas.dice import notation
 from fracas.dice.source import Dice
+from fracas.engine.catalogue import _STATUSES, NOTE_MAX, ROLL_LABEL, SET_ONLY_FIELDS, core_actions
+from fracas.engine.combatants import CORE_FIELDS, ID, check_tile, read_combatant
 from fracas.errors import FileError, FracasError, Refusal
-from fracas.frozen import EMPTY, freeze, thaw
 from fracas.model import (
     Action,
     Combatant,
@@ -42,8 +41,9 @@ from fracas.model import (
     StatusSet,
     TacticsSet,
 )
+from fracas.model.frozen import EMPTY, freeze, thaw
+from fracas.model.validation import check_names, validate
 from fracas.rulesets.base import Ruleset, on_sheet, plain, sheet_json_raw
-from fracas.validation import check_names, validate
 
 __all__ = ["added_ids", "change_hp", "judgement_calls", "plan_gm", "policy_of", "set_fields"]
 

@@ -4,7 +4,7 @@
 their types and choices, combatants in parameters, dice labels and faces) against a
 ruleset, the combatants and optional map bounds, and returns the validated
 :class:`Action`. The file reader calls it with its line locator (``FILE:LINE:
-actions[2].target``); :meth:`fracas.engine.Engine.act` calls it on every action it
+actions[2].target``); :meth:`fracas.engine.play.Engine.act` calls it on every action it
 is given, so an action built by a program is checked exactly as a file's.
 
 Below the engine and ``files.py`` in the layers: it imports the catalogue, the model,
@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from fracas.catalogue import (
+from fracas.engine.catalogue import (
     CORE_ACTIONS,
     CORE_FIELDS,
     SET_ONLY_FIELDS,
@@ -27,11 +27,11 @@ from fracas.catalogue import (
     die_spec,
     spec_of,
 )
-from fracas.combatants import check_tile
+from fracas.engine.combatants import check_tile
 from fracas.errors import DiceError, FileError, Refusal, Where, brief, dotted
 from fracas.model import Action, Encounter
+from fracas.model.validation import Locator, TileInput, validate
 from fracas.rulesets import ActionSpec, Ruleset
-from fracas.validation import Locator, TileInput, validate
 
 __all__ = [
     "ACTION_KEYS",

@@ -11,7 +11,7 @@ from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ErrorType
 
 from fracas.errors import FileError, brief
-from fracas.frozen import freeze
+from fracas.model.frozen import freeze
 
 __all__ = [
     "CONTROL",

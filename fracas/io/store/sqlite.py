@@ -1,13 +1,13 @@
 """The encounter store in one SQLite file (stdlib ``sqlite3``), and the scratch store.
 
-The append/load protocol is :class:`~fracas.store.protocol.SQLStore`'s; this is
+The append/load protocol is :class:`~fracas.io.store.protocol.SQLStore`'s; this is
 SQLite's dialect of it. Durability and the two guards against lost or duplicated writes:
 
 * WAL journal, ``synchronous=FULL``: a commit is on the disk when it returns, and a
   process killed at any moment leaves every transaction either whole or absent.
 * Every write is one ``BEGIN IMMEDIATE`` transaction: it takes the write lock first,
   then checks the encounter's sequence number against the writer's expected one
-  (:class:`~fracas.store.MovedOn` when another session wrote first), then inserts.
+  (:class:`~fracas.io.store.MovedOn` when another session wrote first), then inserts.
 * ``PRIMARY KEY (encounter, seq)`` on the records: a second writer that somehow got
   past the check still cannot put two records at one place in a log.
 
@@ -19,7 +19,7 @@ older fracas) leaves the files.
 
 A busy store (another process inside its own write) is waited for, up to
 ``timeout`` seconds. Every ``sqlite3`` error is turned into a
-:class:`~fracas.store.StoreError` at this boundary.
+:class:`~fracas.io.store.StoreError` at this boundary.
 
 :class:`MemoryStore` is the same store in SQLite's in-memory database
 (``open_store(":memory:")``): nothing durable, gone when closed; for a command that
@@ -38,8 +38,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from fracas.store import StoreError, Watcher, private_dir
-from fracas.store.protocol import Dialect, SQLStore
+from fracas.io.store import StoreError, Watcher, private_dir
+from fracas.io.store.protocol import Dialect, SQLStore
 
 __all__ = ["SQLITE", "MemoryStore", "SQLiteStore"]
 

@@ -5,12 +5,12 @@ State is immutable: an event's :meth:`Event.apply` returns a new
 A ruleset's per-combatant data lives in ``Combatant.sheet`` (the ruleset's
 own frozen dataclass); this module never looks inside it.
 
-The place to import them from; they are written in :mod:`fracas.state` (the state
-dataclasses), :mod:`fracas.events` (``Event``, ``fold``, ``event_json`` and the core
-events) and :mod:`fracas.gm_events` (the game master's table events).
+The place to import them from; they are written in :mod:`fracas.model.state` (the state
+dataclasses), :mod:`fracas.model.events` (``Event``, ``fold``, ``event_json`` and the core
+events) and :mod:`fracas.model.table_events` (the game master's table events).
 """
 
-from fracas.events import (
+from fracas.model.events import (
     ActionUsed,
     Attempted,
     Damaged,
@@ -29,7 +29,17 @@ from fracas.events import (
     event_json,
     fold,
 )
-from fracas.gm_events import (
+from fracas.model.state import (
+    HP_SHOWN,
+    PRESETS,
+    Action,
+    Combatant,
+    Encounter,
+    HouseRules,
+    Policy,
+    Turn,
+)
+from fracas.model.table_events import (
     CombatantAdded,
     CombatantRemoved,
     Concealed,
@@ -43,7 +53,6 @@ from fracas.gm_events import (
     TurnSkipped,
     policy_words,
 )
-from fracas.state import HP_SHOWN, PRESETS, Action, Combatant, Encounter, HouseRules, Policy, Turn
 
 __all__ = [
     "HP_SHOWN",

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from fracas.engine import Record
-from fracas.files import action_json
+from fracas.engine.play import Record
+from fracas.io.files import action_json
 from fracas.model import (
     Action,
     CombatantAdded,
@@ -21,11 +21,11 @@ from fracas.model import (
     FieldsSet,
     event_json,
 )
-from fracas.odds import CombatantOdds, Odds
+from fracas.odds.action import CombatantOdds, Odds
 from fracas.rulesets.base import Ruleset, is_down, plain, presenter_of, values_json
 
 if TYPE_CHECKING:  # words of the table's values; the table never imports this module
-    from fracas.choice_odds import Choice
+    from fracas.odds.choices import Choice
     from fracas.table.physical import DieNeeded
     from fracas.table.projection import Entry
 

@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas.errors import FileError, FracasError
+from fracas.io.store import default_db_path
 from fracas.model import Combatant, Encounter
 from fracas.rulesets.base import (
     Ruleset,
@@ -33,7 +34,6 @@ from fracas.rulesets.base import (
     presenter_of,
     statuses_shown,
 )
-from fracas.store import default_db_path
 
 __all__ = [
     "DEFAULT_DB",

@@ -22,11 +22,11 @@ import json
 from typing import Any
 
 from fracas.dice.source import Roll
-from fracas.engine import Record
+from fracas.engine.play import Record
 from fracas.errors import FracasError
-from fracas.files import EncounterFile, action_json, read_action
+from fracas.io.files import EncounterFile, action_json, read_action
+from fracas.io.store import JSON, StoreError
 from fracas.model import event_json
-from fracas.store import JSON, StoreError
 
 __all__ = ["check_replayed", "record_from_json", "record_json"]
 

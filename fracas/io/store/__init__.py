@@ -7,13 +7,13 @@ records it has seen), and an append that does not match is refused with
 acting on one encounter therefore never lose nor duplicate an action.
 
 The store knows nothing of rules, engines or SQLite: records go in and come
-out as JSON objects (``fracas.store.records`` turns engine records into them
+out as JSON objects (``fracas.io.store.records`` turns engine records into them
 and back), and :class:`EncounterStore` is the whole interface a backend
 implements. :func:`open_store` picks the backend: a path is a SQLite file
-(``fracas.store.sqlite``), a ``postgresql://`` URL a PostgreSQL database
-(``fracas.store.postgres``, for several server processes), :data:`MEMORY` a scratch
+(``fracas.io.store.sqlite``), a ``postgresql://`` URL a PostgreSQL database
+(``fracas.io.store.postgres``, for several server processes), :data:`MEMORY` a scratch
 store held in memory (nothing durable: a command that plays a file and keeps
-nothing). The SQL backends share one append/load protocol (``fracas.store.protocol``).
+nothing). The SQL backends share one append/load protocol (``fracas.io.store.protocol``).
 A backend that hears other processes' commits says so through
 :meth:`EncounterStore.watch`.
 """
@@ -258,7 +258,7 @@ def open_store(location: str | Path, *, durable: bool = True) -> EncounterStore:
     """
     text = str(location)
     if text == MEMORY:
-        from fracas.store.sqlite import MemoryStore
+        from fracas.io.store.sqlite import MemoryStore
 
         return MemoryStore()
     if "://" in text:
@@ -269,14 +269,14 @@ def open_store(location: str | Path, *, durable: bool = True) -> EncounterStore:
                 f"{scheme!r} stores are not known; give a SQLite file path or a postgresql:// URL",
             )
         try:
-            from fracas.store.postgres import PostgresStore
+            from fracas.io.store.postgres import PostgresStore
         except ImportError:
             raise StoreError(
                 "store_unavailable",
                 "a PostgreSQL store needs psycopg: pip install 'fracas[postgres]'",
             ) from None
         return PostgresStore(text, durable=durable)
-    from fracas.store.sqlite import SQLiteStore
+    from fracas.io.store.sqlite import SQLiteStore
 
     return SQLiteStore(Path(text).expanduser(), durable=durable)
 

@@ -1,7 +1,7 @@
 """The encounter state: combatants, the turn, the house rules, the encounter, and an
 action as the file or the prompt gives it.
 
-State is immutable: an event's :meth:`~fracas.events.Event.apply` returns a new
+State is immutable: an event's :meth:`~fracas.model.events.Event.apply` returns a new
 :class:`Encounter`. A ruleset's per-combatant data lives in ``Combatant.sheet`` (the
 ruleset's own frozen dataclass); this module never looks inside it. Import these from
 :mod:`fracas.model`, which gathers the state and the core events.
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, freeze
-from fracas.grid import Tile
+from fracas.model.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, freeze
+from fracas.model.grid import Tile
 
 __all__ = [
     "HP_SHOWN",
@@ -190,7 +190,7 @@ class Encounter(HashKept):
     """The whole state of one encounter at one point of its log.
 
     A value: equal states compare and hash equal whatever route made them (every
-    mapping in it is a :class:`~fracas.frozen.FrozenDict`, every sequence a tuple), so
+    mapping in it is a :class:`~fracas.model.frozen.FrozenDict`, every sequence a tuple), so
     a state is its own canonical key (exact odds merge paths by it; the lab keys a
     Markov chain by it).
     """

@@ -1,4 +1,5 @@
-"""The game master's table events (made by :mod:`fracas.gm`): edits of HP, the order,
+"""The game master's table events (made by :mod:`fracas.engine.table_actions`): edits of
+HP, the order,
 who is in the fight, hidden or noted, the tactics presets, and free rolls. Import them from
 :mod:`fracas.model`.
 """
@@ -9,9 +10,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from fracas.events import Event, FieldsSet
-from fracas.frozen import evolve
-from fracas.state import HP_SHOWN, Combatant, Encounter, Policy
+from fracas.model.events import Event, FieldsSet
+from fracas.model.frozen import evolve
+from fracas.model.state import HP_SHOWN, Combatant, Encounter, Policy
 
 __all__ = [
     "CombatantAdded",

@@ -12,11 +12,11 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from fracas.actions import Bounds, check_now
-from fracas.catalogue import GM_ACTION_NAMES, advances_turn, walks
 from fracas.dice.source import Dice, GivenDice, RandomDice, Roll
+from fracas.engine.catalogue import GM_ACTION_NAMES, advances_turn, walks
+from fracas.engine.checking import Bounds, check_now
+from fracas.engine.table_actions import plan_gm
 from fracas.errors import FracasError, Refusal
-from fracas.gm import plan_gm
 from fracas.model import (
     Action,
     Encounter,
@@ -164,7 +164,7 @@ def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> li
 
 def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
     """Every event of one action, computed from ``state`` without changing it."""
-    # ``action`` was checked once, where it came in (:func:`fracas.actions.check_now` in
+    # ``action`` was checked once, where it came in (:func:`fracas.engine.checking.check_now` in
     # this state: the table's door, a file's reader, :meth:`Engine.act`), or written by
     # fracas itself (the log replayed, the lab's tactics): not checked again here
     if action.do in GM_ACTION_NAMES:  # a game master's action: takes no turn
@@ -294,7 +294,7 @@ class Engine:
 
     def check(self, action: Action) -> Action:
         """``action`` checked in the current state as a file's actions are
-        (``fracas.actions.check_action``): the validated action, or a :class:`Refusal`
+        (``fracas.engine.checking.check_action``): the validated action, or a :class:`Refusal`
         (a :class:`DiceError` for its dice) whose message names the field."""
         return check_now(self.ruleset, self.state, action, self.bounds)
 
@@ -311,7 +311,7 @@ class Engine:
 
         Args:
             action: the action, with the dice it fixes; checked first as a file's actions
-                are (``fracas.actions.check_action``), a field's path in the message,
+                are (``fracas.engine.checking.check_action``), a field's path in the message,
                 unless ``checked`` says it was (the file reader and the table service
                 check each action once, in the state it is taken in).
             dice: where the other dice come from (default: the seeded generator); a

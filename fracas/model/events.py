@@ -1,7 +1,7 @@
 """Events, the fold that applies them, and the core events every ruleset shares.
 
 An event is a frozen fact of the log; the state of an encounter is the fold of its
-log. The game master's table events are in :mod:`fracas.gm_events`; import either from
+log. The game master's table events are in :mod:`fracas.model.table_events`; import either from
 :mod:`fracas.model`.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fracas.frozen import evolve, thaw
-from fracas.grid import Tile
-from fracas.state import Combatant, Encounter, Turn, _frozen
+from fracas.model.frozen import evolve, thaw
+from fracas.model.grid import Tile
+from fracas.model.state import Combatant, Encounter, Turn, _frozen
 
 __all__ = [
     "ActionUsed",
@@ -51,7 +51,7 @@ class Event:
     keeps_down: ClassVar[bool] = False
     """True for an event that never changes who is down, nor anything a later event's
     ``apply`` reads: the exact odds' last fold of a path, made only to see who is down,
-    skips it (``fracas.outcomes``; a test checks every declaration on the examples)."""
+    skips it (``fracas.odds.outcomes``; a test checks every declaration on the examples)."""
     reveals: ClassVar[str] = ""
     """The field naming the combatant whose HP, or HP-like state (damage taken, wounds,
     a limb's damage, armour worn down), this event's line tells; a face that hides that
@@ -133,7 +133,7 @@ class ActionUsed(Event):
     """The kind of action used (``Turn.used``), where a ruleset's turn holds several."""
     keeps_down: ClassVar[bool] = True
     """The turn's events change the turn only, which no combatant's being down reads:
-    the exact odds' last fold of a path skips them (``fracas.outcomes``)."""
+    the exact odds' last fold of a path skips them (``fracas.odds.outcomes``)."""
 
     def apply(self, state: Encounter) -> Encounter:
         turn = state.turn
@@ -328,7 +328,7 @@ def changes_one(kind: type[Event]) -> bool:
     ``state.with_combatant(self.changed(state.get(self.target)))``, that of
     :class:`Damaged`, :class:`StatusSet` or :class:`StatusCleared`, not overridden.
     Such events on different combatants commute, and the exact odds follow each
-    combatant's changes apart (``fracas.outcomes``)."""
+    combatant's changes apart (``fracas.odds.outcomes``)."""
     return kind.apply in _CHANGES_ONE
 
 

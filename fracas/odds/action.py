@@ -1,7 +1,7 @@
 """Exact odds of an action, from the ruleset's own resolution code.
 
 The action is decided once and its roll enumerated step by step
-(:mod:`fracas.outcomes`: pools branch once per class, paths that reach the same state
+(:mod:`fracas.odds.outcomes`: pools branch once per class, paths that reach the same state
 and step are followed once) and each path is summarised per combatant: did the attack
 land on it, how much damage it took, is it down afterwards. There is no per-ruleset
 odds code: only ``decide``, ``roll`` and the events.
@@ -23,13 +23,13 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from fracas.catalogue import GM_ACTION_NAMES, advances_turn
 from fracas.dice.budget import CUT_BY_TIME, DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.source import Dice, GivenDice, RandomDice
-from fracas.engine import advance_to, plan
+from fracas.engine.catalogue import GM_ACTION_NAMES, advances_turn
+from fracas.engine.play import advance_to, plan
 from fracas.errors import FracasError
 from fracas.model import Action, Encounter, Event, fold
-from fracas.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes, sample_outcomes
+from fracas.odds.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes, sample_outcomes
 from fracas.rulesets import base as rulesets_base
 from fracas.rulesets.base import Ruleset, decided, roll
 from fracas.rulesets.steps import roll_all

@@ -4,7 +4,7 @@ target in reach and, for area attacks, each tile that matters, in one request.
 Fastest first, by work: every choice is tried exactly within a small budget of dice
 paths (:data:`FIRST_PATHS`); those that end are given at once, in order; the rest
 follow as marked Monte Carlo estimates of :data:`CHOICE_SAMPLES` seeded samples each
-(:func:`~fracas.odds.action_odds`): the same answers on a quiet and on a busy machine.
+(:func:`~fracas.odds.action.action_odds`): the same answers on a quiet and on a busy machine.
 The wall time (``seconds``) is only an outer bound: an estimate it cuts says so
 (``cut_by_time``). Cancellable between and within choices: the tracker's hover cancels
 when the state moves on.
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from fracas.choices import _required_values, options_now
 from fracas.dice.budget import CUT_BY_TIME, Budget, Cancel
+from fracas.engine.may_do import _required_values, options_now
 from fracas.errors import FracasError
-from fracas.grid import Tile
 from fracas.model import Action, Encounter
-from fracas.odds import Odds, action_odds
+from fracas.model.grid import Tile
+from fracas.odds.action import Odds, action_odds
 from fracas.rulesets.base import Ruleset, decided
 
 __all__ = [

@@ -1,12 +1,12 @@
 """The encounter store in a PostgreSQL database (psycopg 3), for many server processes.
 
-The append/load protocol is :class:`~fracas.store.protocol.SQLStore`'s; this is
+The append/load protocol is :class:`~fracas.io.store.protocol.SQLStore`'s; this is
 PostgreSQL's dialect of it, with the same promises as the SQLite store
-(``fracas.store.sqlite``):
+(``fracas.io.store.sqlite``):
 
 * Every method is one transaction. An append locks its encounter's row
   (``SELECT ... FOR UPDATE``), checks the writer's expected sequence number against it
-  (:class:`~fracas.store.MovedOn` when another session wrote first), then inserts.
+  (:class:`~fracas.io.store.MovedOn` when another session wrote first), then inserts.
 * ``PRIMARY KEY (encounter, seq)`` on the records: the second guard.
 * A commit is durable when it returns (the server's own ``fsync``/``synchronous_commit``).
 
@@ -21,7 +21,7 @@ And what is PostgreSQL's own:
   ``fracas_schema``: :data:`MIGRATIONS` holds one step per version, run in order under
   an advisory lock, so two processes starting at once migrate once.
 
-Every psycopg error is turned into a :class:`~fracas.store.StoreError` here, with a
+Every psycopg error is turned into a :class:`~fracas.io.store.StoreError` here, with a
 stable code: ``store_unavailable`` (the server is down, restarting or unreachable: try
 again), ``store_read_only`` (the database refuses writes), ``store_full`` (its disk is
 full), ``store_failed`` (anything else). Messages quote the location without its
@@ -41,8 +41,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import errors as pg_errors
 
-from fracas.store import JSON, StoreError, Watcher, record_text
-from fracas.store.protocol import Dialect, SQLStore
+from fracas.io.store import JSON, StoreError, Watcher, record_text
+from fracas.io.store.protocol import Dialect, SQLStore
 
 __all__ = ["CHANNEL", "MIGRATIONS", "POSTGRES", "SCHEMA_VERSION", "PostgresStore", "redact"]
 

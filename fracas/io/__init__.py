@@ -1,0 +1,1 @@
+"""In and out: encounter files (read, validated, exported) and the stores of encounters."""
