@@ -300,6 +300,9 @@ def dask_overhead(chunks: int) -> None:
         20,000 states).
     (d) Dask's overhead per chunk: the same chunks on a one-worker LocalCluster and in
         this process (a short duel, so the chunks' own work is small)."""
+    if chunks <= 0:
+        print("(d) Dask: skipped (--dask-chunks 0)")
+        return
     try:
         import distributed
     except ImportError:

@@ -17,7 +17,36 @@ from fracas.io.files import EncounterFile, parse_text, play_file
 from fracas.main import main
 from fracas.model import Encounter
 
-__all__ = ["Played", "cli", "cli_json", "load_text", "play", "write"]
+__all__ = ["GM_ACTIONS", "NAMED_FIGHT", "Played", "cli", "cli_json", "load_text", "play", "write"]
+
+GM_ACTIONS = (
+    "heal",
+    "damage",
+    "status",
+    "add",
+    "remove",
+    "initiative",
+    "delay",
+    "roll",
+    "hide",
+    "show",
+    "finish",
+    "reopen",
+    "note",
+    "tactics",
+    "policy",
+)
+"""The game master's core actions, every ruleset's, in the order ``fracas rules`` lists
+them after ``set`` (``fracas.engine.table_actions``)."""
+NAMED_FIGHT = """\
+ruleset: dice-combat
+seed: 5
+combatants:
+  - {{id: ana, name: {ana}, side: players, at: [0, 0], hand: club}}
+  - {{id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}}
+"""
+"""A dice-combat fight whose first combatant's name is given: ``NAMED_FIGHT.format(ana=
+...)`` (a YAML scalar: a name to check, or one that reaches a terminal)."""
 
 
 def load_text(text: str, name: str = "test.yaml") -> EncounterFile:

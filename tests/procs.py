@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
+    "GRACE",
     "become_subreaper",
     "children",
     "command",
@@ -119,8 +120,15 @@ def still_running(pids: Iterable[int], grace: float) -> list[str]:
     return named
 
 
-def leftovers(grace: float = 5.0) -> list[str]:
-    """This process's children still running (:func:`still_running`): for the end of
+GRACE = "FRACAS_TEST_LEFTOVER_GRACE"
+"""The environment variable that sets :func:`leftovers`' grace in seconds (5 unless
+set): tests/test_procs.py's runs of a run shorten it (their leftover is a ``sleep``
+that will never end by itself)."""
+
+
+def leftovers(grace: float | None = None) -> list[str]:
+    """This process's children still running after ``grace`` seconds (by default
+    :data:`GRACE`'s, else 5) (:func:`still_running`): for the end of
     the run, so the run leaves nothing behind even when it names them.
     Multiprocessing's resource tracker of this very process ends with it: it is
     stopped first."""
@@ -129,4 +137,6 @@ def leftovers(grace: float = 5.0) -> list[str]:
     tracker: Any = resource_tracker._resource_tracker  # its _pid and _stop: not typed
     if tracker._pid is not None and running(tracker._pid):
         tracker._stop()
+    if grace is None:
+        grace = float(os.environ.get(GRACE, "5.0"))
     return still_running(children(os.getpid()), grace)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import string
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import yaml
@@ -221,6 +222,12 @@ def _item_name(item: Any) -> str:
 
 
 def _schema(kind: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``kind``'s JSON schema and its ``$defs`` (worked out once per kind: read only)."""
+    return _schema_of(kind)
+
+
+@cache
+def _schema_of(kind: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     schema = adapter(kind).json_schema()
     return schema, schema.get("$defs", {})
 
@@ -232,10 +239,16 @@ def _tile() -> st.SearchStrategy[list[int]]:
     return st.lists(st.integers(0, 5), min_size=2, max_size=2)
 
 
+@cache
+def _sheet(rs: str) -> st.SearchStrategy[dict[str, Any]]:
+    """The fields of a combatant's sheet of ruleset ``rs`` (one strategy per ruleset)."""
+    schema, defs = _schema(_ruleset(rs).contract.sheet)
+    return _object(schema, defs, rs, some=30)
+
+
 @st.composite
 def _combatant(draw: st.DrawFn, rs: str, cid: str) -> dict[str, Any]:
-    schema, defs = _schema(_ruleset(rs).contract.sheet)
-    c: dict[str, Any] = {"id": cid, **draw(_object(schema, defs, rs, some=30))}
+    c: dict[str, Any] = {"id": cid, **draw(_sheet(rs))}
     c["side"] = draw(st.sampled_from(["players", "raiders", cid]))
     if _chance(draw, 90):
         c["at"] = draw(_tile())

@@ -26,7 +26,7 @@ from fracas.errors import UnknownRulesetError
 from fracas.rulesets import RULESETS, Ruleset, find_ruleset, registered, rulesets
 from fracas.rulesets.dice_combat import DiceCombat
 from fracas.web.setup import ruleset_forms
-from tests.helpers import cli, cli_json, write
+from tests.helpers import GM_ACTIONS, cli, cli_json, write
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE = str(EXAMPLES / "dice-combat.yaml")
@@ -84,24 +84,6 @@ DICE_LABELS = {  # dice-combat.md 2.4
     "scatter": 3,
     "direction": 8,
 }
-GM_ACTIONS = (
-    "heal",
-    "damage",
-    "status",
-    "add",
-    "remove",
-    "initiative",
-    "delay",
-    "roll",
-    "hide",
-    "show",
-    "finish",
-    "reopen",
-    "note",
-    "tactics",
-    "policy",
-)
-"""The game master's core actions, after ``set`` (fracas.engine.table_actions)."""
 ACTIONS = ("attack", "throw", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)
 
 

@@ -28,14 +28,7 @@ from fracas.table import TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links, add_player_links
 from fracas.web.setup import SetupKey
-
-FILE = """\
-ruleset: dice-combat
-seed: 5
-combatants:
-  - {{id: ana, name: {ana}, side: players, at: [0, 0], hand: club}}
-  - {{id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}}
-"""
+from tests.helpers import NAMED_FIGHT as FILE
 
 CONTROLS = {
     "tab": "Tab\there",

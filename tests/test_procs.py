@@ -13,6 +13,10 @@ from pathlib import Path
 from tests import procs
 
 ROOT = Path(__file__).parents[1]
+ENV = {**os.environ, procs.GRACE: "0.5"}
+"""The runs' environment: half a second's grace for their leftovers (the run's own is 5
+s, for servers still ending), so a run that leaks a ``sleep`` does not wait 5 s on it
+(the ``sleep`` runs on after any grace: it is named the same)."""
 
 LEAK = """\
 import subprocess
@@ -52,6 +56,7 @@ def test_a_run_that_leaves_a_process_fails_naming_it(tmp_path: Path) -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
+        env=ENV,
     )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "the test run left 1 process(es) behind (now killed)" in run.stdout, run.stdout
@@ -72,6 +77,7 @@ def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         cwd=ROOT,
         capture_output=True,
         text=True,
+        env=ENV,
     )
 
 

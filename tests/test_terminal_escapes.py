@@ -16,19 +16,13 @@ import pytest
 from rich.table import Table
 
 from fracas.words.console import SafeConsole, printable
+from tests.helpers import NAMED_FIGHT as FILE
 
 TITLE = "\x1b]0;TITLE\x07\x1b[2J"
 """Retitles the terminal (OSC 0, ended by BEL), then clears it."""
 CONTROL_BYTES = (b"\x1b", b"\x07", b"\xc2\x9b", b"\r")
 """ESC, BEL, C1's CSI (as UTF-8) and a carriage return: none may be written."""
 
-FILE = """\
-ruleset: dice-combat
-seed: 5
-combatants:
-  - {{id: ana, name: {ana}, side: players, at: [0, 0], hand: club}}
-  - {{id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}}
-"""
 NOTE = 'actions:\n  - {actor: ana, do: note, text: "hi \\e]0;TITLE\\a\\e[2J\\r there\\u009b31m"}\n'
 
 

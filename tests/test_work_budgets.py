@@ -31,7 +31,7 @@ from fracas.lab.win import win
 from fracas.odds.action import ODDS_PATHS, ODDS_SAMPLES, action_odds
 from tests.helpers import cli, cli_json
 from tests.lab.duels import DC_MELEE, DC_PISTOL, duel
-from tests.test_odds_budget import burst
+from tests.odds.support import burst
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

@@ -107,7 +107,11 @@ def lab_win(
                 lo, hi = result.ci95[side]
                 tail = f"  [dim](95%: {percent(lo)} to {percent(hi)})[/dim]"
             _out.print(f"[bold]{escape(side)}[/bold] wins {shown:>7}{tail}")
-        _out.print(f"draw {percent(result.draw, result.certain['draw'])}")
+        draw_ci = ""  # an estimate's every figure carries its interval, the draw's too
+        if "draw" in result.ci95:
+            lo, hi = result.ci95["draw"]
+            draw_ci = f"  [dim](95%: {percent(lo)} to {percent(hi)})[/dim]"
+        _out.print(f"draw {percent(result.draw, result.certain['draw'])}{draw_ci}")
         if result.method == "exact":
             how = f"exact: the fight's chain, {result.states:,} states, in Fractions"
         elif result.method == "float":

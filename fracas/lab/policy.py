@@ -35,7 +35,14 @@ from fracas.lab.presets import at_random, naive
 from fracas.lab.transitions import Transitions
 from fracas.lab.watch import peek
 from fracas.model import Action, Encounter, fold
-from fracas.rulesets.base import Presenter, Ruleset, decided, is_down, presenter_of
+from fracas.rulesets.base import (
+    Presenter,
+    Ruleset,
+    decision_of,
+    is_down,
+    memos_on,
+    presenter_of,
+)
 
 __all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy", "Score"]
 
@@ -109,12 +116,10 @@ class Policy:
         return found
 
     def decides(self, state: Encounter, action: Action) -> bool:
-        """Whether the ruleset's deciding step takes ``action`` in ``state``."""
-        try:
-            decided(self.ruleset, state, action)
-        except FracasError:
-            return False
-        return True
+        """Whether the ruleset's deciding step takes ``action`` in ``state`` (a look-up
+        where deciding read the same before: :func:`~fracas.rulesets.base.decision_of`;
+        a refusal is a value, not an exception)."""
+        return not isinstance(decision_of(self.ruleset, state, action), FracasError)
 
     def certain(self, state: Encounter, action: Action) -> Encounter | None:
         """The state ``action`` leads to where it leads to one for certain (a walk, a
@@ -139,7 +144,7 @@ class Policy:
             return found
         actor = action.actor
         try:
-            found = self._shared_score(state, action, actor)
+            found = self._shared_score(state, action, actor) if memos_on() else None
             if found is None:
                 dist = self.transitions.runs(state, action, max_paths=SCORE_PATHS)
                 found = self._total(state, dist, actor)

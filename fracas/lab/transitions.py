@@ -32,7 +32,7 @@ from fracas.engine.catalogue import GM_ACTION_NAMES
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event
-from fracas.rulesets.base import Ruleset, decided
+from fracas.rulesets.base import Ruleset, decided, memos_on
 from fracas.rulesets.steps import roll_all
 
 __all__ = ["Transitions"]
@@ -106,8 +106,8 @@ class Transitions:
         dice given, something unhashable)."""
         rs = self.ruleset
         core = action.do in ("end_turn", "move") or action.do in GM_ACTION_NAMES
-        if core or state.turn.actor != action.actor or action.dice:
-            return None
+        if core or state.turn.actor != action.actor or action.dice or not memos_on():
+            return None  # memos off (the soundness tests): every state enumerated afresh
         decision = decided(rs, state, action)
         base = (action, decision)
         try:

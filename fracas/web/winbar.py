@@ -17,8 +17,17 @@ page -> server
       policy (``winbar``); anyone else is refused (``forbidden``)
 server -> page
   ``{"type": "winbar", "seq": S, "players": P, "gm": G, "bar": {...}}``  the bar of
-      the state after record S-1 (``bar``: :meth:`~fracas.lab.bar.WinBar.to_json`);
-      ``"bar": null`` tells a page the bar is no longer shown to it
+      the state after record S-1 (``bar``: :meth:`~fracas.lab.bar.WinBar.to_json`, as
+      :func:`honest` words it: with the draw's interval, ``draw_ci95``, and no figure at
+      all while an estimate is wider than :data:`WIDE`); ``"bar": null`` tells a page
+      the bar is no longer shown to it
+
+The rule of honest figures is the server's, here (:func:`honest`): an estimate is sent
+with every figure's 95% interval (each side's ``ci95``, the draw's ``draw_ci95``), and
+only once every one of them is within :data:`WIDE` (±10 points) of its figure; until
+then the bar is sent as ``"method": "working"`` with no figure (``sides`` empty,
+``draw`` null), the fights played so far (``fights``) and ``too_wide: true``, and the
+page says "working it out: 12 fights so far". The page only draws what it is sent.
 
 The work runs off the event loop, as the odds do, in an executor of its own of the
 same kind as the server's odds executor (a process where the odds have a process
@@ -42,18 +51,61 @@ from starlette.websockets import WebSocketDisconnect
 
 from fracas.errors import FracasError
 from fracas.lab.bar import SLICE
+from fracas.lab.sim import wilson
 from fracas.table import WIN_LIMITS, AdviceQuestion, Change, Identity, Table, WinQuestion
 from fracas.web.workers import pool
 
 if TYPE_CHECKING:
     from fracas.web.live import Hub, Page
 
-__all__ = ["WinBars"]
+__all__ = ["WIDE", "WinBars", "honest"]
 
 _log = logging.getLogger(__name__)
 
 PLAYERS = Identity.player("players")
 """Who asks the players' bar (any player sees the same: the policy's, the projection's)."""
+
+
+WIDE = 0.10
+"""An estimate's figures are sent only once every one is within this of both ends of
+its 95% interval (±10 points); until then, none is (:func:`honest`)."""
+
+
+def honest(bar: dict[str, Any]) -> dict[str, Any]:
+    """The bar as a page is sent it (``bar``: :meth:`~fracas.lab.bar.WinBar.to_json`).
+
+    Solved (``exact``, ``float``): as it is, ``draw_ci95`` null. An estimate: each
+    side's interval as it is and the draw's added (``draw_ci95``), so that every figure
+    a page shows carries its interval; but while any figure (a side's or the draw's) is
+    more than :data:`WIDE` from either end of its interval, no figure at all: the bar
+    goes as ``"method": "working"``, ``sides`` empty, ``draw`` null, with the fights
+    played so far and ``too_wide: true`` (``final`` as it was: a bar whose budget of
+    fights ran out before it was narrow enough stays without a figure). A ``working``
+    bar (no fight ended yet) has no figure either.
+    """
+    method = bar.get("method")
+    if method in ("exact", "float"):
+        return {**bar, "draw_ci95": None, "too_wide": False}
+    fights = int(bar.get("fights") or 0)
+    if method == "estimate" and fights > 0:
+        draw_ci = wilson(round(bar["draw"] * fights), fights)
+        spans = [(s["win"], s.get("ci95")) for s in bar["sides"].values()]
+        spans.append((bar["draw"], draw_ci))
+        if all(ci is not None and max(p - ci[0], ci[1] - p) <= WIDE for p, ci in spans):
+            return {**bar, "draw_ci95": list(draw_ci), "too_wide": False}
+    return {
+        **bar,
+        "method": "working",
+        "sides": {},
+        "draw": None,
+        "draw_certain": False,
+        "draw_ci95": None,
+        "fights": fights,
+        "states": 0,
+        "residual": None,
+        "idle": [],
+        "too_wide": method == "estimate" and fights > 0,
+    }
 
 
 def _answer(question: WinQuestion) -> dict[str, Any]:
@@ -234,8 +286,9 @@ class WinBars:
                 del self._pending[key]
         if table.seq != seq:
             return  # the table moved on while it was worked out: dropped
-        self.latest[key] = (seq, bar)
-        await self._deliver(encounter, gm, seq, bar)
+        sent = honest(bar)  # no figure wider than WIDE leaves the server
+        self.latest[key] = (seq, sent)
+        await self._deliver(encounter, gm, seq, sent)
         wanted = any(self._gm(p) is gm for p in self._wanted.get(encounter, ()))
         if not bar.get("final", True) and wanted and key not in self._pending:
             # not final: the next slice of work refines it (a newer record's first slice

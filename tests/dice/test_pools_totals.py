@@ -17,7 +17,7 @@ from fracas.io.files import parse_text, play_file
 from fracas.rulesets.base import decided
 from fracas.rulesets.wasteland.damage import CritGate, CritHit, Mitigation
 from fracas.rulesets.wasteland.explosives import Throw
-from tests.test_odds_folds import FRAG_ON_THREE
+from tests.odds.test_folds import FRAG_ON_THREE
 
 DEPTH = 24
 """wasteland's exact odds depth (``odds_max_rolls``): a CRIT die cut after 24 sixes."""

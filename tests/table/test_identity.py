@@ -11,15 +11,7 @@ from fracas.io.store import open_store
 from fracas.model import Action
 from fracas.table import Identity, TableService, View
 from fracas.table.identity import Forbidden
-
-FIGHT = """\
-ruleset: dice-combat
-seed: 5
-order: [ana, bo]
-combatants:
-  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 6}}
-  - {id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}
-"""
+from tests.table.support import PISTOL_FIGHT as FIGHT
 
 
 def test_a_player_is_offered_exactly_what_the_table_would_take_from_it() -> None:

@@ -14,6 +14,7 @@ from fracas.errors import FracasError
 from fracas.io.store import open_store
 from fracas.model import Action
 from fracas.table import GAME_MASTER, Identity, Table, TableService
+from tests.table.support import WALK_FIGHT
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 PAT = Identity.player("Pat", "vera")
@@ -104,15 +105,7 @@ def test_a_player_asks_only_of_its_own_token_in_its_turn(tmp_path: Path) -> None
 
 
 def test_the_tables_walk_answers_the_same_question(tmp_path: Path) -> None:
-    fight = """\
-ruleset: dice-combat
-seed: 5
-order: [ana, bo]
-table: {move: 4}
-combatants:
-  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 6}}
-  - {id: bo, name: Bo, side: raiders, at: [9, 0], hand: knife}
-"""
+    fight = WALK_FIGHT
     table = TableService(open_store(tmp_path / "s.sqlite3", durable=False)).create(
         fight, "f.yaml", seed=1
     )

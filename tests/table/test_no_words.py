@@ -11,6 +11,7 @@ from pathlib import Path
 from fracas.io.store import open_store
 from fracas.model import Action
 from fracas.table import Asked, Entry, Identity, SetDice, TableService, View
+from tests.table.support import PISTOL_FIGHT as FIGHT
 
 TABLE = Path(__file__).parents[2] / "fracas" / "table"
 
@@ -46,16 +47,6 @@ def _strings(path: Path) -> list[str]:
         for n in ast.walk(tree)
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip
     ]
-
-
-FIGHT = """\
-ruleset: dice-combat
-seed: 5
-order: [ana, bo]
-combatants:
-  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 6}}
-  - {id: bo, name: Bo, side: raiders, at: [1, 0], hand: knife}
-"""
 
 
 def test_no_module_of_the_table_imports_the_words_module() -> None:

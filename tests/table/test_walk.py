@@ -13,16 +13,8 @@ from fracas.errors import FracasError
 from fracas.io.store import open_store
 from fracas.model import Action
 from fracas.table import Identity, SetPolicy, TableService
+from tests.table.support import WALK_FIGHT as FIGHT
 
-FIGHT = """\
-ruleset: dice-combat
-seed: 5
-order: [ana, bo]
-table: {move: 4}
-combatants:
-  - {id: ana, name: Ana, side: players, at: [0, 0], hand: {is: pistol, loaded: 6}}
-  - {id: bo, name: Bo, side: raiders, at: [9, 0], hand: knife}
-"""
 PAT = Identity.player("Pat", "ana")
 
 

@@ -62,8 +62,11 @@ def server(tmp_path: Path) -> Iterator[SetupServer]:
 
 
 def axe(page: Any) -> list[str]:
-    """The serious and critical violations axe-core finds on ``page``, one line each."""
-    page.add_script_tag(path=str(AXE))
+    """The serious and critical violations axe-core finds on ``page``, one line each
+    (axe-core added to the page once: a check after a change of the same page runs the
+    one it has, instead of parsing its half megabyte again)."""
+    if not page.evaluate("typeof window.axe === 'object' && typeof window.axe.run === 'function'"):
+        page.add_script_tag(path=str(AXE))
     result: dict[str, Any] = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['help']}: "

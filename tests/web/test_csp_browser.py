@@ -51,7 +51,9 @@ def test_the_pages_report_no_violation_of_their_policy(tmp_path: Path, browser: 
         gm.wait_for_selector("#links img.link-qr")  # the links, each with its QR code
         qr = gm.locator("#links img.link-qr").first
         assert qr.evaluate("img => img.complete && img.naturalWidth") > 100  # it rendered
-        gm.wait_for_selector("#winbar-box:not([hidden]) #winbar-sides li")  # the win bar
+        # the win bar, drawn (in words while it is working it out: issue 34 gives no
+        # figure while the estimate is wider than ±10 points)
+        gm.wait_for_selector("#winbar-box:not([hidden]) #winbar-how:not(:empty)")
 
         pat = strict(browser, reports, 390)
         pat.goto(f"{server.base}/t/{server.ana}")

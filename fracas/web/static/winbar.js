@@ -1,7 +1,10 @@
 // fracas serve: the win bar. Each side's chance to win, as the server works it out
 // after every record (fracas/web/winbar.py): exact, or an estimate with its 95%
-// interval. The server decides who gets it; this only draws what arrives, and gives
-// the game master the switch that shows it to the players (the server checks it).
+// interval. The server decides who gets it, and which figures: an estimate wider than
+// ±10 points comes with no figure ("working", the fights so far), and this draws it in
+// words; an estimate's every figure is drawn with its interval. This only draws what
+// arrives, and gives the game master the switch that shows it to the players (the
+// server checks it).
 import { el } from "./dom.js";
 import { send } from "./state.js";
 import { sideColour } from "./sides.js";
@@ -21,6 +24,31 @@ function said(p, certain) {
   if (text === "100.0%") return ">99.9%";
   if (text === "0.0%") return "<0.1%";
   return text;
+}
+
+function fights(n) {
+  return `${n.toLocaleString("en")} simulated ${n === 1 ? "fight" : "fights"}`;
+}
+
+// No figure yet (the server sends none while an estimate is wider than ±10 points):
+// the bar in words, with how many fights have been played so far.
+function working(section, strip, how, bar, record) {
+  const n = bar.fights || 0;
+  section.dataset.method = "working";
+  section.classList.add("estimate", "working");
+  const so = `${n.toLocaleString("en")} ${n === 1 ? "fight" : "fights"}`;
+  let text;
+  if (n === 0) {
+    text = `Working it out: no fight finished yet (after record ${record}).`;
+  } else if (bar.final) {
+    text = `Too close to call: ${so} played out (after record ${record}), not enough to give a chance within 10 points either way.`;
+  } else {
+    text = `Working it out: ${so} so far (after record ${record}). A chance is shown once it is known to within 10 points either way.`;
+  }
+  how.textContent = text;
+  strip.setAttribute("aria-label", n === 0
+    ? "win chance: being worked out"
+    : `win chance: being worked out, ${so} so far`);
 }
 
 function box() {
@@ -67,15 +95,17 @@ export function draw(m) {
     how.textContent = "working it out…";
     return;
   }
-  section.dataset.method = bar.method;
-  if (bar.method === "working") {
-    section.classList.add("estimate");
-    how.textContent = `Working it out after record ${m.seq - 1}: no simulated fight has ended yet` +
-      (bar.growing ? `; the fight's chain has ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"} so far.` : ".");
-    strip.setAttribute("aria-label", "win chance: being worked out");
+  const record = m.seq - 1;
+  // an estimate without an interval on every figure is not drawn as one (the server
+  // never sends one; a figure without its interval is never shown)
+  const estimate = bar.method === "estimate";
+  const bare = estimate && (bar.draw_ci95 == null || Object.values(bar.sides).some((s) => !s.ci95));
+  if (bar.method === "working" || bare) {
+    working(section, strip, how, bar, record);
     return;
   }
-  const estimate = bar.method === "estimate";
+  section.classList.remove("working");
+  section.dataset.method = bar.method;
   section.classList.toggle("estimate", estimate);
   const words = [];
   for (const [side, s] of Object.entries(bar.sides)) {
@@ -96,7 +126,8 @@ export function draw(m) {
     const seg = el("span", { class: "draw" });
     seg.style.width = pct(bar.draw);
     strip.append(seg);
-    const line = `draw: ${estimate ? "about " : ""}${said(bar.draw, bar.draw_certain)}`;
+    const ci = estimate ? ` (95%: ${said(bar.draw_ci95[0])}–${said(bar.draw_ci95[1])})` : "";
+    const line = `draw: ${estimate ? "about " : ""}${said(bar.draw, bar.draw_certain)}${ci}`;
     list.append(el("li", { "data-side": "" }, line));
     words.push(line);
   }
@@ -105,11 +136,11 @@ export function draw(m) {
   const states = `${bar.states.toLocaleString("en")} ${bar.states === 1 ? "state" : "states"} of the fight, the lab's tactics`;
   let text;
   if (bar.method === "exact") {
-    text = `Exact (${states}), after record ${m.seq - 1}.`;
+    text = `Exact (${states}), after record ${record}.`;
   } else if (bar.method === "float") {
-    text = `Solved in floating point (${states}; largest residual ${Number(bar.residual).toExponential(0)}), after record ${m.seq - 1}.`;
+    text = `Solved in floating point (${states}; largest residual ${Number(bar.residual).toExponential(0)}), after record ${record}.`;
   } else {
-    text = `An estimate from ${bar.fights.toLocaleString("en")} simulated ${bar.fights === 1 ? "fight" : "fights"} (the lab's tactics), after record ${m.seq - 1}` +
+    text = `An estimate from ${fights(bar.fights)} (the lab's tactics), after record ${record}` +
       (bar.final ? "." : (bar.growing ? `; refining, the fight's chain at ${bar.growing.toLocaleString("en")} ${bar.growing === 1 ? "state" : "states"}…` : "; refining…"));
   }
   how.textContent = text +

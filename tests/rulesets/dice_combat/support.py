@@ -4,10 +4,14 @@ allowed), and readers of dice-combat's events and sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from fracas.rulesets.dice_combat.events import AttackRolled, DefenceRolled
 from fracas.rulesets.dice_combat.sheet import Sheet
 from tests.helpers import Played
 from tests.rulesets.builders import (
+    Doc,
     Encounters,
     act,
     after,
@@ -24,6 +28,7 @@ from tests.rulesets.builders import labels as rolled
 __all__ = [
     "act",
     "after",
+    "attack_bo",
     "attack_roll",
     "defence_rolls",
     "fight",
@@ -39,6 +44,12 @@ __all__ = [
 
 DICE_COMBAT = Encounters("dice-combat", top={"round": 2})
 fight = DICE_COMBAT.fight
+
+
+def attack_bo(ana: Doc, bo: Doc, dice: Mapping[str, Any]) -> Played:
+    """The fight of ``ana`` and ``bo`` (as :func:`who` gives them) in which ana attacks
+    bo once, the dice given (``dice``)."""
+    return fight(ana, bo, actions=[act("ana", "attack", "bo", dice=dice)])
 
 
 def sheet(p: Played, cid: str) -> Sheet:

@@ -10,7 +10,7 @@ import pytest
 
 from fracas.model import Event, Note
 from fracas.rulesets.base import Shown, presenter_of
-from tests.rulesets.dice_combat.support import act, fight, log, ok, refusal, who
+from tests.rulesets.dice_combat.support import act, attack_bo, fight, log, ok, refusal, who
 
 # --- statuses: burning as `set` gives it (DC-24, DC-25, P-DC-4) -------------------------
 
@@ -108,13 +108,7 @@ def _critical_failures(events: tuple[Event, ...]) -> list[Event]:
 
 
 def test_DC_38_gun_critical_failure_is_an_event_with_its_tone() -> None:
-    p = ok(
-        fight(
-            who("ana", hand="pistol"),
-            who("bo", (3, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 1, "ammo": 1})],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand="pistol"), who("bo", (3, 0)), {"attack": 1, "ammo": 1}))
     events = p.records[-1].events
     assert not any(isinstance(e, Note) for e in events)
     [failure] = _critical_failures(events)
@@ -185,10 +179,10 @@ def test_presenter_shows_class_ammo_scrap_cover_and_luck() -> None:
 def test_presenter_ammo_follows_the_rounds_fired() -> None:
     """DC-9: 2 rounds fired of 6 leave 4."""
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand={"is": "pistol", "loaded": 6}),
             who("bo", (3, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "ammo": 2, "defend": 15})],
+            {"attack": 10, "ammo": 2, "defend": 15},
         )
     )
     shown = presenter_of(p.file.ruleset).fields(p.state, p.state.get("ana"))

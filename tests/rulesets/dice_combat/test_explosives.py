@@ -16,6 +16,7 @@ from tests.helpers import play
 from tests.rulesets.dice_combat.support import (
     act,
     after,
+    attack_bo,
     attack_roll,
     defence_rolls,
     fight,
@@ -380,18 +381,16 @@ def test_DC_34_critical_failure_goes_wide_and_catches_the_thrower() -> None:
 def test_DC_35_criticals_read_the_natural_die_not_the_total() -> None:
     # Natural 19 + 5 = 24 is no critical; natural 20 - 5 = 15 is.
     plain = ok(
-        fight(
-            who("ana", hand="sword", attack_bonus=5),
-            who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 19, "defend": 2})],
+        attack_bo(
+            who("ana", hand="sword", attack_bonus=5), who("bo", (1, 0)), {"attack": 19, "defend": 2}
         )
     )
     assert (attack_roll(plain).critical, plain.state.combatants["bo"].hp) == (None, 10)
     crit = ok(
-        fight(
+        attack_bo(
             who("ana", hand="sword", attack_bonus=-5),
             who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 20, "defend": 2, "crit": 4})],
+            {"attack": 20, "defend": 2, "crit": 4},
         )
     )
     assert (attack_roll(crit).critical, crit.state.combatants["bo"].hp) == ("success", 6)
@@ -419,10 +418,10 @@ def test_DC_35_kept_die_of_an_edge_is_the_natural(edge: str, critical: str, hp: 
 def test_DC_35_defence_fumble_reads_the_natural_die() -> None:
     # Natural 1 + 10 = 11 beats 5, but a fumble hits anyway.
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="sword"),
             who("bo", (1, 0), defend_close_bonus=10),
-            actions=[act("ana", "attack", "bo", dice={"attack": 5, "defend": 1, "fumble": 2})],
+            {"attack": 5, "defend": 1, "fumble": 2},
         )
     )
     assert p.state.combatants["bo"].hp == 8
@@ -451,10 +450,10 @@ def test_DC_36_critical_ranges_by_profile(profile: str, natural: int, critical: 
     if critical == "success":
         dice["crit"] = 4
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="sword", crit=profile),
             who("bo", (1, 0), crit="even_keel", defend_close_bonus=-20),
-            actions=[act("ana", "attack", "bo", dice=dice)],
+            dice,
         )
     )
     assert attack_roll(p).critical == critical
@@ -469,10 +468,8 @@ def test_DC_36_critical_ranges_by_profile(profile: str, natural: int, critical: 
 def test_DC_36_defence_fumble_ranges_by_profile(profile: str, natural: int, fumbled: bool) -> None:
     dice = {"attack": 10, "defend": natural, **({"fumble": 1} if fumbled else {})}
     p = ok(
-        fight(
-            who("ana", hand="sword"),
-            who("bo", (1, 0), crit=profile, defend_close_bonus=20),
-            actions=[act("ana", "attack", "bo", dice=dice)],
+        attack_bo(
+            who("ana", hand="sword"), who("bo", (1, 0), crit=profile, defend_close_bonus=20), dice
         )
     )
     (d,) = defence_rolls(p)
@@ -483,10 +480,10 @@ def test_DC_36_defence_fumble_ranges_by_profile(profile: str, natural: int, fumb
 @pytest.mark.parametrize("luck", ["lucky", "unlucky"])
 def test_DC_36_luck_does_not_change_criticals(luck: str) -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="sword", luck=luck),
             who("bo", (1, 0), luck=luck),
-            actions=[act("ana", "attack", "bo", dice={"attack": 19, "defend": 2})],
+            {"attack": 19, "defend": 2},
         )
     )
     assert attack_roll(p).critical is None
@@ -495,19 +492,17 @@ def test_DC_36_luck_does_not_change_criticals(luck: str) -> None:
 
 def test_DC_37_crit_adds_d4_only_on_hit() -> None:
     hit = ok(
-        fight(
-            who("ana", hand="greataxe"),
-            who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 20, "defend": 12, "crit": 3})],
+        attack_bo(
+            who("ana", hand="greataxe"), who("bo", (1, 0)), {"attack": 20, "defend": 12, "crit": 3}
         )
     )
     assert hit.state.combatants["bo"].hp == 6  # 3 + 3
     assert rolled(hit) == ["attack", "defend:bo", "crit"]
     miss = ok(
-        fight(
+        attack_bo(
             who("ana", hand="greataxe", attack_bonus=-5),
             who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 20, "defend": 16})],
+            {"attack": 20, "defend": 16},
         )
     )
     assert miss.state.combatants["bo"].hp == 12
@@ -517,10 +512,10 @@ def test_DC_37_crit_adds_d4_only_on_hit() -> None:
 def test_DC_37_seed_example_19_plus_2_beats_a_natural_20() -> None:
     # The seed: "19 + 2 = 21 beats a natural 20": hit, and 19 is no critical.
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="sword", attack_bonus=2),
             who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 19, "defend": 20})],
+            {"attack": 19, "defend": 20},
         )
     )
     (d,) = defence_rolls(p)
@@ -530,12 +525,10 @@ def test_DC_37_seed_example_19_plus_2_beats_a_natural_20() -> None:
 
 def test_DC_37_crit_on_a_gun_and_a_weapon_throw() -> None:
     gun = ok(
-        fight(
+        attack_bo(
             who("ana", hand="pistol"),
             who("bo", (8, 0)),
-            actions=[
-                act("ana", "attack", "bo", dice={"attack": 20, "ammo": 1, "defend": 2, "crit": 4})
-            ],
+            {"attack": 20, "ammo": 1, "defend": 2, "crit": 4},
         )
     )
     assert gun.state.combatants["bo"].hp == 5
@@ -596,12 +589,10 @@ def test_DC_38_another_combatant_acting_ends_the_over_turn() -> None:
 
 def test_DC_39_defender_fumble_hits_whatever_the_totals() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="rifle", attack_bonus=-10),
             who("bo", (8, 0), defend_ranged_bonus=15, cover=True),
-            actions=[
-                act("ana", "attack", "bo", dice={"attack": 3, "ammo": 1, "defend": 1, "fumble": 4})
-            ],
+            {"attack": 3, "ammo": 1, "defend": 1, "fumble": 4},
         )
     )
     (d,) = defence_rolls(p)
@@ -623,12 +614,10 @@ def test_DC_39_fumble_on_a_weapon_throw() -> None:
 
 def test_DC_40_crit_and_fumble_stack() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="sword"),
             who("bo", (1, 0)),
-            actions=[
-                act("ana", "attack", "bo", dice={"attack": 20, "defend": 1, "crit": 4, "fumble": 3})
-            ],
+            {"attack": 20, "defend": 1, "crit": 4, "fumble": 3},
         )
     )
     assert p.state.combatants["bo"].hp == 3  # 2 + 4 + 3
@@ -640,10 +629,10 @@ def test_DC_40_crit_and_fumble_stack() -> None:
 )
 def test_DC_41_natural_20_defence_is_just_its_total(natural: int, bonus: int, hit: bool) -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="pistol", attack_bonus=bonus),
             who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": natural, "ammo": 1, "defend": 20})],
+            {"attack": natural, "ammo": 1, "defend": 20},
         )
     )
     (d,) = defence_rolls(p)
@@ -672,10 +661,10 @@ def test_DC_43_hit_iff_attack_total_reaches_defence_total(defend: int, hit: bool
     # Pistol at 3 tiles (B): 10 + 2 bonus + 1 close + 1 gunslinger - 1 Strong Arm = 13.
     # bo: natural + 1 ranged bonus + 2 cover.
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="pistol", attack_bonus=2, traits=["gunslinger", "strong_arm"]),
             who("bo", (3, 0), defend_ranged_bonus=1, cover=True),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "ammo": 1, "defend": defend})],
+            {"attack": 10, "ammo": 1, "defend": defend},
         )
     )
     (d,) = defence_rolls(p)
@@ -685,17 +674,10 @@ def test_DC_43_hit_iff_attack_total_reaches_defence_total(defend: int, hit: bool
 
 def test_DC_44_damage_adds_scrap_crit_and_fumble_then_clamps() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand={"is": "smg", "scrap": True}),
             who("bo", (8, 0), hp=9),
-            actions=[
-                act(
-                    "ana",
-                    "attack",
-                    "bo",
-                    dice={"attack": 20, "ammo": 1, "defend": 1, "crit": 4, "fumble": 3},
-                )
-            ],
+            {"attack": 20, "ammo": 1, "defend": 1, "crit": 4, "fumble": 3},
         )
     )
     (damage,) = [e for e in p.records[1].events if isinstance(e, Damaged)]

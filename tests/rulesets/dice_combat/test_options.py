@@ -20,6 +20,7 @@ from tests.helpers import Played, cli
 from tests.rulesets.dice_combat.support import (
     act,
     after,
+    attack_bo,
     attack_roll,
     defence_rolls,
     fight,
@@ -187,10 +188,10 @@ def test_DC_G2_edge_rolls_two_d20_and_keeps_one(
 
 def test_DC_G3_gun_trait_is_plus_one() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="rifle", traits=["spotter"]),
             who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "ammo": 1, "defend": 11})],
+            {"attack": 10, "ammo": 1, "defend": 11},
         )
     )
     assert attack_roll(p).parts == (("spotter", 1),)
@@ -199,10 +200,10 @@ def test_DC_G3_gun_trait_is_plus_one() -> None:
 
 def test_DC_G4_hewer_and_cutter_do_nothing() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="greataxe", traits=["hewer", "cutter"]),
             who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "defend": 5})],
+            {"attack": 10, "defend": 5},
         )
     )
     assert (attack_roll(p).total, p.state.combatants["bo"].hp) == (10, 9)
@@ -218,13 +219,7 @@ def test_DC_G4_unknown_trait_is_a_file_error_listing_the_valid_ones() -> None:
 
 @pytest.mark.parametrize(("defend", "hp"), [(12, 10), (13, 12)])
 def test_DC_G5_melee_tie_goes_to_the_attacker(defend: int, hp: int) -> None:
-    p = ok(
-        fight(
-            who("ana", hand="sword"),
-            who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 12, "defend": defend})],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand="sword"), who("bo", (1, 0)), {"attack": 12, "defend": defend}))
     assert p.state.combatants["bo"].hp == hp
 
 
@@ -323,10 +318,8 @@ def test_DC_G10_knocked_out_can_still_be_hit() -> None:
 def test_DC_G11_distance_is_chebyshev() -> None:
     # [13, 12] is 13 tiles away (long), within the pistol's 15; Manhattan would say 25.
     p = ok(
-        fight(
-            who("ana", hand="pistol"),
-            who("bo", (13, 12)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "ammo": 1, "defend": 2})],
+        attack_bo(
+            who("ana", hand="pistol"), who("bo", (13, 12)), {"attack": 10, "ammo": 1, "defend": 2}
         )
     )
     assert attack_roll(p).parts == (("long", -2),)

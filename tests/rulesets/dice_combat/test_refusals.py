@@ -40,6 +40,8 @@ BYSTANDERS: Combatants = [
     {"id": "zed", "at": [60, 60]},
     {"id": "yan", "at": [61, 60]},
 ]
+SWORD_DUEL: Combatants = [{"id": "ana", "at": [0, 0], "hand": "sword"}, {"id": "bo", "at": [1, 0]}]
+"""ana, a sword in hand, beside bo."""
 FOLLOW_UP: dict[str, Any] = {"actor": "zed", "do": "attack", "target": "yan", "edge": "advantage"}
 
 
@@ -207,10 +209,7 @@ def test_knocked_out_may_still_end_turn_move_and_set() -> None:
 
 def test_turn_over_after_critical_failure() -> None:
     """DC-38: the turn ends on a natural 1. Two actions per turn, so only turn_over applies."""
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     actions: Actions = [
         {"actor": "ana", "do": "attack", "target": "bo", "dice": {"attack": 1}},
         {"actor": "ana", "do": "attack", "target": "bo", "dice": {"attack": 15}},
@@ -237,10 +236,7 @@ def test_turn_over_after_explosive() -> None:
 
 def test_turn_over_ends_with_the_turn() -> None:
     """After end_turn and a new round, the same attack is legal again."""
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     played = assert_legal(
         people,
         [
@@ -658,10 +654,7 @@ def test_empty_gun_after_firing_the_last_rounds() -> None:
 
 def test_order_knocked_out_before_turn_over() -> None:
     """A critical failure ends the turn; then a `set` knocks ana out: knocked_out wins."""
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     actions: Actions = [
         {"actor": "ana", "do": "attack", "target": "bo", "dice": {"attack": 1}},
         {"actor": "ana", "do": "set", "hp": 0},
@@ -725,10 +718,7 @@ def test_order_changed_weapon_before_not_a_gun() -> None:
 
 
 def test_order_no_action_left_before_self_target() -> None:
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     actions: Actions = [
         {"actor": "ana", "do": "attack", "target": "bo", "dice": {"attack": 5, "defend": 9}},
         {"actor": "ana", "do": "attack", "target": "ana"},
@@ -818,10 +808,7 @@ def test_order_knocked_out_before_everything_else() -> None:
 
 def test_unused_die_crit_on_a_miss() -> None:
     """`crit` is rolled only on a hit whose attack natural is a critical success."""
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     actions: Actions = [
         {
             "actor": "ana",
@@ -837,10 +824,7 @@ def test_unused_die_crit_on_a_miss() -> None:
 def test_unused_die_crit_without_critical_success() -> None:
     """Natural 15 is no critical success, hit or miss: `crit` is never rolled. The
     defence die comes from the seed and must be put back."""
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     actions: Actions = [
         {
             "actor": "ana",
@@ -853,10 +837,7 @@ def test_unused_die_crit_without_critical_success() -> None:
 
 
 def test_unused_die_ammo_on_melee() -> None:
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     actions: Actions = [{"actor": "ana", "do": "attack", "target": "bo", "dice": {"ammo": 2}}]
     checked = assert_refused(people, actions, "unused_die", kind=DiceError)
     assert "'ammo'" in checked.error.message
@@ -883,10 +864,7 @@ def test_unused_die_defend_after_critical_failure() -> None:
 
 
 def test_unused_die_too_many_values() -> None:
-    people: Combatants = [
-        {"id": "ana", "at": [0, 0], "hand": "sword"},
-        {"id": "bo", "at": [1, 0]},
-    ]
+    people = SWORD_DUEL
     actions: Actions = [
         {"actor": "ana", "do": "attack", "target": "bo", "dice": {"attack": [15, 3], "defend": 5}}
     ]

@@ -15,6 +15,7 @@ import pytest
 from fracas.errors import FileError
 from tests.rulesets.dice_combat.support import (
     act,
+    attack_bo,
     attack_roll,
     defence_rolls,
     fight,
@@ -81,13 +82,7 @@ def test_DC_3_class_read_from_the_hand_at_the_moment_of_the_roll() -> None:
     ],
 )
 def test_DC_3_melee_lines_of_the_class_list(item: dict[str, Any], damage: int) -> None:
-    p = ok(
-        fight(
-            who("ana", hand=item),
-            who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "defend": 3})],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand=item), who("bo", (1, 0)), {"attack": 15, "defend": 3}))
     assert p.state.combatants["bo"].hp == 12 - damage
 
 
@@ -111,23 +106,17 @@ def test_DC_3_gun_lines_of_the_class_list(
     item: dict[str, Any], damage: int, ammo_die: bool
 ) -> None:
     dice = {"attack": 15, "defend": 3, **({"ammo": 1} if ammo_die else {})}
-    p = ok(
-        fight(
-            who("ana", hand=item),
-            who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice=dice)],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand=item), who("bo", (8, 0)), dice))
     assert p.state.combatants["bo"].hp == 12 - damage
 
 
 def test_DC_4_only_the_primary_hand_is_read() -> None:
     # Weapons carried in the inventory do nothing: an empty hand is unarmed (1 HP).
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand=None, inventory=["greataxe", "pistol"]),
             who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "defend": 3})],
+            {"attack": 15, "defend": 3},
         )
     )
     assert p.state.combatants["bo"].hp == 11
@@ -147,23 +136,17 @@ def test_DC_4_one_weapon_equipped_at_most() -> None:
     ("item", "damage"), [(None, 1), ("knife", 2), ("sword", 2), ("greataxe", 3)]
 )
 def test_DC_5_melee_damage_by_class(item: str | None, damage: int) -> None:
-    p = ok(
-        fight(
-            who("ana", hand=item),
-            who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "defend": 3})],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand=item), who("bo", (1, 0)), {"attack": 15, "defend": 3}))
     assert p.state.combatants["bo"].hp == 12 - damage
 
 
 def test_DC_5_melee_defender_rolls_defend_close() -> None:
     # Close bonus counts; the ranged bonus and cover do not. 10 vs 8 + 3 = 11: miss.
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="sword"),
             who("bo", (1, 0), defend_close_bonus=3, defend_ranged_bonus=5, cover=True),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "defend": 8})],
+            {"attack": 10, "defend": 8},
         )
     )
     (d,) = defence_rolls(p)
@@ -173,23 +156,13 @@ def test_DC_5_melee_defender_rolls_defend_close() -> None:
 
 @pytest.mark.parametrize("at", [(1, 0), (1, 1), (0, -1), (-1, 1)])
 def test_DC_6_melee_reaches_one_tile_diagonals_included(at: tuple[int, int]) -> None:
-    p = ok(
-        fight(
-            who("ana", hand="sword"),
-            who("bo", at),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "defend": 3})],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand="sword"), who("bo", at), {"attack": 15, "defend": 3}))
     assert p.state.combatants["bo"].hp == 10
 
 
 @pytest.mark.parametrize("at", [(0, 0), (2, 0), (2, 1), (2, 2)])
 def test_DC_6_melee_refused_out_of_reach(at: tuple[int, int]) -> None:
-    p = fight(
-        who("ana", (0, 0), hand="sword"),
-        who("bo", at),
-        actions=[act("ana", "attack", "bo", dice={"attack": 15, "defend": 3})],
-    )
+    p = attack_bo(who("ana", (0, 0), hand="sword"), who("bo", at), {"attack": 15, "defend": 3})
     assert refusal(p) == (1, "out_of_reach")
     assert p.state.turn.actions_used == 0
 
@@ -210,13 +183,7 @@ def test_DC_7_gun_damage_at_maximum_range(
     gun: str, damage: int, reach: int, ammo_die: bool
 ) -> None:
     dice = {"attack": 15, "defend": 2, **({"ammo": 1} if ammo_die else {})}
-    p = ok(
-        fight(
-            who("ana", hand=gun),
-            who("bo", (reach, 0)),
-            actions=[act("ana", "attack", "bo", dice=dice)],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand=gun), who("bo", (reach, 0)), dice))
     assert p.state.combatants["bo"].hp == 12 - damage
     assert rolled(p) == ["attack", *(["ammo"] if ammo_die else []), "defend:bo"]
 
@@ -239,10 +206,10 @@ def test_DC_7_gun_refused_beyond_maximum_range(
 def test_DC_7_gun_defender_rolls_defend_ranged() -> None:
     # 10 vs 7 + 2 ranged bonus = 9: hit; the close bonus does not count.
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="rifle"),
             who("bo", (8, 0), defend_close_bonus=5, defend_ranged_bonus=2),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "ammo": 1, "defend": 7})],
+            {"attack": 10, "ammo": 1, "defend": 7},
         )
     )
     (d,) = defence_rolls(p)
@@ -264,10 +231,10 @@ def test_DC_8_empty_gun_cannot_attack(gun: str) -> None:
 @pytest.mark.parametrize(("ammo", "left"), [(1, 5), (2, 4), (3, 3)])
 def test_DC_9_system_removes_rolled_rounds_damage_unchanged(ammo: int, left: int) -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand={"is": "pistol", "loaded": 6}),
             who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "ammo": ammo, "defend": 2})],
+            {"attack": 15, "ammo": ammo, "defend": 2},
         )
     )
     assert loaded(p, "ana") == left
@@ -276,10 +243,10 @@ def test_DC_9_system_removes_rolled_rounds_damage_unchanged(ammo: int, left: int
 
 def test_DC_9_fires_what_is_left_when_fewer_are_loaded() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand={"is": "smg", "loaded": 2}),
             who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "ammo": 3, "defend": 2})],
+            {"attack": 15, "ammo": 3, "defend": 2},
         )
     )
     assert loaded(p, "ana") == 0
@@ -289,10 +256,10 @@ def test_DC_9_fires_what_is_left_when_fewer_are_loaded() -> None:
 @pytest.mark.parametrize("gun", ["shotgun", "crossbow"])
 def test_DC_9_shotgun_and_crossbow_use_exactly_one(gun: str) -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand={"is": gun, "loaded": 1}),
             who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "defend": 2})],
+            {"attack": 15, "defend": 2},
         )
     )
     assert loaded(p, "ana") == 0
@@ -301,10 +268,10 @@ def test_DC_9_shotgun_and_crossbow_use_exactly_one(gun: str) -> None:
 
 def test_DC_9_rounds_removed_on_a_miss() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand={"is": "rifle", "loaded": 5}),
             who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 3, "ammo": 2, "defend": 18})],
+            {"attack": 3, "ammo": 2, "defend": 18},
         )
     )
     assert loaded(p, "ana") == 3
@@ -367,22 +334,16 @@ def test_DC_10_reload_refusals() -> None:
 @pytest.mark.parametrize(("gun", "damage"), [("pistol", 2), ("smg", 3), ("crossbow", 3)])
 def test_DC_11_scrap_guns_deal_one_less(gun: str, damage: int) -> None:
     dice = {"attack": 15, "defend": 2, **({} if gun == "crossbow" else {"ammo": 1})}
-    p = ok(
-        fight(
-            who("ana", hand={"is": gun, "scrap": True}),
-            who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice=dice)],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand={"is": gun, "scrap": True}), who("bo", (8, 0)), dice))
     assert p.state.combatants["bo"].hp == 12 - damage
 
 
 def test_DC_11_scrap_melee_weapons_are_unaffected() -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand={"is": "greataxe", "scrap": True}),
             who("bo", (1, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 15, "defend": 2})],
+            {"attack": 15, "defend": 2},
         )
     )
     assert p.state.combatants["bo"].hp == 9
@@ -398,10 +359,10 @@ def test_DC_11_scrap_melee_weapons_are_unaffected() -> None:
 )  # fmt: skip
 def test_DC_12_range_bands(distance: int, band: str, mod: int) -> None:
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand="rifle"),
             who("bo", (distance, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "ammo": 1, "defend": 2})],
+            {"attack": 10, "ammo": 1, "defend": 2},
         )
     )
     roll = attack_roll(p)
@@ -463,10 +424,10 @@ def test_DC_14_gun_trait_adds_one_for_its_group(gun: str, trait: str, bonus: int
     # Medium range (8 tiles): every range modifier is 0.
     ammo = {} if "shotgun" in gun or "crossbow" in gun else {"ammo": 1}
     p = ok(
-        fight(
+        attack_bo(
             who("ana", hand=gun, traits=[trait]),
             who("bo", (8, 0)),
-            actions=[act("ana", "attack", "bo", dice={"attack": 10, "defend": 1, **ammo})],
+            {"attack": 10, "defend": 1, **ammo},
         )
     )
     assert attack_roll(p).total == 10 + bonus
@@ -592,13 +553,7 @@ def test_DC_19_drop_note_after_a_miss() -> None:
 @pytest.mark.parametrize(("item", "distance", "ammo"), [("sword", 1, False), ("rifle", 8, True)])
 def test_DC_20_strong_arm_minus_one_on_other_attacks(item: str, distance: int, ammo: bool) -> None:
     dice = {"attack": 10, "defend": 9, **({"ammo": 1} if ammo else {})}
-    p = ok(
-        fight(
-            who("ana", hand=item, traits=["strong_arm"]),
-            who("bo", (distance, 0)),
-            actions=[act("ana", "attack", "bo", dice=dice)],
-        )
-    )
+    p = ok(attack_bo(who("ana", hand=item, traits=["strong_arm"]), who("bo", (distance, 0)), dice))
     assert attack_roll(p).total == 9  # a tie: still a hit
     assert p.state.combatants["bo"].hp < 12
 

@@ -19,9 +19,13 @@ from tests.rulesets.builders import Doc, Encounters, act, after, events, log, ok
 from tests.rulesets.builders import labels as rolled
 
 __all__ = [
+    "BOW",
+    "SWORD",
     "act",
     "after",
+    "ana",
     "attack",
+    "bo",
     "energy",
     "escalation",
     "fight",
@@ -39,11 +43,30 @@ __all__ = [
 ESCALATION = Encounters("escalation")
 fight = ESCALATION.fight
 
+SWORD = {"is": "melee", "name": "sword"}
+BOW = {"is": "remote", "name": "bow"}
+
 
 def who(cid: str, at: Sequence[int] | None = (0, 0), side: str | None = None, **fields: Any) -> Doc:
     """One combatant: id, tile, side (``players`` for ana, else ``enemies``), sheet fields."""
     side = side or ("players" if cid == "ana" else "enemies")
     return builders.who(cid, at, side=side, **fields)
+
+
+def ana(**fields: Any) -> Doc:
+    """The player: level 3, melee rating 3, remote rating 2; a sword and a bow."""
+    base: dict[str, Any] = {
+        "level": 3,
+        "melee_rating": 3,
+        "remote_rating": 2,
+        "weapons": [SWORD, BOW],
+    }
+    return who("ana", **{**base, **fields})
+
+
+def bo(at: Sequence[int] | None = (1, 0), **fields: Any) -> Doc:
+    """An enemy beside ana: melee rating 1 (its defense against melee), a sword."""
+    return who("bo", at, **{"melee_rating": 1, "weapons": [SWORD], **fields})
 
 
 def attack(actor: str, target: str | list[str], trigger: int | None = None, **params: Any) -> Doc:

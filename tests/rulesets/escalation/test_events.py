@@ -30,9 +30,8 @@ from fracas.rulesets.escalation.events import (
 )
 from fracas.rulesets.escalation.presenter import EscalationPresenter
 from tests.helpers import Played, load_text
-from tests.rulesets.escalation.support import act, attack, fight, log, ok, who
+from tests.rulesets.escalation.support import SWORD, act, attack, fight, log, ok, who
 
-SWORD = {"is": "melee", "name": "sword"}
 SLING = {"is": "remote", "name": "sling"}
 
 

@@ -20,7 +20,9 @@ from fracas.rulesets.base import decided
 from fracas.rulesets.escalation.data import SIZE_CATEGORIES, STANDARD_CONDITIONS
 from tests.rulesets.escalation.support import (
     actions_left,
+    ana,
     attack,
+    bo,
     energy,
     escalation,
     fight,
@@ -34,23 +36,6 @@ from tests.rulesets.escalation.support import (
     triggers,
     who,
 )
-
-SWORD = {"is": "melee", "name": "sword"}
-BOW = {"is": "remote", "name": "bow"}
-
-
-def ana(**fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "level": 3,
-        "melee_rating": 3,
-        "remote_rating": 2,
-        "weapons": [SWORD, BOW],
-    }
-    return who("ana", **{**base, **fields})
-
-
-def bo(at: tuple[int, int] = (1, 0), **fields: Any) -> dict[str, Any]:
-    return who("bo", at, **{"melee_rating": 1, "weapons": [SWORD], **fields})
 
 
 def ends(*ids: str) -> list[dict[str, Any]]:

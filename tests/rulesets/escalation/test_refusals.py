@@ -24,7 +24,7 @@ from fracas.errors import Refusal
 from fracas.model import Encounter
 from tests.helpers import play
 from tests.rulesets.builders import refused_consuming_nothing
-from tests.rulesets.escalation.support import ESCALATION
+from tests.rulesets.escalation.support import ESCALATION, SWORD
 
 Combatants = list[dict[str, Any]]
 Actions = list[dict[str, Any]]
@@ -38,8 +38,6 @@ BYSTANDERS: Combatants = [
     {"id": "xi", "side": "enemies", "at": [62, 60], "size": "small"},
 ]
 FOLLOW_UP: dict[str, Any] = {"actor": "zed", "do": "attack", "targets": ["yan", "xi"]}
-
-SWORD = {"is": "melee", "name": "sword"}
 
 
 def encounter(combatants: Combatants, actions: Actions, options: dict[str, Any] | None) -> str:

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from tests.rulesets.escalation.support import (
+    BOW,
+    SWORD,
     actions_left,
     attack,
     energy,
@@ -30,28 +32,21 @@ from tests.rulesets.escalation.support import (
     turn_attacks,
     who,
 )
+from tests.rulesets.escalation.support import ana as player
+from tests.rulesets.escalation.support import bo as enemy
 
-SWORD = {"is": "melee", "name": "sword"}
-BOW = {"is": "remote", "name": "bow"}
 BLAST = {"is": "whelm", "name": "blast"}
+CLAWS = {"is": "melee", "name": "claws"}
 
 
 def ana(**fields: Any) -> dict[str, Any]:
     """The player: level 3, ratings melee 3, remote 2, whelm 1; sword, bow, blast."""
-    base: dict[str, Any] = {
-        "level": 3,
-        "melee_rating": 3,
-        "remote_rating": 2,
-        "whelm_rating": 1,
-        "weapons": [SWORD, BOW, BLAST],
-    }
-    return who("ana", **{**base, **fields})
+    return player(**{"whelm_rating": 1, "weapons": [SWORD, BOW, BLAST], **fields})
 
 
 def bo(at: tuple[int, int] | None = (1, 0), **fields: Any) -> dict[str, Any]:
     """An enemy beside ana: level 1, melee rating 1 (its defense against melee)."""
-    base: dict[str, Any] = {"melee_rating": 1, "weapons": [{"is": "melee", "name": "claws"}]}
-    return who("bo", at, **{**base, **fields})
+    return enemy(at, **{"weapons": [CLAWS], **fields})
 
 
 # --- ES-0: a weapon's own rule wins ------------------------------------------------------

@@ -16,6 +16,8 @@ from tests.rulesets.builders import Doc, Encounters, act, damage, events, log, o
 from tests.rulesets.builders import labels as rolled
 
 __all__ = [
+    "ANA",
+    "BO",
     "act",
     "attempts",
     "damage",
@@ -24,6 +26,7 @@ __all__ = [
     "item",
     "left",
     "log",
+    "melee",
     "ok",
     "refusal",
     "rolled",
@@ -35,6 +38,18 @@ __all__ = [
 
 TIER_DUEL = Encounters("tier-duel")
 duel = TIER_DUEL.fight
+
+ANA: dict[str, Any] = {
+    "reflex": 2,
+    "body": 3,
+    "skills": {"sword": 3},
+    "armor_tier": 1,
+    "shield_tier": 1,
+    "hand": {"is": "sword", "tier": 2},
+}
+"""ana: 2 + 3 on the roll with her Tier 2 sword; armor bonus 1 + 1 = 2."""
+BO: dict[str, Any] = {"reflex": 1, "body": 2, "skills": {"axe": 2}, "armor_tier": 2, "hand": "axe"}
+"""bo: 1 + 2 on the roll with his axe (Tier 1); armor bonus 2."""
 
 
 def who(cid: str, x: int | None = 0, **fields: Any) -> Doc:
@@ -74,3 +89,14 @@ def rolls(p: Played, action: int = -1) -> list[Rolled]:
 def attempts(p: Played, action: int = -1) -> dict[str, bool]:
     """Per combatant that could be damaged by the action: whether it lost to its opponent."""
     return {e.target: e.landed for e in events(p, Attempted, action)}
+
+
+def melee(attack: int, defend: int, bo: Doc | None = None, **options: Any) -> Played:
+    """ana (:data:`ANA`) attacks bo (:data:`BO`, or ``bo``) next to her, the contest's
+    two dice given; ``options``: the encounter's."""
+    return duel(
+        who("ana", 0, **ANA),
+        who("bo", 1, **(bo or BO)),
+        actions=[act("ana", "attack", "bo", dice={"attack": attack, "defend": defend})],
+        options=options,
+    )

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests import helpers
-from tests.helpers import cli, cli_json
+from tests.helpers import GM_ACTIONS, cli, cli_json
 from tests.rulesets.tier_duel.test_rules import EXAMPLE as WORKED
 
 EXAMPLE = str(Path(__file__).resolve().parents[3] / "examples" / "tier-duel.yaml")
@@ -61,24 +61,6 @@ OPTIONS: dict[str, Any] = {  # 2.5, with the defaults
     "reach_2h": 2,
     "track_temporary": True,
 }
-GM_ACTIONS = (
-    "heal",
-    "damage",
-    "status",
-    "add",
-    "remove",
-    "initiative",
-    "delay",
-    "roll",
-    "hide",
-    "show",
-    "finish",
-    "reopen",
-    "note",
-    "tactics",
-    "policy",
-)
-"""The game master's core actions, after ``set`` (fracas.engine.table_actions)."""
 ACTIONS = ("attack", "stealth", "cast", "reload", "equip", "end_turn", "move", "set", *GM_ACTIONS)
 DICE = ("attack", "defend", "stealth", "notice", "strike")
 

@@ -20,6 +20,8 @@ from fracas.rulesets.tier_duel.rules import TierDuel
 from fracas.words.render import state_json
 from tests.helpers import Played
 from tests.rulesets.tier_duel.support import (
+    ANA,
+    BO,
     act,
     attempts,
     damage,
@@ -28,6 +30,7 @@ from tests.rulesets.tier_duel.support import (
     item,
     left,
     log,
+    melee,
     ok,
     refusal,
     rolled,
@@ -35,26 +38,6 @@ from tests.rulesets.tier_duel.support import (
     temp,
     who,
 )
-
-ANA: dict[str, Any] = {
-    "reflex": 2,
-    "body": 3,
-    "skills": {"sword": 3},
-    "armor_tier": 1,
-    "shield_tier": 1,
-    "hand": {"is": "sword", "tier": 2},
-}
-BO: dict[str, Any] = {"reflex": 1, "body": 2, "skills": {"axe": 2}, "armor_tier": 2, "hand": "axe"}
-
-
-def melee(attack: int, defend: int, bo: dict[str, Any] | None = None, **options: Any) -> Played:
-    """ana (sword Tier 2, 2 + 3 on the roll) attacks bo (axe Tier 1, 1 + 2) next to her."""
-    return duel(
-        who("ana", 0, **ANA),
-        who("bo", 1, **(bo or BO)),
-        actions=[act("ana", "attack", "bo", dice={"attack": attack, "defend": defend})],
-        options=options,
-    )
 
 
 def parsed(value: str | dict[str, Any]) -> Item:

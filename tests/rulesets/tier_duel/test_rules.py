@@ -15,8 +15,9 @@ import pytest
 from fracas.model import Damaged, StatusSet
 from fracas.rulesets.base import is_down
 from fracas.rulesets.tier_duel.events import Revealed
-from tests.helpers import play
+from tests.helpers import Played, play
 from tests.rulesets.tier_duel.support import (
+    ANA,
     act,
     attempts,
     damage,
@@ -33,32 +34,16 @@ from tests.rulesets.tier_duel.support import (
     temp,
     who,
 )
+from tests.rulesets.tier_duel.support import BO as AXE_BO
+from tests.rulesets.tier_duel.support import melee as ana_on_bo
 
-# ana: armor bonus 1 + 1 = 2, sword Tier 2; bo: armor bonus 2, axe Tier 1.
-ANA: dict[str, Any] = {
-    "reflex": 2,
-    "body": 3,
-    "skills": {"sword": 3},
-    "armor_tier": 1,
-    "shield_tier": 1,
-    "hand": {"is": "sword", "tier": 2},
-}
-BO: dict[str, Any] = {
-    "reflex": 1,
-    "body": 2,
-    "skills": {"axe": 2, "sword": 5},
-    "armor_tier": 2,
-    "hand": "axe",
-}
+# ana: armor bonus 1 + 1 = 2, sword Tier 2; bo: armor bonus 2, axe Tier 1, and a better
+# sword skill he does not use while he holds the axe.
+BO: dict[str, Any] = {**AXE_BO, "skills": {"axe": 2, "sword": 5}}
 
 
-def melee(attack: int, defend: int, **options: Any) -> Any:
-    return duel(
-        who("ana", 0, **ANA),
-        who("bo", 1, **BO),
-        actions=[act("ana", "attack", "bo", dice={"attack": attack, "defend": defend})],
-        options=options,
-    )
+def melee(attack: int, defend: int, **options: Any) -> Played:
+    return ana_on_bo(attack, defend, BO, **options)
 
 
 # --- the contested roll core -----------------------------------------------------------

@@ -35,6 +35,7 @@ __all__ = [
     "doc",
     "fight",
     "hits",
+    "hp",
     "limb",
     "limb_damage",
     "log",
@@ -44,6 +45,7 @@ __all__ = [
     "refusal",
     "rolled",
     "sheet",
+    "shoot_b",
     "shots",
     "who",
 ]
@@ -56,6 +58,30 @@ doc = WASTELAND.doc
 fight = WASTELAND.fight
 play_text = play
 """Play an encounter given as YAML text."""
+
+
+def shoot_b(
+    dice: dict[str, Any],
+    *,
+    weapon: dict[str, Any],
+    a: dict[str, Any] | None = None,
+    b: dict[str, Any] | None = None,
+    others: tuple[dict[str, Any], ...] = (),
+    options: dict[str, Any] | None = None,
+    **params: Any,
+) -> Played:
+    """One attack by ``a`` with ``weapon`` on ``b`` 3 tiles east (``a``, ``b``: their
+    sheet fields; ``others``: more combatants), every die in ``dice``; ``params`` go into
+    the action. Played, and not refused."""
+    shooter = who("a", weapons=[weapon], **(a or {}))
+    target = who("b", at=(3, 0), **(b or {}))
+    attack = act("a", "attack", "b", dice=dice, **params)
+    return ok(fight(shooter, target, *others, options=options, actions=[attack]))
+
+
+def hp(p: Played, cid: str = "b") -> int:
+    """``cid``'s HP now (``b``: the target of :func:`shoot_b`)."""
+    return p.state.get(cid).hp
 
 
 def sheet(p: Played, cid: str) -> Sheet:

@@ -16,6 +16,7 @@ from tests.rulesets.wasteland.support import (
     attempts,
     damage,
     fight,
+    hp,
     limb,
     limb_damage,
     log,
@@ -32,10 +33,6 @@ from tests.rulesets.wasteland.test_burst import EXAMPLE as BURST_EXAMPLE
 CLUB = {"name": "club", "kind": "melee", "damage": "1d4", "ap": 3}
 GRENADE = {"name": "grenade", "kind": "explosive", "damage": "2d6", "ap": 4,
            "throw_difficulty": 12, "count": 2}  # fmt: skip
-
-
-def hp(p: Played, cid: str) -> int:
-    return p.state.get(cid).hp
 
 
 # --- WL-4, WL-29: Defend ---------------------------------------------------------------

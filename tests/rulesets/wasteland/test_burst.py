@@ -20,6 +20,7 @@ from tests.rulesets.wasteland.support import (
     damage,
     fight,
     hits,
+    hp,
     limb,
     limb_damage,
     log,
@@ -27,6 +28,7 @@ from tests.rulesets.wasteland.support import (
     play_text,
     rolled,
     sheet,
+    shoot_b,
     shots,
     who,
 )
@@ -36,27 +38,25 @@ def burst(
     dice: dict[str, Any],
     *,
     a: dict[str, Any] | None = None,
-    b: dict[str, Any] | None = None,
-    others: tuple[dict[str, Any], ...] = (),
     weapon: dict[str, Any] | None = None,
-    options: dict[str, Any] | None = None,
-    **params: Any,
+    **rest: Any,
 ) -> Played:
-    shooter = who("a", weapons=[weapon or SMG], **{"skills": {"guns": 2}, **(a or {})})
-    target = who("b", at=(3, 0), **(b or {}))
-    return ok(
-        fight(
-            shooter,
-            target,
-            *others,
-            options=options,
-            actions=[act("a", "attack", "b", burst=True, dice=dice, **params)],
-        )
-    )
+    """A burst by ``a`` (an SMG unless ``weapon``, guns 2 unless ``a`` says) on ``b``."""
+    shooter = {"skills": {"guns": 2}, **(a or {})}
+    return shoot_b(dice, weapon=weapon or SMG, a=shooter, burst=True, **rest)
 
 
-def hp(p: Played, cid: str = "b") -> int:
-    return p.state.get(cid).hp
+STRAYS: dict[str, Any] = {
+    "location:1": 5,
+    "damage:1": [1],
+    "location:2": 5,
+    "damage:2": [1],
+    "location:3": 5,
+    "damage:3": [1],
+}
+"""Each of a burst's three shots, wherever it lands: location roll 5, 1 damage."""
+MISSES: dict[str, Any] = {"attack:1": 2, "attack:2": 2, "attack:3": 2, **STRAYS}
+"""Three shots of natural 2: with ``accuracy_mod=-2`` each misses b and strays."""
 
 
 # --- the worked example (2.9), the burst and the CRIT ----------------------------------
@@ -258,16 +258,7 @@ def test_WL_15_glancing_after_a_first_shot_crit(option: str, solid: list[bool]) 
     # Shot 1: natural 20, total 20 + 2 - 2 + 1 = 21 > 20: Solid; with -2 accuracy: 19.
     acc = 1 if option == "shot1" else -1
     p = burst(
-        {
-            "attack:1": 20,
-            "location:1": 5,
-            "damage:1": [1],
-            "location:2": 5,
-            "damage:2": [1],
-            "location:3": 5,
-            "damage:3": [1],
-            "crit": [1],
-        },
+        {"attack:1": 20, **STRAYS, "crit": [1]},
         weapon={**SMG, "accuracy": acc},
         options={"burst_crit_glancing": option},
     )
@@ -507,17 +498,7 @@ def test_WL_24_the_line_of_fire_off_the_axes() -> None:
 
 def test_WL_24_behind_overrides_the_line() -> None:
     p = burst(
-        {
-            "attack:1": 2,
-            "attack:2": 2,
-            "attack:3": 2,
-            "location:1": 5,
-            "damage:1": [1],
-            "location:2": 5,
-            "damage:2": [1],
-            "location:3": 5,
-            "damage:3": [1],
-        },
+        MISSES,
         others=(who("c", at=(0, 9), evasion_mod=-20),),
         behind=["c"],
         accuracy_mod=-2,
@@ -528,17 +509,7 @@ def test_WL_24_behind_overrides_the_line() -> None:
 def test_WL_24_each_victim_sums_its_strays_and_applies_its_dr_once() -> None:
     c = who("c", at=(6, 0), evasion_mod=-20, dr={"physical": 50})
     p = burst(
-        {
-            "attack:1": 2,
-            "attack:2": 2,
-            "attack:3": 2,
-            "location:1": 5,
-            "damage:1": [1],
-            "location:2": 5,
-            "damage:2": [1],
-            "location:3": 5,
-            "damage:3": [1],
-        },
+        MISSES,
         others=(c,),
         accuracy_mod=-2,
     )
@@ -588,17 +559,7 @@ def test_WL_24_critfail_shot_does_not_stray_unless_option() -> None:
     )
     assert [h.shot for h in hits(p)] == [2, 3]
     p = burst(
-        {
-            "attack:1": 1,
-            "attack:2": 2,
-            "attack:3": 2,
-            "location:1": 5,
-            "damage:1": [1],
-            "location:2": 5,
-            "damage:2": [1],
-            "location:3": 5,
-            "damage:3": [1],
-        },
+        {"attack:1": 1, "attack:2": 2, "attack:3": 2, **STRAYS},
         others=(c,),
         accuracy_mod=-2,
         options={"critfail_strays": True},
@@ -608,17 +569,7 @@ def test_WL_24_critfail_shot_does_not_stray_unless_option() -> None:
 
 def test_WL_24_stray_effects_option() -> None:
     c = who("c", at=(6, 0), evasion_mod=-20)
-    dice = {
-        "attack:1": 2,
-        "attack:2": 2,
-        "attack:3": 2,
-        "location:1": 5,
-        "damage:1": [1],
-        "location:2": 5,
-        "damage:2": [1],
-        "location:3": 5,
-        "damage:3": [1],
-    }
+    dice = MISSES
     bleeder = {**SMG, "effects": {"bleed": 1}}
     p = burst(dice, others=(c,), accuracy_mod=-2, weapon=bleeder)
     assert p.state.get("c").statuses == {"bleed": {"x": 1}}
@@ -645,17 +596,7 @@ def test_WL_25_melee_never_strays() -> None:
 def test_WL_24_trigger_discipline_skips_allies_and_the_shot_goes_on() -> None:
     ally = who("c", at=(5, 0), side="a", evasion_mod=-20)
     foe = who("d", at=(7, 0), evasion_mod=-20)
-    dice = {
-        "attack:1": 2,
-        "attack:2": 2,
-        "attack:3": 2,
-        "location:1": 5,
-        "damage:1": [1],
-        "location:2": 5,
-        "damage:2": [1],
-        "location:3": 5,
-        "damage:3": [1],
-    }
+    dice = MISSES
     p = burst(dice, a={"side": "a"}, others=(ally, foe), accuracy_mod=-2)
     assert damage(p) == {"c": 3}
     p = burst(

@@ -23,6 +23,7 @@ from tests.rulesets.wasteland.support import (
     damage,
     fight,
     hits,
+    hp,
     limb,
     limb_damage,
     log,
@@ -30,32 +31,15 @@ from tests.rulesets.wasteland.support import (
     refusal,
     rolled,
     sheet,
+    shoot_b,
     shots,
     who,
 )
 
 
-def shoot(
-    dice: dict[str, Any],
-    *,
-    a: dict[str, Any] | None = None,
-    b: dict[str, Any] | None = None,
-    weapon: dict[str, Any] | None = None,
-    options: dict[str, Any] | None = None,
-    **params: Any,
-) -> Played:
-    """One attack by a on b; ``params`` go into the action."""
-    shooter = who("a", weapons=[weapon or PISTOL], **(a or {}))
-    target = who("b", at=(3, 0), **(b or {}))
-    return ok(
-        fight(
-            shooter, target, actions=[act("a", "attack", "b", dice=dice, **params)], options=options
-        )
-    )
-
-
-def hp(p: Played, cid: str = "b") -> int:
-    return p.state.get(cid).hp
+def shoot(dice: dict[str, Any], *, weapon: dict[str, Any] | None = None, **rest: Any) -> Played:
+    """One attack by a on b (a pistol unless ``weapon``); ``rest`` as :func:`shoot_b`'s."""
+    return shoot_b(dice, weapon=weapon or PISTOL, **rest)
 
 
 # --- WL-5: AP --------------------------------------------------------------------------

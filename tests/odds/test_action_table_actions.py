@@ -11,7 +11,7 @@ import yaml
 
 from tests.helpers import cli
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

@@ -19,23 +19,13 @@ from fracas.io.files import EncounterFile, export, parse_text
 from fracas.model import Action
 from fracas.rulesets.base import Detail, StatusSpec, is_down, on_sheet
 from fracas.words.render import log_lines
-from tests.helpers import cli, play
+from tests.helpers import GM_ACTIONS, cli, play
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
-GM = (
-    "heal",
-    "damage",
-    "status",
-    "add",
-    "remove",
-    "initiative",
-    "delay",
-    "roll",
-    "hide",
-    "show",
-    "note",
-)
+GM = tuple(a for a in GM_ACTIONS if a not in ("finish", "reopen", "tactics", "policy"))
+"""The table actions checked here: :data:`~tests.helpers.GM_ACTIONS` less the fight's end
+and the table's own settings."""
 
 
 def started(path: Path, text: str | None = None) -> tuple[EncounterFile, Engine]:

@@ -14,7 +14,7 @@ from fracas.io.files import load
 from fracas.model import fold
 from fracas.rulesets.base import is_down
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.yaml"))
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

@@ -15,7 +15,7 @@ from fracas.io.store import open_store
 from fracas.table import GAME_MASTER, Act, Identity, Table, TableService, View
 from fracas.words.render import entry_words
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 START = (ROOT / "examples" / "dice-combat.yaml").read_text().split("actions:")[0]
 
 

@@ -40,7 +40,7 @@ from fracas.rulesets.wasteland.events import EffectGained
 from fracas.rulesets.wasteland.turn_events import PeekEnded
 from tests.rulesets.wasteland.support import act, doc, who
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FRAG = {"name": "frag", "kind": "explosive", "damage": "3d6", "ap": 4, "count": 1}
 FRAG_ON_THREE = doc(
     who("a", per_mod=1, skills={"explosives": 2}, weapons=[FRAG]),

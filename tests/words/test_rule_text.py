@@ -29,7 +29,7 @@ from tests.helpers import cli
 
 HERE = Path(__file__).resolve()
 """This file: it quotes IDs that are not rules on purpose (DC-99)."""
-ROOT = HERE.parents[1]
+ROOT = HERE.parents[2]
 PACKAGE = Path(fracas.__file__).resolve().parent
 CODES = {
     "dice-combat": "DC",

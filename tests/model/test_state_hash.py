@@ -56,7 +56,7 @@ def test_a_pickled_state_carries_no_hash_to_another_process() -> None:
     assert not hasattr(back, "_hash") and not hasattr(back.get("ana"), "_hash")
     code = (
         "import pickle, sys\n"
-        "from tests.test_model_hash import _start\n"
+        "from tests.model.test_state_hash import _start\n"
         "s = pickle.loads(sys.stdin.buffer.read())\n"
         "assert hash(s) == hash(_start()) and s == _start()\n"
         "assert {s: 1}[_start()] == 1\n"

@@ -14,37 +14,16 @@ import itertools
 import json
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.model import Action, Encounter
 from fracas.odds.action import action_odds
-from fracas.rulesets.base import Ruleset
-from tests.helpers import cli, load_text
-from tests.rulesets.wasteland.support import act, doc, who
+from tests.helpers import cli
+from tests.odds.support import burst
 
 NEVER = 10**40
 """A path budget no enumeration reaches: only the clock or the caller can stop it."""
-
-
-def burst(shots: int, dice: dict[str, Any] | None = None) -> tuple[Ruleset, Encounter, Action]:
-    """A wasteland burst of ``shots`` shots (WL-15), its last action ready for odds."""
-    gun = {"name": "mg", "damage": "1d6", "ap": 3, "burst": shots}
-    params: dict[str, Any] = {"burst": True}
-    if dice:
-        params["dice"] = dice
-    d = doc(
-        who("a", weapons=[gun], skills={"guns": 2}),
-        who("b", at=(3, 0)),
-        actions=[act("a", "attack", "b", **params)],
-    )
-    ef = load_text(json.dumps(d))
-    engine = Engine(ef.ruleset, ef.start, ef.seed)
-    engine.begin(ef.dice, ef.order)
-    return ef.ruleset, engine.state, ef.actions[-1]
 
 
 @pytest.mark.parametrize("shots", [25, 50])

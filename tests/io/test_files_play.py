@@ -10,7 +10,7 @@ from fracas.engine.play import Engine
 from fracas.io.files import parse_text, play_file
 from fracas.model import Action, fold
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "dice-combat.yaml"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "dice-combat.yaml"
 
 
 def test_every_action_played_with_the_state_before_each_record() -> None:

@@ -30,7 +30,7 @@ combatants:
     at: [1, 0]
 """
 
-EXAMPLES = sorted(Path(__file__).parent.parent.joinpath("examples").glob("*.yaml"))
+EXAMPLES = sorted(Path(__file__).parents[2].joinpath("examples").glob("*.yaml"))
 
 
 def _engine() -> Engine:

@@ -10,7 +10,7 @@ from fracas.io.files import parse_text, play_file
 from fracas.model.frozen import FrozenDict, canonical
 from fracas.rulesets.base import decide
 from fracas.rulesets.wasteland.explosives import Throw
-from tests.test_odds_folds import FRAG_ON_THREE
+from tests.odds.test_folds import FRAG_ON_THREE
 
 
 def test_the_first_equal_value_is_given_and_an_unhashable_one_as_it_is() -> None:

@@ -1,0 +1,1 @@
+"""Tests of the engine layer (fracas/engine): catalogue, checking, play, table actions."""

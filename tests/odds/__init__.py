@@ -1,0 +1,1 @@
+"""Tests of the odds layer (fracas/odds): an action's odds, outcomes, folds, choices."""

@@ -1,0 +1,1 @@
+"""Tests of the words layer (fracas/words): the log and odds in words, the rules' text."""
