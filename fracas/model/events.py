@@ -192,8 +192,9 @@ class Moved(Event):
         return state.with_combatant(evolve(state.get(self.actor), at=self.to))
 
     def describe(self, state: Encounter) -> str | None:
-        where = f"[{self.to[0]}, {self.to[1]}]" if self.to is not None else "off the map"
-        return f"{state.name(self.actor)} moves to {where}"
+        if self.to is None:
+            return f"{state.name(self.actor)} moves off the map"
+        return f"{state.name(self.actor)} moves to [{self.to[0]}, {self.to[1]}]"
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,7 +66,7 @@ def test_a_walk_and_a_move() -> None:
     assert Moved("ana", (3, 4)).apply(state).get("ana").at == (3, 4)
     assert Moved("ana", (3, 4)).describe(state) == "Ana moves to [3, 4]"
     assert Moved("ana", None).apply(state).get("ana").at is None
-    assert Moved("ana", None).describe(state) == "Ana moves to off the map"  # sic: the code's words
+    assert Moved("ana", None).describe(state) == "Ana moves off the map"
 
 
 def test_damage_stops_at_zero_and_a_negative_amount_heals_up_to_max_hp() -> None:
