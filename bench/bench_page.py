@@ -105,7 +105,13 @@ def _one(
             targets = page.locator("#actions .targets button")
             for j in range(targets.count()):
                 target = targets.nth(j)
-                page.evaluate("hideOdds(); window.__seen.odds = undefined")
+                # the odds box emptied: through the classic scripts' global where the
+                # page has one (the "before" pages), else its lines removed (ES modules)
+                page.evaluate(
+                    "typeof hideOdds === 'function' ? hideOdds() : "
+                    "document.querySelectorAll('#odds .odds-line').forEach(e => e.remove()); "
+                    "window.__seen.odds = undefined"
+                )
                 if not after:  # the hover's start, in the page
                     target.evaluate(
                         "b => b.addEventListener('mouseenter', () => "

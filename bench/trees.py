@@ -19,8 +19,13 @@ def in_tree(
     script: str, tree: Path, case: str, *options: str, flag: str = "--measure"
 ) -> dict[str, Any]:
     """``script --measure case options...`` (or another ``flag``) in a fresh process
-    importing ``tree``'s fracas; the JSON of its last line."""
+    importing ``tree``'s fracas; the JSON of its last line. Another tree is measured by
+    its own copy of the script where it has one (its imports name that tree's modules:
+    the packages moved in issue 33)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    own = tree / "bench" / Path(script).name
+    if tree.resolve() != ROOT and own.is_file():
+        script = str(own)
     args = [sys.executable, str(Path(script).resolve()), flag, case, *options]
     done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
@@ -33,7 +38,9 @@ def before_tree(ref: str, into: Path) -> Path:
     if Path(ref).is_dir():
         return Path(ref)
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", ref, "fracas"], capture_output=True, check=True
+        ["git", "-C", str(ROOT), "archive", ref, "fracas", "bench", "examples"],
+        capture_output=True,
+        check=True,
     )
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     return into
