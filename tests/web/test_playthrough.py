@@ -372,12 +372,29 @@ def _move(s: Session, page: Any, actor: str, reach: int) -> None:
         p.wait_for_selector(f'.token[data-id="{actor}"][aria-label$="at {to[0]}, {to[1]}"]')
 
 
+def _open(page: Any, action: str, shows: str) -> None:
+    """Tap ``action``'s button until its panel shows ``shows``: a tap on an open choice
+    closes it, and a tap that lands while a sync redraws the buttons may be lost (one
+    run under CI's load waited 30 s for soak's targets after a tap that opened nothing)."""
+    button = page.get_by_role("button", name=action, exact=True)
+    for _ in range(3):
+        if button.get_attribute("aria-pressed") != "true":
+            button.tap()
+        try:
+            page.wait_for_selector(shows, timeout=5_000)
+            return
+        except Exception as exc:  # playwright's TimeoutError (playwright is imported lazily)
+            if type(exc).__name__ != "TimeoutError":
+                raise
+    page.wait_for_selector(shows, timeout=5_000)
+
+
 def _attack(s: Session, page: Any, actor: str, target: str) -> None:
     """Tap Attack and a target, read the odds in the preview, then tap Confirm."""
     table = s.server.table
     seq = table.seq
     synced(page, seq)  # the page's own targets are those of the table as it is now
-    page.get_by_role("button", name="Attack", exact=True).tap()
+    _open(page, "Attack", f"#actions .targets button[data-target='{target}']")
     page.locator(f"#actions .targets button[data-target='{target}']").tap()
     page.wait_for_selector("#odds .odds-line")
     odds = table.odds(Action(actor, "attack", target)).to_json()
