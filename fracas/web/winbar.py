@@ -134,6 +134,10 @@ class WinBars:
         self._own: Executor | None = None
         self._wanted: dict[str, set[Page]] = {}
         """Per table, the pages that asked for the bar (their hello's ``winbar``)."""
+        self.enabled = True
+        """False: no bar is worked out nor sent (a page's ask is not heard); the
+        browser tests that do not look at the bar keep its background work off the
+        cores their pages need."""
 
     def _executor(self) -> Executor:
         if self._own is None:
@@ -162,7 +166,7 @@ class WinBars:
         """A page's hello (after its sync): with ``"winbar": true`` it asks for the bar;
         the table's bar starts being kept (its first such page), and this page gets
         the latest bar it may see."""
-        if message.get("winbar") is not True:
+        if message.get("winbar") is not True or not self.enabled:
             return
         encounter = page.encounter
         self._wanted.setdefault(encounter, set()).add(page)

@@ -56,7 +56,7 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[SetupServer]:
-    s = SetupServer(tmp_path)
+    s = SetupServer(tmp_path, win_bar=True)  # the bar on the page, held to the rules too
     yield s
     s.stop()
 

@@ -47,7 +47,7 @@ FOCUSED = """() => {
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[SetupServer]:
-    s = SetupServer(tmp_path)
+    s = SetupServer(tmp_path, win_bar=True)
     yield s
     s.stop()
 

@@ -42,7 +42,7 @@ def violations(page: Any) -> list[str]:
 
 
 def test_the_pages_report_no_violation_of_their_policy(tmp_path: Path, browser: Any) -> None:
-    server = Server(tmp_path, setup=True)
+    server = Server(tmp_path, setup=True, win_bar=True)
     try:
         reports: list[str] = []
         gm = strict(browser, reports)

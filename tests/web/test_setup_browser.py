@@ -21,8 +21,8 @@ class SetupServer(Server):
     """A served store with one encounter (the example's start, ``fight``), a game
     master's and a player's link to it, and the setup page."""
 
-    def __init__(self, tmp: Path) -> None:
-        super().__init__(tmp, setup=True)
+    def __init__(self, tmp: Path, *, win_bar: bool = False) -> None:
+        super().__init__(tmp, setup=True, win_bar=win_bar)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ SHOWN = "#winbar-box:not([hidden]) #winbar-sides li"
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path, mirror("dice-combat", "bo", "default"))
+    s = Server(tmp_path, mirror("dice-combat", "bo", "default"), win_bar=True)
     yield s
     s.stop()
 
@@ -67,9 +67,8 @@ def test_the_game_master_picks_naive_for_bo_on_the_page(server: Server, browser:
     assert server.table.log[-1].action is not None
     assert server.table.log[-1].action.do == "tactics"
     assert gm.get_by_role("combobox", name="Tactics of Bo", exact=True).input_value() == "naive"
-    gm.wait_for_function(
-        "document.getElementById('log').innerText.includes('GM sets the tactics of Bo: naive')"
-    )
+    said = "The game master sets the tactics of Bo: naive"
+    gm.wait_for_function(f"document.getElementById('log').innerText.includes({said!r})")
     bar_says(gm, naive)
 
     # the player's page: no tactics select, no line of the record

@@ -34,7 +34,7 @@ EXACT = (
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path, DUEL)
+    s = Server(tmp_path, DUEL, win_bar=True)
     yield s
     s.stop()
 

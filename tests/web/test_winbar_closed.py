@@ -54,7 +54,7 @@ def test_a_page_closed_while_its_bar_is_sent_logs_no_task_error(
         return bar_in_worker(*args)
 
     monkeypatch.setattr(questions, "bar_in_worker", held)
-    server = Server(tmp_path, DUEL)
+    server = Server(tmp_path, DUEL, win_bar=True)
     try:
         app: Any = server.server.config.app
         hub = app.state.hub

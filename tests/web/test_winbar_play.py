@@ -39,7 +39,7 @@ def played(request: Any, tmp_path: Path) -> Iterator[tuple[Server, list[dict[str
     text = (ROOT / "examples" / f"{request.param}.yaml").read_text()
     start, _, _ = text.partition("\nactions:")
     actions = yaml.safe_load(text)["actions"][:ACTIONS]
-    s = Server(tmp_path, start)
+    s = Server(tmp_path, start, win_bar=True)
     yield s, actions
     s.stop()
 

@@ -63,7 +63,7 @@ def narrow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
     worker keeps for the same table and file)."""
     limits = {**WIN_LIMITS, "max_states": 5, "fights": 400, "seconds": 30.0}
     monkeypatch.setattr("fracas.web.winbar.WIN_LIMITS", limits)
-    s = Server(tmp_path, DUEL + "# narrow, in the browser\n")
+    s = Server(tmp_path, DUEL + "# narrow, in the browser\n", win_bar=True)
     yield s
     s.stop()
 
@@ -75,7 +75,7 @@ def wide(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
         "fracas.web.winbar.WIN_LIMITS",
         {**WIN_LIMITS, "max_states": 5, "fights": 20, "seconds": 30.0},
     )
-    s = Server(tmp_path, DUEL + "# wide, in the browser\n")
+    s = Server(tmp_path, DUEL + "# wide, in the browser\n", win_bar=True)
     yield s
     s.stop()
 
