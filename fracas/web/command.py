@@ -16,7 +16,13 @@ __all__ = ["serve"]
 @click.argument("target", metavar="[FILE|ENCOUNTER]", required=False)
 @_store_option("The encounter store (the same as `fracas play`'s).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
-@click.option("--port", type=int, default=8765, show_default=True, help="0: any free port.")
+@click.option(
+    "--port",
+    type=int,
+    default=None,
+    help="0: any free port. Default: the port the encounter was last served on (its "
+    "links keep their address), else 8765.",
+)
 @click.option(
     "--public-url",
     default=None,
@@ -67,7 +73,7 @@ def serve(
     target: str | None,
     db: str,
     host: str,
-    port: int,
+    port: int | None,
     public_url: str | None,
     open_browser: bool,
     enemy_hp: str | None,

@@ -9,6 +9,7 @@ link is minted and nothing is served."""
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 import threading
@@ -26,7 +27,15 @@ from fracas.web.setup import SetupKey
 from fracas.web.stopping import Stopping
 from fracas.web.workers import pool, stop
 
-__all__ = ["free_port", "listen", "print_links", "serve", "start_links"]
+__all__ = ["DEFAULT_PORT", "SERVED", "free_port", "listen", "print_links", "serve", "start_links"]
+
+DEFAULT_PORT = 8765
+"""The port listened on where none is given and the encounter was never served."""
+
+SERVED = "served"
+"""The store's extra, per encounter, that keeps the port it was last served on (JSON:
+``{"port": N}``): a later start without ``--port`` listens there again, so the links
+players hold still work (issue 35)."""
 
 
 def free_port(host: str) -> int:
@@ -93,7 +102,7 @@ def serve(
     db: str,
     target: str | None,
     host: str,
-    port: int,
+    port: int | None,
     open_browser: bool,
     say: Callable[[str], None],
     *,
@@ -144,7 +153,7 @@ def _run(
     opening: tuple[TableService, Table | None, bool],
     links: Links,
     host: str,
-    port: int,
+    port: int | None,
     open_browser: bool,
     say: Callable[[str], None],
     new_links: bool,
@@ -169,7 +178,7 @@ def _run(
     try:
         if stopping.heard is not None:
             return
-        with listen(host, port) as sock:
+        with _listen_for(service.store, table, host, port, say) as sock:
             site.listening(host, sock.getsockname()[1])
             base = site.printed()  # the links' base: --public-url, else the bound address
             first = _print_links(say, base, links, key, table, new_links, gm_tokens)
@@ -190,6 +199,60 @@ def _run(
         if timer is not None:
             timer.cancel()
         stop([workers, *app.state.hub.winbars.executors()])
+
+
+def _listen_for(
+    store: EncounterStore,
+    table: Table | None,
+    host: str,
+    port: int | None,
+    say: Callable[[str], None],
+) -> socket.socket:
+    """The socket the server listens on: ``port`` where given (0: any free one); else
+    the port ``table``'s encounter was last served on, so its links keep their address
+    (taken: another, said, with what it means for the links), else :data:`DEFAULT_PORT`.
+    The port bound is kept with the encounter for its next start."""
+    last = _last_port(store, table) if port is None else None
+    if port is not None or last is None:
+        sock = listen(host, DEFAULT_PORT if port is None else port)
+    else:
+        try:
+            sock = listen(host, last)
+        except FracasError:
+            sock = _another(host, last)
+            say(
+                f"port {last}, where {table.name if table else ''!r} was last served, is "
+                f"taken: serving on {sock.getsockname()[1]} instead, so the addresses of "
+                "the links below changed (their tokens did not): send the players the new "
+                f"ones, or stop what holds port {last} and start again"
+            )
+    if table is not None:
+        bound = sock.getsockname()[1]
+        if bound != last:
+            store.put_extra(table.name, SERVED, json.dumps({"port": bound}).encode())
+    return sock
+
+
+def _last_port(store: EncounterStore, table: Table | None) -> int | None:
+    """The port ``table``'s encounter was last served on (None: never, or unreadable)."""
+    if table is None:
+        return None
+    raw = store.extra(table.name, SERVED)
+    try:
+        port = json.loads(raw)["port"] if raw is not None else None
+    except (ValueError, TypeError, KeyError):
+        return None
+    return port if isinstance(port, int) and 0 < port < 65536 else None
+
+
+def _another(host: str, taken: int) -> socket.socket:
+    """A socket on :data:`DEFAULT_PORT`, else on any free port (``taken`` is not)."""
+    if taken != DEFAULT_PORT:
+        try:
+            return listen(host, DEFAULT_PORT)
+        except FracasError:
+            pass
+    return listen(host, 0)
 
 
 def _opening(
