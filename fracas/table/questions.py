@@ -239,6 +239,20 @@ def _players_win(state: Encounter) -> bool:
     return state.policy.winbar and state.policy.enemy_hp == "exact"
 
 
+def players_bar_withheld(state: Encounter) -> str | None:
+    """Why players see no win bar though the game master shows it to them (their enemies'
+    HP is not shown exactly: a bar would tell what the label hides), in words for the
+    game master's page; None where they see it, or it is not shown to them."""
+    policy = state.policy
+    if not policy.winbar or _players_win(state):
+        return None
+    shown = "as a label" if policy.enemy_hp == "label" else "not at all"
+    return (
+        f"Players see no win bar while they see enemy HP {shown}: the bar would give "
+        "away what that hides. Show them enemy HP exactly (Table rules) to show it."
+    )
+
+
 def advice_question(
     name: str,
     text: str,

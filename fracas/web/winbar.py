@@ -16,8 +16,10 @@ page -> server
       shows the bar to the players (and viewers) or stops: a change of the table's
       policy (``winbar``); anyone else is refused (``forbidden``)
 server -> page
-  ``{"type": "winbar", "seq": S, "players": P, "gm": G, "bar": {...}}``  the bar of
-      the state after record S-1 (``bar``: :meth:`~fracas.lab.bar.WinBar.to_json`, as
+  ``{"type": "winbar", "seq": S, "players": P, "gm": G, "bar": {...}, "withheld": W}``
+      the bar of the state after record S-1 (``withheld``, the game master's only: why
+      players shown the bar see none, in words, else null; ``bar``:
+      :meth:`~fracas.lab.bar.WinBar.to_json`, as
       :func:`honest` words it: with the draw's interval, ``draw_ci95``, and no figure at
       all while an estimate is wider than :data:`WIDE`); ``"bar": null`` tells a page
       the bar is no longer shown to it
@@ -53,6 +55,7 @@ from fracas.errors import FracasError
 from fracas.lab.bar import SLICE
 from fracas.lab.sim import wilson
 from fracas.table import WIN_LIMITS, AdviceQuestion, Change, Identity, Table, WinQuestion
+from fracas.table.questions import players_bar_withheld
 from fracas.web.workers import pool
 
 if TYPE_CHECKING:
@@ -313,8 +316,15 @@ class WinBars:
         gm = self._gm(page)
         if gm is None:
             return
-        players = self._tables[page.encounter].state.policy.winbar
-        message = {"type": "winbar", "seq": seq, "players": players, "gm": gm, "bar": bar}
+        state = self._tables[page.encounter].state
+        message = {
+            "type": "winbar",
+            "seq": seq,
+            "players": state.policy.winbar,
+            "gm": gm,
+            "bar": bar,
+            "withheld": players_bar_withheld(state) if gm else None,
+        }
         await _sent(page, message)
 
 

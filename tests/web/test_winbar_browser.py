@@ -85,3 +85,37 @@ def test_the_bar_for_the_game_master_and_for_players_when_shown(
     pat.wait_for_selector("#winbar-box", state="hidden")
     assert pat.locator(SHOWN).count() == 0
     assert gm.locator(SHOWN).count() > 0
+
+
+def test_the_players_switch_says_why_players_see_nothing_where_enemy_hp_is_a_label(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Issue 35, item 11: shown to players while they see enemy HP as a label, the bar
+    reaches no player, and the game master's page says why and what shows it; enemy HP
+    exact (the Table rules' select), the words go and the player's page has the bar."""
+    s = Server(tmp_path, DUEL.replace("enemy_hp: exact", "enemy_hp: label"), win_bar=True)
+    try:
+        gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        pat = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        gm.goto(f"{s.base}/t/{s.gm}")
+        pat.goto(f"{s.base}/t/{s.ana}")
+        gm.wait_for_selector(SHOWN)
+        assert gm.locator("#winbar-withheld").is_hidden()  # not shown to players: no word
+        gm.get_by_role("button", name="Show the win bar to players").click()
+        why = gm.locator("#winbar-withheld")
+        why.wait_for(state="visible")
+        assert why.inner_text() == (
+            "Players see no win bar while they see enemy HP as a label: the bar would give "
+            "away what that hides. Show them enemy HP exactly (Table rules) to show it."
+        )
+        assert gm.locator("#winbar-players").get_attribute("aria-describedby") == (
+            "winbar-withheld"
+        )
+        assert s.table.state.policy.winbar and pat.locator(SHOWN).count() == 0
+        gm.screenshot(path=str(SHOTS / "winbar-withheld.png"))
+        gm.select_option("#policy-enemy_hp", "exact")
+        why.wait_for(state="hidden")
+        pat.wait_for_selector(SHOWN)  # the player's bar, now it gives nothing away
+        assert pat.locator("#winbar-withheld").is_hidden()  # never a player's words
+    finally:
+        s.stop()

@@ -67,7 +67,10 @@ function box() {
   toggle.addEventListener("click", () => {
     send({ type: "winbar", players: !players }); // the server decides
   });
-  section.append(toggle);
+  const why = el("p", { class: "small", id: "winbar-withheld", role: "status" });
+  why.hidden = true;
+  toggle.setAttribute("aria-describedby", "winbar-withheld");
+  section.append(toggle, why);
   const order = document.getElementById("order-box");
   if (order) order.before(section); else document.querySelector("main").append(section);
   return section;
@@ -80,6 +83,9 @@ export function draw(m) {
   toggle.hidden = !m.gm;
   toggle.setAttribute("aria-pressed", String(players));
   toggle.textContent = players ? "Hide the win bar from players" : "Show the win bar to players";
+  const why = document.getElementById("winbar-withheld");
+  why.textContent = m.withheld || ""; // the table's words: why players see nothing yet
+  why.hidden = !m.gm || !m.withheld;
   if (!m.bar) {
     section.hidden = !m.gm; // a player's page: no bar shown to it any more
     if (!m.gm) return;
