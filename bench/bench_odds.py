@@ -7,7 +7,7 @@ machine, ``--quick`` under 2); ``PYTHONPATH`` picks the fracas timed as "after";
 N`` (again for more) runs part N alone::
 
     PYTHONPATH=. .venv/bin/python bench/bench_odds.py [--quick] [--repeat N] [--only N]
-        [--before REF|PATH] [--before-command REF|PATH]
+        [--before REF|PATH] [--before-command REF|PATH] [--before-first REF|PATH]
 
 (1) Ours against icepool: every case of :mod:`bench.odds_cases` (eight, each an
     encounter and an icepool model written from the rule texts), the damage
@@ -34,6 +34,13 @@ N`` (again for more) runs part N alone::
     icepool (the dice-combat pistol, 3 times faster aimed at). Before (commit d2a2c77,
     or ``--before-command``) against after, each in fresh processes taken in turn, the
     exact odds asserted equal; and the first call of a process (the odds' caches empty).
+(6) The first odds of a process (issue 34: every single action within 50 ms the first
+    time a process meets it, the dice-combat Molotov on three within 100 ms):
+    :func:`action_odds` of one action, the first call of a fresh process after the file
+    is read and played up to it (every cache of the odds, the dice and the rules empty),
+    then the same call again (warm). Before (``--before-first``, default ``HEAD``: the
+    last commit) against after, fresh processes taken in turn, this script's own
+    measurement in both trees; the exact odds asserted equal.
 """
 
 from __future__ import annotations
@@ -383,21 +390,25 @@ def measure(case: str, repeat: int) -> dict[str, Any]:
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     assert odds is not None
-    exact = {
-        cid: {
-            "hit": None if o.hit is None else str(o.hit),
-            "damage": {str(d): str(p) for d, p in o.damage.items()},
-            "down": str(o.down),
-        }
-        for cid, o in odds.combatants.items()
-    }
     return {
         "paths": odds.paths,
         "runs": len(walls),
         "wall": statistics.median(walls),
         "cpu": statistics.median(cpus),
         "cut": str(odds.truncated),
-        "exact": exact,
+        "exact": exact_of(odds),
+    }
+
+
+def exact_of(odds: Any) -> dict[str, Any]:
+    """Every combatant's odds as text (exact fractions), to compare two trees'."""
+    return {
+        cid: {
+            "hit": None if o.hit is None else str(o.hit),
+            "damage": {str(d): str(p) for d, p in o.damage.items()},
+            "down": str(o.down),
+        }
+        for cid, o in odds.combatants.items()
     }
 
 
@@ -562,6 +573,109 @@ def bench_commands(ref: str, repeat: int) -> None:
     )
 
 
+# --- (6) the first odds of a process ---------------------------------------------------------
+
+FIRST_BEFORE = "HEAD"
+"""The "before" code of (6): the last commit, against the edits of the work tree."""
+FIRST_ROUNDS = 5
+"""Fresh processes per tree and case in (6), taken in turn (3 with ``--quick``)."""
+
+
+def _named(name: str) -> Callable[[], EncounterFile]:
+    return lambda: from_doc(next(n.doc for n in named() if n.name == name))
+
+
+FIRST_CASES: dict[str, tuple[Callable[[], EncounterFile], int | None, float]] = {
+    "dice-combat example #8 (Molotov)": (_example("dice-combat"), 7, EXAMPLE_TARGET),
+    "dice-combat example: last": (_example("dice-combat"), None, EXAMPLE_TARGET),
+    "dice-combat Molotov on 3": (_named("dice-combat Molotov on 3"), None, 0.1),
+    "wasteland frag grenade on 3": (_named("wasteland frag grenade on 3"), None, EXAMPLE_TARGET),
+    "wasteland 2d6 single shot": (_named("wasteland 2d6 single shot"), None, EXAMPLE_TARGET),
+    "wasteland free 3-shot burst": (_named("wasteland free 3-shot burst"), None, 1.0),
+    "wasteland 3-shot burst, located": (_named("wasteland 3-shot burst, located"), None, 1.0),
+    "soak longsword, disadvantage": (_named("soak longsword, disadvantage"), None, EXAMPLE_TARGET),
+}
+"""(the file, the action's index (None: the last), the target in seconds: the issue's
+50 ms for a single action, 100 ms for the Molotov on three, its 1 s for a burst)."""
+
+
+def first_measure(case: str) -> dict[str, Any]:
+    """Run in a fresh subprocess whose PYTHONPATH picks the tree: the first
+    :func:`action_odds` of the process, then the same again, each timed."""
+    make, index, _ = FIRST_CASES[case]
+    ef = make()
+    at = len(ef.actions) - 1 if index is None else index
+    engine = Engine(ef.ruleset, ef.start, ef.seed if ef.seed is not None else 1)
+    engine.begin(ef.dice, ef.order)
+    for action in ef.actions[:at]:
+        engine.act(action)
+    action = ef.actions[at]
+    took: list[tuple[float, float]] = []
+    odds = None
+    for _ in range(2):
+        wall, cpu = time.perf_counter(), time.process_time()
+        odds = action_odds(ef.ruleset, engine.state, action, seed=engine.seed)
+        took.append((time.perf_counter() - wall, time.process_time() - cpu))
+    assert odds is not None
+    return {
+        "paths": odds.paths,
+        "exact": exact_of(odds) if odds.estimate is None else None,
+        "first_wall": took[0][0],
+        "first_cpu": took[0][1],
+        "warm_wall": took[1][0],
+        "warm_cpu": took[1][1],
+    }
+
+
+def bench_first(ref: str, rounds: int) -> None:
+    print(
+        f"(6) the first odds of a process: before ({ref}) and after (this tree), ms of wall"
+        " [CPU], the medians of fresh processes taken in turn"
+    )
+    print(
+        f"    {'case':<34}{'paths':>7}  {'first: before':>15}  {'after':>15}  {'speed-up':>8}"
+        f"  {'warm: before':>15}  {'after':>15}  target"
+    )
+    med = statistics.median
+    with tempfile.TemporaryDirectory() as tmp:
+        old = before_tree(ref, Path(tmp))
+        new = Path(sys.modules["fracas"].__file__ or "").resolve().parents[1]
+        for case, (_, _, target) in FIRST_CASES.items():
+            runs: dict[str, list[dict[str, Any]]] = {"was": [], "now": []}
+            for _ in range(rounds):
+                for key, tree in (("was", old), ("now", new)):
+                    runs[key].append(in_tree(__file__, tree, case, flag="--first", own=False))
+            every = runs["was"] + runs["now"]
+            assert all(r["exact"] == every[0]["exact"] for r in every), case
+            fig = {
+                f"{key} {m}": med(r[m] for r in rs) * 1000
+                for key, rs in runs.items()
+                for m in ("first_wall", "first_cpu", "warm_wall", "warm_cpu")
+            }
+            limit = target * 1000
+            met = (
+                "met"
+                if fig["now first_wall"] <= limit
+                else "met on CPU"
+                if fig["now first_cpu"] <= limit
+                else "NOT met"
+            )
+            print(
+                f"    {case:<34}{runs['now'][0]['paths']:>7,}"
+                f"  {fig['was first_wall']:>7.1f} [{fig['was first_cpu']:>5.1f}]"
+                f"  {fig['now first_wall']:>7.1f} [{fig['now first_cpu']:>5.1f}]"
+                f"  {fig['was first_cpu'] / fig['now first_cpu']:>7.1f}x"
+                f"  {fig['was warm_wall']:>7.1f} [{fig['was warm_cpu']:>5.1f}]"
+                f"  {fig['now warm_wall']:>7.1f} [{fig['now warm_cpu']:>5.1f}]"
+                f"  <= {limit:g} ms: {met}"
+            )
+    print(
+        f"    {rounds} fresh processes per tree and case; first: the process's first odds"
+        " (its caches empty), warm: the same again; speed-up on CPU; the exact odds"
+        " asserted equal (both trees). A target is met on wall time of the first call."
+    )
+
+
 # --- (4) throughput ------------------------------------------------------------------------
 
 SKIRMISH: dict[str, Any] = {
@@ -704,9 +818,15 @@ def main() -> None:
         help="the 'before' code of (5): a commit, or a checkout's folder",
     )
     parser.add_argument(
-        "--only", type=int, choices=range(1, 6), action="append", help="run this part (1-5)"
+        "--before-first",
+        default=FIRST_BEFORE,
+        help="the 'before' code of (6): a commit, or a checkout's folder",
+    )
+    parser.add_argument(
+        "--only", type=int, choices=range(1, 7), action="append", help="run this part (1-6)"
     )
     parser.add_argument("--measure", choices=sorted(BEFORE_CASES), help=argparse.SUPPRESS)
+    parser.add_argument("--first", choices=sorted(FIRST_CASES), help=argparse.SUPPRESS)
     parser.add_argument("--command", choices=[c.name for c in commands()], help=argparse.SUPPRESS)
     args = parser.parse_args()
     repeat = args.repeat if args.repeat is not None else (3 if args.quick else 7)
@@ -716,7 +836,10 @@ def main() -> None:
     if args.command:  # a subprocess of (5)
         print(json.dumps(command_measure(args.command, repeat)))
         return
-    parts = set(args.only or range(1, 6))
+    if args.first:  # a subprocess of (6)
+        print(json.dumps(first_measure(args.first)))
+        return
+    parts = set(args.only or range(1, 7))
     started = time.perf_counter()
     import fracas
 
@@ -741,6 +864,9 @@ def main() -> None:
     if 5 in parts:
         print()
         bench_commands(args.before_command, repeat)
+    if 6 in parts:
+        print()
+        bench_first(args.before_first, 3 if args.quick else FIRST_ROUNDS)
     if 4 in parts:
         print()
         count = args.actions if args.actions is not None else (300 if args.quick else 1000)

@@ -16,16 +16,22 @@ __all__ = ["ROOT", "before_tree", "in_tree"]
 
 
 def in_tree(
-    script: str, tree: Path, case: str, *options: str, flag: str = "--measure"
+    script: str,
+    tree: Path,
+    case: str,
+    *options: str,
+    flag: str = "--measure",
+    own: bool = True,
 ) -> dict[str, Any]:
     """``script --measure case options...`` (or another ``flag``) in a fresh process
     importing ``tree``'s fracas; the JSON of its last line. Another tree is measured by
     its own copy of the script where it has one (its imports name that tree's modules:
-    the packages moved in issue 33)."""
+    the packages moved in issue 33), unless ``own`` is False (a measurement the other
+    tree's copy does not know, of modules both trees have)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    own = tree / "bench" / Path(script).name
-    if tree.resolve() != ROOT and own.is_file():
-        script = str(own)
+    mine = tree / "bench" / Path(script).name
+    if own and tree.resolve() != ROOT and mine.is_file():
+        script = str(mine)
     args = [sys.executable, str(Path(script).resolve()), flag, case, *options]
     done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

@@ -14,7 +14,6 @@ command (``cmd_run``, ``cmd_odds``, ``cmd_rules``, ``cmd_lab``); this module hol
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -75,6 +74,8 @@ class _Main(click.Group):
             return super().invoke(ctx)
         except click.ClickException as exc:
             if self._json:
+                import json  # here: `fracas --help` reads no JSON
+
                 error = {"code": "usage", "message": exc.format_message(), "where": ""}
                 click.echo(json.dumps({"error": error}, indent=2))
             raise

@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
-from typing import Any
 
 from fracas.dice.source import RandomDice
 from fracas.engine.play import plan
@@ -35,14 +34,8 @@ from fracas.lab.presets import at_random, naive
 from fracas.lab.transitions import Transitions
 from fracas.lab.watch import peek
 from fracas.model import Action, Encounter, fold
-from fracas.rulesets.base import (
-    Presenter,
-    Ruleset,
-    decision_of,
-    is_down,
-    memos_on,
-    presenter_of,
-)
+from fracas.rulesets.base import Presenter, Ruleset, is_down, presenter_of
+from fracas.rulesets.memo import decision_of, fields_but_combatants, memos_on
 
 __all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy", "Score"]
 
@@ -117,7 +110,7 @@ class Policy:
 
     def decides(self, state: Encounter, action: Action) -> bool:
         """Whether the ruleset's deciding step takes ``action`` in ``state`` (a look-up
-        where deciding read the same before: :func:`~fracas.rulesets.base.decision_of`;
+        where deciding read the same before: :func:`~fracas.rulesets.memo.decision_of`;
         a refusal is a value, not an exception)."""
         return not isinstance(decision_of(self.ruleset, state, action), FracasError)
 
@@ -166,7 +159,7 @@ class Policy:
         if got is None:
             return None
         runs, blind = got
-        base = (blind, actor, _fields(state))
+        base = (blind, actor, fields_but_combatants(state))
         combatants = state.combatants
         for ids in self._fold_reads.get(base, ()):
             found = self._shared.get((base, ids, tuple(peek(combatants, i) for i in ids)))
@@ -227,17 +220,3 @@ class Policy:
             after = fold(state, plan(self.ruleset, state, action, RandomDice(rng.getrandbits(63))))
             out[after] = out.get(after, Fraction(0)) + share
         return out
-
-
-def _fields(state: Encounter) -> tuple[Any, ...]:
-    """Every field of the state but its combatants (a shared score's key holds them)."""
-    return (
-        state.ruleset,
-        state.order,
-        state.round,
-        state.turn,
-        state.values,
-        state.table,
-        state.hidden,
-        state.notes,
-    )

@@ -70,6 +70,21 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
+def _shipped_alone(name: str) -> type[Ruleset] | None:
+    """The shipped ruleset named exactly ``name``, its package (``dice_combat`` for
+    ``dice-combat``) imported alone, before the rest are: a file names one ruleset, and
+    ``fracas odds FILE`` need not import the other four (issue 34, startup). None where
+    the rest are imported already, or no package is named so, or its ruleset is not."""
+    if _shipped:
+        return None
+    for module, attr in SHIPPED:
+        if module.rsplit(".", 1)[1] == name.replace("-", "_"):
+            found: type[Ruleset] = getattr(importlib.import_module(module), attr)
+            if found.about.name == name:  # the first of that name: the names are unique
+                return found
+    return None
+
+
 def find_ruleset(name: str) -> type[Ruleset]:
     """The ruleset class named ``name``, or an alias of it: the name in any case, with
     ``_``, spaces or nothing for its ``-`` (``tier_duel``, ``tierduel``, ``TIER-DUEL``).
@@ -77,6 +92,9 @@ def find_ruleset(name: str) -> type[Ruleset]:
     Raises:
         UnknownRulesetError: ``unknown_ruleset``, listing the valid names.
     """
+    alone = _shipped_alone(name)
+    if alone is not None:
+        return alone
     every = rulesets()
     for ruleset in every:
         if ruleset.about.name == name:

@@ -15,29 +15,38 @@ taken in two steps (``docs/writing-a-ruleset.md``):
 The engine keeps the decision per (ruleset, options, state, action) in a memo (the
 process's, or its table's: :func:`decided`), so exact odds replay only the rolling
 step on every dice path, and "what may the actor do now" asks the deciding step alone.
+The deciding step and its memos are :mod:`fracas.rulesets.memo`'s, named here too.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import dataclasses
-import enum
-import re
-import threading
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin
 
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
 from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Combatant, Encounter, Event
-from fracas.model.frozen import FrozenDict, canonical, evolve, freeze, thaw
+from fracas.model.frozen import canonical, freeze, thaw
 from fracas.model.grid import METRICS, Tile
+from fracas.rulesets.memo import (
+    RULE_ID,
+    Decisions,
+    ReadMemo,
+    cite,
+    decide,
+    decided,
+    decision_of,
+    fields_but_combatants,
+    forget_decisions,
+    keeping_decisions,
+    memos,
+    memos_on,
+)
 from fracas.rulesets.shown import (
     Presenter,
     Reach,
@@ -55,6 +64,7 @@ from fracas.rulesets.shown import (
 from fracas.rulesets.steps import roll_all
 
 __all__ = [
+    "RULE_ID",
     "About",
     "ActionSpec",
     "Contract",
@@ -83,6 +93,7 @@ __all__ = [
     "die_spec",
     "distance",
     "encounter_shown",
+    "fields_but_combatants",
     "forget_decisions",
     "full_shown",
     "gear_note",
@@ -284,6 +295,11 @@ class Contract:
     """The statuses the rules read (``burning``), with their details."""
     down_statuses: tuple[str, ...] = ()
     """Statuses that put a combatant out of the fight besides 0 HP (``dead``)."""
+    share_tiles: bool = False
+    """Whether two combatants may stand on one tile (an option ``share_tiles``, where
+    the options have one, says otherwise). Default: no two tokens on one tile (none of
+    the five rule texts lets two stand on one; wasteland's stray shots, WL-24, and
+    dice-combat's blasts, DC-32, read who stands on which tile)."""
     refusal_rules: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Each refusal code's rule IDs, as the rules text's table of refusals gives them
     (``out_of_reach``: ``WL-26``): cited after the words of a refusal that cites none
@@ -531,22 +547,6 @@ def can_roll(kind: type[Any]) -> bool:
 # --- the pipeline: what the engine calls ------------------------------------
 
 
-def decide(rules: Ruleset, state: Encounter, action: Action) -> Decision:
-    """The action's deciding step (its spec's ``decide``), its refusal's words followed by
-    the rule they apply (:func:`cite`)."""
-    spec = rules.contract.action(action.do)
-    if spec is None or spec.decide is None:
-        valid = ", ".join(s.name for s in rules.contract.actions)
-        raise Refusal("unknown_action", f"{action.do!r} is not an action; valid: {valid}")
-    try:
-        return spec.decide(rules, state, action)
-    except Refusal as exc:
-        cited = cite(rules, exc)
-        if cited is exc:
-            raise
-        raise cited from None
-
-
 def roll(rules: Ruleset, state: Encounter, decision: Decision, dice: Dice) -> list[Event]:
     """One rolling step: ``decision``'s roll (maybe ending with a ``Then``)."""
     return decision.roll(rules, state, dice)
@@ -555,441 +555,6 @@ def roll(rules: Ruleset, state: Encounter, decision: Decision, dice: Dice) -> li
 def resolve(rules: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
     """Decide (kept per state and action) and roll with every step, in one call."""
     return roll_all(rules, state, decided(rules, state, action), dice)
-
-
-DECISIONS = 4096
-"""Decisions one memo keeps (:func:`decided`; oldest dropped first)."""
-
-_Key = tuple[type["Ruleset"], Any, Encounter, Action]
-
-
-class Decisions:
-    """A memo of decisions, per (ruleset, options, state, action): the process's, or
-    one table's (:func:`keeping_decisions`), so that forgetting one table's leaves every
-    other's. Never pickled with anything (a fresh, empty memo comes back)."""
-
-    def __init__(self) -> None:
-        self.kept: dict[_Key, Decision] = {}
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self.kept)
-
-    def __reduce__(self) -> tuple[type[Decisions], tuple[()]]:
-        return (Decisions, ())
-
-    def get(self, key: _Key) -> Decision | None:
-        return self.kept.get(key)
-
-    def put(self, key: _Key, decision: Decision) -> None:
-        with self._lock:
-            kept = self.kept
-            if len(kept) >= DECISIONS:
-                kept.pop(next(iter(kept), key), None)
-            kept[key] = decision
-
-    def forget(self, rules: Ruleset | None = None) -> None:
-        """Drop the decisions of ``rules`` (any ruleset of its type and options), or
-        every one."""
-        with self._lock:
-            if rules is None:
-                self.kept.clear()
-                return
-            kind, options = type(rules), rules.options
-            for key in [k for k in self.kept if k[0] is kind and k[1] == options]:
-                del self.kept[key]
-
-
-_process = Decisions()
-"""The memo of this process: every decision made outside a table's own."""
-_decisions = _process.kept
-_memo: contextvars.ContextVar[Decisions] = contextvars.ContextVar(
-    "fracas_decisions", default=_process
-)
-
-
-@contextlib.contextmanager
-def keeping_decisions(memo: Decisions) -> Iterator[Decisions]:
-    """Keep the decisions made in this block (this thread, this task) in ``memo``
-    instead of the process's: a table runs its rules so."""
-    token = _memo.set(memo)
-    try:
-        yield memo
-    finally:
-        _memo.reset(token)
-
-
-def decided(rules: Ruleset, state: Encounter, action: Action) -> Decision:
-    """:func:`decide`, kept per (ruleset, options, state, action) in the memo now (the
-    process's, or a table's: :func:`keeping_decisions`), never pickled with the
-    ruleset: exact odds and "may do now" ask the same decision many times. Outside a
-    table's block, where the state is new, the decision (or refusal) comes from
-    :func:`decision_of`'s memo, kept by what deciding read (a table's block decides
-    afresh: what it keeps is its own). A refusal is raised each time (a fresh copy of
-    the one kept), never kept in the state's memo."""
-    memo = _memo.get()
-    key = (type(rules), rules.options, state, action)
-    found = memo.get(key)
-    if found is None:
-        if memo is _process:
-            got = decision_of(rules, state, action)
-            if isinstance(got, FracasError):
-                raise _fresh(got)
-            found = got
-        else:  # a table's block: its own decisions, decided afresh (its memo's tests)
-            found = decide(rules, state, action)
-        memo.put(key, found)
-    return found
-
-
-def forget_decisions(rules: Ruleset | None = None) -> None:
-    """Drop the process's kept decisions of ``rules`` (of any ruleset of its type and
-    options), or every one, and those kept by what deciding read
-    (:func:`decision_of`). A table's own memo is the table's to forget."""
-    _process.forget(rules)
-    _by_reads.forget(rules)
-
-
-# --- decisions kept by what deciding read (issue 34, item 2) -----------------
-
-_memos_on: contextvars.ContextVar[bool] = contextvars.ContextVar("fracas_memos", default=True)
-
-
-@contextlib.contextmanager
-def memos(on: bool) -> Iterator[None]:
-    """Turn the memos kept by what was read on or off in this block (this thread, this
-    task): :func:`decision_of`'s, and the lab's that share an enumeration or a score
-    between states (:mod:`fracas.lab.transitions`, :mod:`fracas.lab.policy`). Off, every
-    answer is worked out afresh: the soundness tests compare the two."""
-    token = _memos_on.set(on)
-    try:
-        yield
-    finally:
-        _memos_on.reset(token)
-
-
-def memos_on() -> bool:
-    """Whether the memos kept by what was read are on (:func:`memos`)."""
-    return _memos_on.get()
-
-
-READ_DECISIONS = 100_000
-"""Decisions and refusals :func:`decision_of` keeps (the oldest dropped first)."""
-
-
-class _Notes:
-    """The combatants (by id) a traced decide looked up, or ``wide``: it looked at all
-    of them (iterated, counted, copied, hashed or compared the mapping)."""
-
-    __slots__ = ("ids", "wide")
-
-    def __init__(self) -> None:
-        self.ids: dict[str, None] = {}
-        self.wide = False
-
-
-def _wide(method: str) -> Callable[..., Any]:
-    real = getattr(FrozenDict, method)
-
-    def look(self: _Traced, *args: Any) -> Any:
-        self.notes.wide = True
-        return real(self, *args)
-
-    return look
-
-
-class _Traced(FrozenDict[str, Combatant]):
-    """A state's combatants that note each look-up by id in :attr:`notes`, and any wider
-    look as reading all of them (the lab's :mod:`fracas.lab.watch`, per trace)."""
-
-    __slots__ = ("notes",)
-    notes: _Notes
-
-    def __getitem__(self, cid: str) -> Combatant:
-        self.notes.ids[cid] = None
-        return dict.__getitem__(self, cid)
-
-    def get(self, cid: str, default: Any = None) -> Any:
-        self.notes.ids[cid] = None
-        return dict.get(self, cid, default)
-
-    def __contains__(self, cid: object) -> bool:
-        self.notes.ids[str(cid)] = None
-        return dict.__contains__(self, cid)
-
-    def __iter__(self) -> Iterator[str]:
-        self.notes.wide = True
-        return dict.__iter__(self)
-
-    def set(self, key: str, value: Combatant) -> FrozenDict[str, Combatant]:
-        out = dict(dict.items(self))  # dict's own view: not a look of the rules'
-        out[key] = value
-        return _traced(out, self.notes)
-
-    __len__ = _wide("__len__")
-    keys = _wide("keys")
-    values = _wide("values")
-    items = _wide("items")
-    copy = _wide("copy")
-    merged = _wide("merged")
-    __hash__ = _wide("__hash__")
-    __eq__ = _wide("__eq__")
-    __ne__ = _wide("__ne__")
-    __or__ = _wide("__or__")
-    __ror__ = _wide("__ror__")
-    __reversed__ = _wide("__reversed__")
-    __reduce__ = _wide("__reduce__")
-    __repr__ = _wide("__repr__")
-
-
-def _traced(combatants: Mapping[str, Combatant], notes: _Notes) -> _Traced:
-    out = _Traced(dict.items(combatants))  # type: ignore[arg-type]
-    out.notes = notes
-    return out
-
-
-_Base = tuple[Any, ...]
-
-
-class ReadMemo:
-    """Decisions and refusals kept under ((ruleset type, options, every field of the
-    state but its combatants), action, the combatants deciding looked up, by id, with
-    their records): :func:`decision_of`'s, one for the process, shared by every state, fight
-    and table of the same ruleset and options. Never pickled with anything."""
-
-    def __init__(self) -> None:
-        self.reads: dict[_Base, list[tuple[str, ...] | None]] = {}
-        """Per base, each set of combatants (by id; None: all) a decide read."""
-        self.kept: dict[tuple[Any, ...], Decision | FracasError] = {}
-        self.hits = 0
-        self.traced = 0
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self.kept)
-
-    def __reduce__(self) -> tuple[type[ReadMemo], tuple[()]]:
-        return (ReadMemo, ())
-
-    def find(
-        self, base: _Base, combatants: Mapping[str, Combatant]
-    ) -> Decision | FracasError | None:
-        for ids in self.reads.get(base, ()):
-            if ids is None:
-                key: tuple[Any, ...] = (base, None, combatants)
-            else:
-                key = (base, ids, _records(combatants, ids))
-            found = self.kept.get(key)
-            if found is not None:
-                self.hits += 1
-                return found
-        return None
-
-    def put(
-        self,
-        base: _Base,
-        ids: tuple[str, ...] | None,
-        combatants: Mapping[str, Combatant],
-        found: Decision | FracasError,
-    ) -> None:
-        if ids is None:
-            key: tuple[Any, ...] = (base, None, combatants)
-        else:
-            key = (base, ids, _records(combatants, ids))
-        with self._lock:
-            kept = self.kept
-            if len(kept) >= READ_DECISIONS:
-                kept.clear()
-                self.reads.clear()
-            known = self.reads.setdefault(base, [])
-            if ids not in known:
-                known.append(ids)
-            kept[key] = found
-
-    def forget(self, rules: Ruleset | None = None) -> None:
-        with self._lock:
-            if rules is None:
-                self.kept.clear()
-                self.reads.clear()
-                return
-            kind, options = type(rules), rules.options
-
-            def of(base: _Base) -> bool:
-                items = base[0].items
-                return bool(items[0] is kind and items[1] == options)
-
-            for base in [b for b in self.reads if of(b)]:
-                del self.reads[base]
-            for key in [k for k in self.kept if of(k[0])]:
-                del self.kept[key]
-
-
-_by_reads = ReadMemo()
-
-
-def _records(combatants: Mapping[str, Combatant], ids: tuple[str, ...]) -> tuple[Any, ...]:
-    """The records of ``ids`` (None for one absent), past any tracing of the mapping."""
-    look = dict.get
-    table = typing.cast(dict[str, Combatant], combatants)
-    return tuple([look(table, i) for i in ids])
-
-
-class _Rest:
-    """The ruleset's type and options and every field of a state but its combatants,
-    hashed once; one object per distinct value (:func:`_rest`), so that keys holding it
-    compare by identity."""
-
-    __slots__ = ("h", "items")
-
-    def __init__(self, items: tuple[Any, ...]) -> None:
-        self.items = items
-        self.h = hash(items)
-
-    def __hash__(self) -> int:
-        return self.h
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (
-            type(other) is _Rest and self.h == other.h and self.items == other.items
-        )
-
-
-_rests: dict[_Rest, _Rest] = {}
-_last: tuple[Any, ...] = (None, None, None)
-"""The last (rules, state, rest) asked: the lab asks every action of one state in a row."""
-
-
-def _rest(rules: Ruleset, state: Encounter) -> _Rest:
-    global _last
-    last = _last
-    if last[1] is state and last[0] is rules:
-        found: _Rest = last[2]
-        return found
-    made = _Rest((type(rules), rules.options, *_fields(state)))
-    found = _rests.setdefault(made, made)
-    if len(_rests) > READ_DECISIONS:
-        _rests.clear()
-    _last = (rules, state, found)
-    return found
-
-
-def _fields(state: Encounter) -> tuple[Any, ...]:
-    """Every field of ``state`` but its combatants."""
-    return (
-        state.ruleset,
-        state.order,
-        state.round,
-        state.turn,
-        state.values,
-        state.table,
-        state.hidden,
-        state.notes,
-        state.policy,
-        state.ended,
-        state.presets,
-    )
-
-
-def decision_of(rules: Ruleset, state: Encounter, action: Action) -> Decision | FracasError:
-    """:func:`decide`'s decision, or its refusal returned (not raised): kept under what
-    deciding read of the state (:class:`ReadMemo`), so that every state agreeing on it
-    gets it without deciding again, and a refusal costs a look-up, not an exception.
-
-    Deciding runs on a copy of the state whose combatants note each look-up by id
-    (any wider look counts as reading all of them); every other field of the state is
-    in the key whole. A deterministic decide given equal values for what it read reads
-    the same and decides the same. Not kept: a decision that holds a state or the
-    traced combatants (then it would not be the same value in another state), an error
-    other than a refusal, an unhashable action or options. With :func:`memos` off, the
-    plain :func:`decide`."""
-    if not _memos_on.get():
-        return _plain(rules, state, action)
-    combatants = state.combatants
-    try:
-        base = (_rest(rules, state), action)
-        found = _by_reads.find(base, combatants)
-    except TypeError:  # something unhashable: the plain way
-        return _plain(rules, state, action)
-    if found is not None:
-        return found
-    notes = _Notes()
-    traced = evolve(state, combatants=_traced(combatants, notes))
-    got: Decision | FracasError
-    try:
-        got = decide(rules, traced, action)
-    except FracasError as exc:
-        got = _stripped(exc)
-    except Exception:  # what the rules made of a traced state: the plain way
-        return _plain(rules, state, action)
-    if isinstance(got, Decision) and _holds_state(got, 0):
-        return _plain(rules, state, action)
-    ids = None if notes.wide else tuple(sorted(notes.ids))
-    _by_reads.traced += 1
-    with contextlib.suppress(TypeError):  # an unhashable key part: not kept
-        _by_reads.put(base, ids, combatants, got)
-    return got
-
-
-def _plain(rules: Ruleset, state: Encounter, action: Action) -> Decision | FracasError:
-    try:
-        return decide(rules, state, action)
-    except FracasError as exc:
-        return _stripped(exc)
-
-
-def _stripped(exc: FracasError) -> FracasError:
-    """``exc`` without its traceback and what it was raised while handling (whose
-    frames hold the states the rules made on the way)."""
-    exc.__traceback__ = exc.__context__ = exc.__cause__ = None
-    return exc
-
-
-def _fresh(exc: FracasError) -> FracasError:
-    """A copy of a kept refusal to raise (raising the kept one would grow its traceback
-    with every raise)."""
-    out = type(exc).__new__(type(exc))
-    Exception.__init__(out, *exc.args)
-    out.__dict__.update(exc.__dict__)
-    return out
-
-
-_LEAVES = (str, int, float, bool, type(None), bytes, Fraction, enum.Enum, type)
-
-
-def _holds_state(value: Any, depth: int) -> bool:
-    """Whether ``value`` holds a state or traced combatants (or anything this cannot
-    look through: taken as holding one)."""
-    if isinstance(value, _LEAVES):
-        return False
-    if isinstance(value, Encounter | _Traced) or depth > 12:
-        return True
-    if isinstance(value, Combatant):
-        return False  # a record: equal in every state the key matches
-    if isinstance(value, tuple | list | frozenset | set):
-        return any(_holds_state(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return any(
-            _holds_state(k, depth + 1) or _holds_state(v, depth + 1) for k, v in value.items()
-        )
-    if dataclasses.is_dataclass(value):
-        return any(
-            _holds_state(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)
-        )
-    return True
-
-
-RULE_ID = re.compile(r"\b(?:P-)?[A-Z]{2,3}-[A-Z]?\d+\b")
-"""A rule ID in words (``DC-37``, ``WL-G16``, ``P-TD-4``)."""
-
-
-def cite(rules: Rules[Any], refusal: Refusal) -> Refusal:
-    """``refusal`` with its rule IDs (the contract's ``refusal_rules``) after its words,
-    where its words cite no rule yet: ``'bo' is 2 tiles away; melee reaches 1 tile,
-    diagonals included (DC-6)``; unchanged where its code has no rule or it cites one."""
-    ids = rules.contract.refusal_rules.get(refusal.code)
-    if not ids or RULE_ID.search(refusal.message) or type(refusal) is not Refusal:
-        return refusal
-    return Refusal(refusal.code, f"{refusal.message} ({ids})")
 
 
 # --- what the contract and the options give ---------------------------------

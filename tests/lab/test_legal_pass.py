@@ -2,7 +2,7 @@
 candidate attacks and untargeted actions, and "may do now", never offer an action the
 rules refuse and never hide one they allow, on every example and on generated states.
 
-The pass is :func:`~fracas.rulesets.base.decision_of`: a refusal is a value kept by
+The pass is :func:`~fracas.rulesets.memo.decision_of`: a refusal is a value kept by
 what deciding read, not an exception raised for every action on every target and tile.
 """
 

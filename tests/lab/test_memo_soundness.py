@@ -2,10 +2,10 @@
 
 Every example (``examples/*.yaml``, ``examples/start/*.yaml``) and generated states
 (hypothesis: random HPs and dice) are played by the lab's tactics twice: with the memos
-on (:func:`~fracas.rulesets.base.decision_of`'s decisions kept by the combatants
+on (:func:`~fracas.rulesets.memo.decision_of`'s decisions kept by the combatants
 deciding read, the lab's enumerations and scores shared between states), warmed first
 by other fights of the same file so that later states are answered from other states'
-entries; and with them off (:func:`~fracas.rulesets.base.memos`), in a fresh decision
+entries; and with them off (:func:`~fracas.rulesets.memo.memos`), in a fresh decision
 memo. The actions chosen, the advisor's whole ranking, every event, every decision and
 every refusal, and the exact odds must be equal.
 """
@@ -31,7 +31,7 @@ from fracas.lab.plans import rank
 from fracas.lab.policy import Policy
 from fracas.model import Action, Encounter
 from fracas.odds.action import action_odds
-from fracas.rulesets import base
+from fracas.rulesets import base, memo
 from fracas.rulesets.base import Decisions, decide, decision_of, keeping_decisions, memos
 from tests.lab.test_legal_pass import every_try
 
@@ -120,10 +120,10 @@ def test_memo_hits_are_met() -> None:
     other = next(c for c in state.combatants.values() if c.id not in (actor, target.id))
     action = Action(actor, "attack", target.id)
     first = decision_of(rs, state, action)
-    hits = base._by_reads.hits
+    hits = memo._by_reads.hits
     changed = state.with_combatant(dataclasses.replace(other, hp=max(0, other.hp - 1)))
     assert decision_of(rs, changed, action) is first  # kept by what was read
-    assert base._by_reads.hits == hits + 1
+    assert memo._by_reads.hits == hits + 1
     self_attack = decision_of(rs, state, Action(actor, "attack", actor))
     assert isinstance(self_attack, FracasError) and self_attack.code == "self_target"
     with pytest.raises(FracasError) as err:  # decided raises a copy of the kept refusal

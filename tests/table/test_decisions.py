@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.rulesets import base
+from fracas.rulesets import memo as rules_memo
 from fracas.rulesets.base import Decisions, decided, forget_decisions, keeping_decisions
 from fracas.table import Identity, Table, TableService, View
 from tests.play.support import EXAMPLES
@@ -51,9 +51,9 @@ def test_a_decision_is_kept_in_the_memo_of_the_block_that_asks(tmp_path: Path) -
     memo = Decisions()
     with keeping_decisions(memo):
         inside = decided(one.ruleset, one.state, action)
-    assert len(memo) == 1 and not any(k[3] == action for k in base._decisions)
+    assert len(memo) == 1 and not any(k[3] == action for k in rules_memo._decisions)
     assert decided(one.ruleset, one.state, action) is not inside  # the process's: new
-    assert any(k[3] == action for k in base._decisions)
+    assert any(k[3] == action for k in rules_memo._decisions)
     memo.forget(one.ruleset)
     assert len(memo) == 0
     assert len(pickle.loads(pickle.dumps(memo))) == 0  # never pickled with anything

@@ -23,7 +23,7 @@ from pathlib import Path
 from fracas.engine.may_do import Option, options_now
 from fracas.io.store import open_store
 from fracas.model import Action
-from fracas.rulesets import base
+from fracas.rulesets import memo
 from fracas.rulesets.base import Ruleset, decided, forget_decisions
 from fracas.table import Identity, Table, TableService, View
 from tests.play.support import EXAMPLES
@@ -41,7 +41,7 @@ def _table(tmp: Path) -> Table:
 def _kept(ruleset: Ruleset, table: Table | None = None) -> int:
     """The decisions this process keeps of ``ruleset`` (its type and options), in its
     own memo and in ``table``'s."""
-    memos = [base._decisions, *([table.decisions.kept] if table is not None else [])]
+    memos = [memo._decisions, *([table.decisions.kept] if table is not None else [])]
     return sum(1 for m in memos for k in m if k[0] is type(ruleset) and k[1] == ruleset.options)
 
 
@@ -88,9 +88,9 @@ def test_may_do_now_keeps_no_decision(tmp_path: Path) -> None:
     attack = next(o for o in options if o.spec.name == "attack")
     assert (attack.actor, attack.targets, attack.tile) == (
         "bo",
-        ("ana", "dee", "bo", "cy"),
+        ("ana", "dee", "cy", "bo"),
         True,
-    )  # enemies first
+    )  # enemies first, then allies, then Bo himself (issue 35)
     assert _kept(ruleset) == 0
 
 

@@ -13,7 +13,7 @@ from fracas.engine.play import Engine
 from fracas.errors import FracasError
 from fracas.io.store import EncounterStore, MovedOn, open_store
 from fracas.model import Action
-from fracas.rulesets import base
+from fracas.rulesets import memo
 from fracas.rulesets.base import forget_decisions
 from fracas.table import Change, Feed, Table, TableService
 from fracas.table.writer import TableLock, Writer, live_seed, load
@@ -70,7 +70,7 @@ def test_a_change_is_kept_once_stored_its_decisions_in_the_writers_memo(
     assert (record.seq, writer.seq) == (seq, seq + 1)
     assert load(store, table.name).engine.state == writer.state  # stored
     assert [c.seq for c in heard] == [seq + 1]
-    assert len(writer.decisions) == 1 and not base._decisions  # the writer's own
+    assert len(writer.decisions) == 1 and not memo._decisions  # the writer's own
 
 
 def test_a_refusal_or_a_lost_race_leaves_the_writer_as_stored(tmp_path: Path) -> None:

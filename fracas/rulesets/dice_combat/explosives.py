@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from fracas.dice.pools import Faces, Joint, Part, roll_joint
+from fracas.dice.pools import Apart, Faces, Joint, Part, roll_joint
 from fracas.dice.source import Dice
 from fracas.model import (
     ActionUsed,
@@ -135,11 +135,13 @@ def blast(
 
 
 @dataclass(frozen=True, slots=True)
-class Landed:
+class Landed(Apart):
     """What the attack d20 and the victims' Defend d20s of a throw decide (DC-34, DC-39,
     DC-43), the class of the joint draw: on a critical failure the total alone (the
     throw scatters, its victims defend after); else per victim whether it is hit and
-    whether it fumbled (DC-33: an explosive's critical success is plain)."""
+    whether it fumbled (DC-33: an explosive's critical success is plain). Each victim's
+    Defend is read apart from the others' once the attack is known
+    (:class:`~fracas.dice.pools.Apart`)."""
 
     bonus: int
     profile: str
@@ -150,14 +152,13 @@ class Landed:
     def natural(self, faces: Faces) -> int:
         return KEEP[self.edge](faces) if self.edge is not None else faces[0][0]
 
-    def __call__(self, faces: tuple[Faces, ...]) -> tuple[Any, ...]:
-        natural = self.natural(faces[0])
+    def apart(self, first: Faces) -> tuple[Any, tuple[Defends | None, ...]]:
+        natural = self.natural(first)
         total = natural + self.bonus
         if critical(self.profile, natural) == "failure":
-            return ("scatters", total)
-        return tuple(
-            Defends(total, bonus, failure, True, None)(rolled)
-            for (bonus, failure), rolled in zip(self.defends, faces[1:], strict=True)
+            return ("scatters", total), (None,) * len(self.defends)
+        return None, tuple(
+            Defends(total, bonus, failure, True, None) for bonus, failure in self.defends
         )
 
 

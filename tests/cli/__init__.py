@@ -1,0 +1,1 @@
+"""The command line as a process: what it imports to start (issue 34, startup)."""
