@@ -23,6 +23,7 @@ from fracas.rulesets import base
 from fracas.rulesets.base import ActionSpec, DieSpec, Ruleset, move_is_own
 
 __all__ = [
+    "ACTORLESS",
     "AMOUNT_MAX",
     "CORE_ACTIONS",
     "CORE_DICE",
@@ -104,12 +105,12 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec(
         "initiative",
-        "a game master's new turn order: `order: [ids]`, every combatant once (the turn "
-        "in progress goes on; the next follows the new order)",
-        ("order",),
+        "a game master's new turn order: `order: [ids]`, every combatant once, or `roll: "
+        "true`: initiative rolled again by the ruleset's own rule, where it keeps a rolled "
+        "initiative (the turn in progress goes on; the next follows the new order)",
+        ("order", "roll"),
         "none",
-        required=("order",),
-        types={"order": list[str]},
+        types={"order": list[str], "roll": bool},
         combatant_params=("order",),
     ),
     ActionSpec(
@@ -125,7 +126,7 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
         "roll",
         "a free roll for the table: `notation: 2d6+1` (NdS, NdS! explodes, khN/klN keep, "
         "+/- terms), logged; its dice are labelled `roll`; `secret: true`: only the game "
-        "master reads it",
+        "master reads it; without an `actor`, the game master's own roll",
         ("notation", "secret"),
         "none",
         required=("notation",),
@@ -194,6 +195,10 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
         },
     ),
 )
+
+ACTORLESS = frozenset({"roll"})
+"""The actions an entry may give without ``actor`` (:data:`~fracas.model.NO_ACTOR`): a
+free roll that is the game master's own, no combatant's."""
 
 PRIVATE_ACTIONS = frozenset({"note", "tactics"})
 """Table actions whose records only the game master reads (a player's log has no line of

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from fracas.engine.catalogue import (
+    ACTORLESS,
     CORE_ACTIONS,
     CORE_FIELDS,
     SET_ONLY_FIELDS,
@@ -29,7 +30,7 @@ from fracas.engine.catalogue import (
 )
 from fracas.engine.combatants import check_tile
 from fracas.errors import DiceError, FileError, Refusal, Where, brief, dotted
-from fracas.model import Action, Encounter
+from fracas.model import NO_ACTOR, Action, Encounter
 from fracas.model.validation import Locator, TileInput, validate
 from fracas.rulesets import ActionSpec, Ruleset
 
@@ -56,8 +57,8 @@ Path = tuple[str | int, ...]
 class _ActionCore:
     __pydantic_config__ = ConfigDict(extra="forbid")
 
-    actor: str
     do: str
+    actor: str | None = None
     target: str | None = None
     at: TileInput | None = None
     dice: dict[str, int | list[int]] = field(default_factory=dict)
@@ -98,7 +99,7 @@ def check_action(
     core: _ActionCore = validate(_ActionCore, core_raw, locate, at, valid_fields=ACTION_KEYS)
     for key in ("actor", "target"):
         cid = getattr(core, key)
-        if cid is not None and cid not in ids:
+        if cid is not None and cid != NO_ACTOR and cid not in ids:
             raise FileError(
                 "unknown_combatant",
                 f"{cid!r} is not a combatant; valid: {', '.join(ids)}",
@@ -111,6 +112,15 @@ def check_action(
             "unknown_action",
             f"{core.do!r} is not an action of {ruleset.about.name}; valid: {', '.join(valid)}",
             locate((*at, "do")),
+        )
+    actor = core.actor or NO_ACTOR  # none given (or null): the game master's own roll
+    if actor == NO_ACTOR and core.do not in ACTORLESS:
+        raise FileError(
+            "missing_field",
+            f"{core.do!r} needs an `actor` (a combatant id; only a roll may have none: "
+            "the game master's own)",
+            locate(at),
+            (*at, "actor"),
         )
     if core.at is not None:
         check_tile(core.at, bounds, locate, (*at, "at"))
@@ -140,7 +150,7 @@ def check_action(
         check_tile(to, bounds, locate, (*at, "to"))
         params = {"to": to, **{k: v for k, v in params.items() if k != "to"}}
     dice = check_dice(ruleset, core.dice, ids, locate, (*at, "dice"))
-    return Action(core.actor, core.do, core.target, core.at, params, dice)
+    return Action(actor, core.do, core.target, core.at, params, dice)
 
 
 def check_now(
@@ -171,7 +181,9 @@ def _named(where: str, message: str) -> str:
 
 def _entry(action: Action) -> dict[str, Any]:
     """An :class:`Action` as the entry a file would give (tuples as lists)."""
-    entry: dict[str, Any] = {"actor": action.actor, "do": action.do}
+    entry: dict[str, Any] = {"do": action.do}
+    if action.actor != NO_ACTOR:
+        entry["actor"] = action.actor
     if action.target is not None:
         entry["target"] = action.target
     if action.at is not None:

@@ -15,14 +15,22 @@ from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field
 
-from fracas.errors import FileError, FracasError
-from fracas.model import Combatant, HouseRules
+from fracas.errors import FileError, FracasError, Refusal
+from fracas.model import Combatant, Encounter, HouseRules
 from fracas.model.frozen import freeze
 from fracas.model.grid import Tile
 from fracas.model.validation import Locator, TileInput, check_names, validate
 from fracas.rulesets.base import Ruleset, max_hp_default
 
-__all__ = ["CORE_FIELDS", "ID", "MAX_MAP", "check_tile", "read_combatant", "read_house_rules"]
+__all__ = [
+    "CORE_FIELDS",
+    "ID",
+    "MAX_MAP",
+    "check_free",
+    "check_tile",
+    "read_combatant",
+    "read_house_rules",
+]
 
 ID = re.compile(r"^[a-z0-9_-]+$")
 """What a combatant id may be."""
@@ -118,6 +126,30 @@ def check_tile(
             "off_map",
             f"tile {list(tile)!r} is off the map: x in 0..{width - 1}, y in 0..{height - 1}",
             locate(at),
+        )
+
+
+def check_free(ruleset: Ruleset, state: Encounter, mover: Combatant, tile: Tile) -> None:
+    """Refuse to put ``mover`` on ``tile`` where another stands (a move, an ``add``, a
+    ``set at``), unless the rules let two share a tile (the option ``share_tiles`` where
+    the options have one, else the contract's
+    :attr:`~fracas.rulesets.base.Contract.share_tiles`). One the game master hides is
+    "someone": the refusal reaches whoever asked.
+
+    Raises:
+        Refusal: ``tile_taken``, naming the tile and who is on it.
+    """
+    if getattr(ruleset.options, "share_tiles", ruleset.contract.share_tiles):
+        return
+    spot = (tile[0], tile[1])
+    for c in state.combatants.values():
+        if c.id == mover.id or c.at is None or (c.at[0], c.at[1]) != spot:
+            continue
+        who = "someone" if c.id in state.hidden else c.name
+        raise Refusal(
+            "tile_taken",
+            f"{who} is on {spot[0]}, {spot[1]}: {mover.name} cannot stand there too; "
+            "pick a free tile",
         )
 
 

@@ -16,9 +16,21 @@ from typing import Any
 
 from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Encounter
-from fracas.rulesets.base import ActionSpec, Ruleset, decide
+from fracas.rulesets.base import ActionSpec, Cost, Ruleset, costs_of, decide, is_down
 
-__all__ = ["Option", "options_now", "param_choices", "param_flags", "param_numbers"]
+__all__ = [
+    "RELATIONS",
+    "Option",
+    "options_now",
+    "param_choices",
+    "param_flags",
+    "param_numbers",
+    "relation",
+    "target_order",
+]
+
+RELATIONS = ("enemy", "ally", "self")
+"""What a target is to the actor, in the order targets are offered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +47,9 @@ class Option:
     """The values of each parameter that has a closed set of them (weapons, items, limbs)."""
     refusal: FracasError | None = None
     """Why it is not allowed now (the first refusal met); None when it is."""
+    costs: tuple[Cost, ...] = ()
+    """What the first action allowed (its required values, no other parameter) spends
+    before any die, as the rules decide it (issue 35: shown before it is confirmed)."""
 
     @property
     def allowed(self) -> bool:
@@ -152,6 +167,7 @@ def options_now(
         first: FracasError | None = None
         targets: list[str] = []
         tile = allowed = False
+        costs: tuple[Cost, ...] = ()
         good: dict[str, set[str]] = {p: set() for p in spec.required}
         for params in _required_values(spec, choices):
             for action in _tries(spec, who, state, params, unseen):
@@ -160,6 +176,8 @@ def options_now(
                     if first is None or first.code == "self_target":
                         first = refusal
                     continue
+                if not allowed:  # the first allowed: what it spends (issue 35)
+                    costs = costs_of(ruleset, state, action)
                 allowed = True
                 for p, v in params.items():
                     good[p].add(v)
@@ -173,12 +191,32 @@ def options_now(
             p: tuple(v for v in values if v in good[p]) if p in good else values
             for p, values in choices.items()
         }
-        # the other sides first, allies after (a list of several targets begins with
-        # the enemies: a pick from its top never hits a friend)
-        side = state.combatants[who].side
-        targets.sort(key=lambda cid: state.combatants[cid].side == side)
-        out.append(Option(spec, who, tuple(targets), tile, narrowed))
+        ordered = target_order(ruleset, state, who, targets)
+        out.append(Option(spec, who, ordered, tile, narrowed, costs=costs))
     return out
+
+
+def relation(state: Encounter, actor: str, target: str) -> str:
+    """What ``target`` is to ``actor``: ``self``, an ``ally`` (its side) or an ``enemy``."""
+    if target == actor:
+        return "self"
+    same = state.combatants[target].side == state.combatants[actor].side
+    return "ally" if same else "enemy"
+
+
+def target_order(
+    ruleset: Ruleset, state: Encounter, actor: str, targets: Sequence[str]
+) -> tuple[str, ...]:
+    """``targets`` as an action offers them (issue 35): the actor's enemies first, then
+    its allies, then itself, and last whoever is down (where the rules let it be targeted
+    at all), each group in the order given. A list of several targets begins with the
+    enemies standing: a pick from its top never hits a friend nor wastes a blow."""
+
+    def key(cid: str) -> tuple[bool, int]:
+        down = is_down(ruleset, state.combatants[cid])
+        return down, RELATIONS.index(relation(state, actor, cid))
+
+    return tuple(sorted(targets, key=key))
 
 
 def _required_values(

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from fracas.dice.source import Dice, GivenDice, RandomDice, Roll
 from fracas.engine.catalogue import GM_ACTION_NAMES, advances_turn, walks
 from fracas.engine.checking import Bounds, check_now
-from fracas.engine.table_actions import plan_gm
+from fracas.engine.combatants import check_free
+from fracas.engine.table_actions import marks_at_end, marks_at_start, plan_gm
 from fracas.errors import FracasError, Refusal
 from fracas.model import (
     Action,
@@ -23,8 +24,6 @@ from fracas.model import (
     Event,
     Moved,
     Note,
-    StatusCleared,
-    StatusSet,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
@@ -74,7 +73,7 @@ def end_turn(
     ``following``: the order whose next combatant begins (a delay's old order).
     """
     actor = state.turn.actor
-    events = ruleset.turn_end(state, actor, dice)
+    events = [*ruleset.turn_end(state, actor, dice), *marks_at_end(ruleset, state, actor)]
     events.append(TurnEnded(actor, passed))
     old = following if following is not None else state.order
     index = old.index(actor) + 1
@@ -127,19 +126,12 @@ def begin_turn(
 
 
 def marks_tick(ruleset: Ruleset, state: Encounter, actor: str) -> list[Event]:
-    """A free-form mark (a status the ruleset does not read, the game master's) with a
-    whole number of ``turns`` counts one down at the start of its bearer's turn and is
-    gone when none is left; the ruleset's own statuses tick by its rules."""
-    out: list[Event] = []
-    for name, details in state.get(actor).statuses.items():
-        turns = details.get("turns")
-        if type(turns) is not int or ruleset.contract.status(name) is not None:
-            continue
-        if turns <= 1:
-            out.append(StatusCleared(actor, name))
-        else:
-            out.append(StatusSet(actor, name, {**details, "turns": turns - 1}))
-    return out
+    """The game master's free-form marks (statuses the ruleset does not read) at the start
+    of ``actor``'s turn: its own with a whole number of ``turns`` count one down and are
+    gone when none is left; anyone's that lasts until the start of ``actor``'s next turn
+    ends (:func:`~fracas.engine.table_actions.marks_at_start`; those that last until the
+    end of a turn end in :func:`end_turn`). The ruleset's own statuses tick by its rules."""
+    return marks_at_start(ruleset, state, actor)
 
 
 def advance_to(ruleset: Ruleset, state: Encounter, actor: str, dice: Dice) -> list[Event]:
@@ -177,6 +169,7 @@ def plan(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list
         events = advance_to(ruleset, state, action.actor, dice)
         state = fold(state, events)
     if action.do == "move":  # a game master's move unless the ruleset makes it the actor's
+        check_free(ruleset, state, state.get(action.actor), action.params["to"])
         if walks(action):
             events.append(walked(ruleset, state, action))
         return [*events, *ruleset.move(state, action), Moved(action.actor, action.params["to"])]

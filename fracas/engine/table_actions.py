@@ -13,13 +13,13 @@ or delaying the combatant whose turn it is), the engine adds the turn's passing
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from fracas.dice import notation
-from fracas.dice.source import Dice
+from fracas.dice.source import Dice, RandomDice
 from fracas.engine.catalogue import _STATUSES, NOTE_MAX, ROLL_LABEL, SET_ONLY_FIELDS, core_actions
-from fracas.engine.combatants import CORE_FIELDS, ID, check_tile, read_combatant
+from fracas.engine.combatants import CORE_FIELDS, ID, check_free, check_tile, read_combatant
 from fracas.errors import FileError, FracasError, Refusal
 from fracas.model import (
     Action,
@@ -45,7 +45,18 @@ from fracas.model.frozen import EMPTY, freeze, thaw
 from fracas.model.validation import check_names, validate
 from fracas.rulesets.base import Ruleset, on_sheet, plain, sheet_json_raw
 
-__all__ = ["added_ids", "change_hp", "judgement_calls", "plan_gm", "policy_of", "set_fields"]
+__all__ = [
+    "added_ids",
+    "change_hp",
+    "judgement_calls",
+    "marks_at_end",
+    "marks_at_start",
+    "plan_gm",
+    "policy_of",
+    "rolled_initiative",
+    "rolls_initiative",
+    "set_fields",
+]
 
 
 def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> list[Event]:
@@ -75,7 +86,7 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
             )
         return [CombatantRemoved(actor)]
     if action.do == "initiative":
-        return [OrderSet(_permutation(state, params["order"]))]
+        return _initiative(ruleset, state, params, dice)
     if action.do == "delay":
         return [OrderSet(delayed(state, actor, params["after"]))]
     if action.do in ("hide", "show"):
@@ -280,6 +291,8 @@ def _status(ruleset: Ruleset, state: Encounter, actor: str, add: Any, remove: An
         except Refusal as exc:
             raise Refusal(exc.code, f"status add: {exc.message}") from None
         spec = ruleset.contract.status(name)
+        if spec is None:  # the game master's own mark: how long it lasts
+            checked = _lasting(state, name, checked)
         if spec is not None and spec.on_sheet is not None:
             if name in held(spec.on_sheet):  # a set: held once (escalation's ES-13)
                 raise Refusal(
@@ -351,6 +364,14 @@ def _add(
         )
     except FileError as exc:
         raise Refusal(exc.code, f"add {exc.where}: {exc.message}") from None
+    return _added(ruleset, state, c, after)
+
+
+def _added(ruleset: Ruleset, state: Encounter, c: Combatant, after: str | None) -> CombatantAdded:
+    """``c`` added, on a free tile (:func:`check_free`), in the order after ``after``
+    (default: last)."""
+    if c.at is not None:
+        check_free(ruleset, state, c, c.at)
     if after is None:
         return CombatantAdded(c, (*state.order, c.id))
     _known(state, after, "add after")
@@ -403,10 +424,7 @@ def _copy(
         c: Combatant = freeze(ruleset.settle(fresh, frozenset({"hp"}), fresh=True))
     except FracasError as exc:
         raise Refusal(exc.code, f"add copy {source!r}: {exc.message}") from None
-    if after is None:
-        return CombatantAdded(c, (*state.order, c.id))
-    _known(state, after, "add after")
-    return CombatantAdded(c, _placed(state.order, c.id, after))
+    return _added(ruleset, state, c, after)
 
 
 # --- a free roll -------------------------------------------------------------------
@@ -437,3 +455,154 @@ def _roll(actor: str, text: str, dice: Dice) -> Rolled:
         terms.append((sign, tuple(faces.faces) if faces.faces else (value,), value))
     total = sum(sign * value for sign, _, value in terms)
     return Rolled(actor, str(expr), tuple(terms), total)
+
+
+# --- how long a mark lasts ---------------------------------------------------------
+
+UNTIL = ("start", "end")
+"""The turn of the combatant ``of`` a game master's mark lasts until (``until``): the
+start or the end of its next turn."""
+
+
+def _lasting(state: Encounter, name: str, details: Mapping[str, int | str]) -> dict[str, int | str]:
+    """A free mark's details with its duration checked: ``turns: N`` (N turns of its
+    bearer, :func:`marks_at_start`), ``until: start|end`` with ``of: ID`` (until the start
+    or the end of that combatant's next turn; for the end, ``left`` counts the ends to
+    pass: two where it is set in that combatant's own turn, whose end is not its next),
+    or neither (until removed).
+
+    Raises:
+        Refusal: ``bad_value`` (an ``until`` that is neither, ``of`` without ``until``,
+            both ``turns`` and ``until``), ``unknown_combatant`` (``of``).
+    """
+    until, of = details.get("until"), details.get("of")
+    if until is None and of is None:
+        return dict(details)
+    if until not in UNTIL:
+        raise Refusal(
+            "bad_value",
+            f"status add {name} until: {until!r}: give start or end (of the next turn of `of: ID`)",
+        )
+    if not isinstance(of, str) or of not in state.combatants:
+        raise Refusal(
+            "unknown_combatant",
+            f"status add {name} of: {of!r} is not a combatant in the fight; valid: "
+            f"{', '.join(state.order)}",
+        )
+    if "turns" in details:
+        raise Refusal(
+            "bad_value",
+            f"status add {name}: give `turns: N` or `until: {until}` with `of`, not both",
+        )
+    out = {k: v for k, v in details.items() if k != "left"}
+    if until == "end":
+        out["left"] = 2 if state.turn.actor == of else 1
+    return out
+
+
+def _marks(
+    ruleset: Ruleset, state: Encounter, actor: str, *, own: bool
+) -> Iterator[tuple[str, str, Mapping[str, int | str]]]:
+    """The free-form marks (statuses the ruleset does not read) that ``actor``'s turn
+    may end: those that name it (``of``), and with ``own`` its own: bearer, name, details."""
+    for c in state.combatants.values():
+        for name, details in c.statuses.items():
+            names = (own and c.id == actor) or details.get("of") == actor
+            if names and ruleset.contract.status(name) is None:
+                yield c.id, name, details
+
+
+def marks_at_start(ruleset: Ruleset, state: Encounter, actor: str) -> list[Event]:
+    """The game master's marks at the start of ``actor``'s turn: ``actor``'s own with a
+    whole number of ``turns`` count one down (gone when none is left); anyone's that
+    lasts ``until: start`` of ``actor``'s next turn ends. The ruleset's own statuses
+    tick by its rules."""
+    out: list[Event] = []
+    for bearer, name, details in _marks(ruleset, state, actor, own=True):
+        if details.get("until") == "start" and details.get("of") == actor:
+            out.append(StatusCleared(bearer, name))
+            continue
+        turns = details.get("turns")
+        if bearer != actor or type(turns) is not int or "until" in details:
+            continue
+        if turns <= 1:
+            out.append(StatusCleared(bearer, name))
+        else:
+            out.append(StatusSet(bearer, name, {**details, "turns": turns - 1}))
+    return out
+
+
+def marks_at_end(ruleset: Ruleset, state: Encounter, actor: str) -> list[Event]:
+    """The game master's marks at the end of ``actor``'s turn: anyone's that lasts
+    ``until: end`` of ``actor``'s next turn counts the end (``left``) and ends at its
+    last."""
+    out: list[Event] = []
+    for bearer, name, details in _marks(ruleset, state, actor, own=False):
+        if details.get("until") != "end":
+            continue
+        left = details.get("left")
+        if type(left) is not int or left <= 1:
+            out.append(StatusCleared(bearer, name))
+        else:
+            out.append(StatusSet(bearer, name, {**details, "left": left - 1}))
+    return out
+
+
+# --- initiative --------------------------------------------------------------------
+
+
+def _initiative(
+    ruleset: Ruleset, state: Encounter, params: Mapping[str, Any], dice: Dice
+) -> list[Event]:
+    """A new turn order: the one given (``order``), or initiative rolled again
+    (``roll: true``, :func:`rolled_initiative`)."""
+    order = params.get("order")
+    if params.get("roll") is True:
+        if order is not None:
+            raise Refusal("bad_value", "initiative: give `order: [ids]` or `roll: true`, not both")
+        return rolled_initiative(ruleset, state, dice)
+    if order is None:
+        raise Refusal(
+            "missing_field",
+            "initiative needs `order: [ids]` (every combatant once) or `roll: true`",
+        )
+    return [OrderSet(_permutation(state, order))]
+
+
+def rolled_initiative(ruleset: Ruleset, state: Encounter, dice: Dice) -> list[Event]:
+    """Initiative rolled again mid-fight by the ruleset's own rule
+    (:meth:`~fracas.rulesets.base.Ruleset.initiative`), every combatant's kept value
+    (:attr:`~fracas.rulesets.base.Contract.initiative_field`) cleared first so that each
+    rolls, its dice through ``dice`` (physical dice and a replay give them): the
+    ruleset's events (the values kept, the log's lines), then the new order.
+
+    Raises:
+        Refusal: ``no_initiative_roll`` where the ruleset keeps no rolled initiative or
+            rolls no die for it (an option that orders turns by the file).
+    """
+    field = ruleset.contract.initiative_field
+    faces = _Faces(dice)
+    rolled: tuple[tuple[str, ...], list[Event]] = ((), [])
+    if field is not None:
+        cleared = state
+        for cid in state.combatants:
+            cleared = cleared.with_sheet(cid, **{field: None})
+        rolled = ruleset.initiative(cleared, faces)
+    if not faces.faces:
+        raise Refusal(
+            "no_initiative_roll",
+            f"initiative roll: {ruleset.about.name} rolls no initiative here; give the "
+            "order: `order: [ids]`",
+        )
+    order, events = rolled
+    return [*events, OrderSet(_permutation(state, order))]
+
+
+def rolls_initiative(ruleset: Ruleset, state: Encounter) -> bool:
+    """Whether initiative may be rolled again in ``state`` (:func:`rolled_initiative`
+    rolls a die), asked of seeded dice: nothing is kept."""
+    try:
+        rolled_initiative(ruleset, state, RandomDice(0))
+    except FracasError:
+        return False
+    return True

@@ -26,7 +26,7 @@ from fracas.engine.combatants import MAX_MAP, read_combatant, read_house_rules
 from fracas.engine.play import Engine, Record, dice_from_rolls
 from fracas.engine.table_actions import added_ids, policy_of
 from fracas.errors import FileError, FracasError, Where, brief
-from fracas.model import Action, Combatant, Encounter, Policy, Turn
+from fracas.model import NO_ACTOR, Action, Combatant, Encounter, Policy, Turn
 from fracas.model.validation import Locator, check_names, validate
 from fracas.rulesets import Ruleset, find_ruleset
 from fracas.rulesets.base import plain
@@ -642,6 +642,8 @@ def action_json(action: Action, dice: Mapping[str, Sequence[int]] | None = None)
     """An action as a file's action entry: ``actor``, ``do``, ``target``, ``at``, its
     parameters, and ``dice`` (``dice`` where given, else the action's own) when any."""
     entry: dict[str, Any] = {"actor": action.actor, "do": action.do}
+    if action.actor == NO_ACTOR:  # the game master's own roll: an entry without an actor
+        del entry["actor"]
     if action.target is not None:
         entry["target"] = action.target
     if action.at is not None:

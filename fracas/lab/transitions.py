@@ -15,14 +15,22 @@ many states, both checked on every enumeration, never assumed:
   it. A deterministic step given the same values for what it read reads the same
   things and makes the same events, so the events are kept under (action, decision,
   the values read, HPs left out), and another state with those values gets them.
+- **The folds between steps** (a roll that ends in ``Then(step)``: the step rolls on
+  the state after the events before it) are not the steps' reads: what a fold reads
+  (the attacker's AP, to pay it) is kept apart, and counts only where a later step
+  reads anything of the state it folded to (that state is made of what the fold read
+  and the events, which what the steps read decides). So a wasteland attack, whose
+  steps after the shots read nothing of the state, enumerated with 9 AP serves 6 AP.
+  Each distinct (state, events before a step) is folded once for all dice paths.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import threading
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, NoReturn
@@ -31,9 +39,9 @@ from fracas.dice.source import Dice
 from fracas.engine.catalogue import GM_ACTION_NAMES
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.watch import Notes, watched
-from fracas.model import Action, Combatant, Encounter, Event
+from fracas.model import Action, Combatant, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset, decided, memos_on
-from fracas.rulesets.steps import roll_all
+from fracas.rulesets.steps import Then
 
 __all__ = ["Transitions"]
 
@@ -233,13 +241,25 @@ _NOTES = Notes()
 
 class _Reads:
     """What the traced state was asked for since the last :meth:`reset`: its fields
-    here, its combatants in :data:`_NOTES`."""
+    here, its combatants in :data:`_NOTES`; and, apart, what the folds between the
+    steps of a roll read (:meth:`folding`), counted only where a later step read the
+    state it folded to (:meth:`later`)."""
 
     fields: ClassVar[set[str]] = set()
+    fold_fields: ClassVar[set[str]] = set()
+    fold_ids: ClassVar[set[str]] = set()
+    fold_wide: ClassVar[bool] = False
+    read_later: ClassVar[bool] = False
+    """A step after a fold read its state: what the folds read counts."""
+    lost: ClassVar[bool] = False
+    """A fold made a state that is not traced: a later step's reads go unseen."""
+    in_fold: ClassVar[bool] = False
 
     @classmethod
     def reset(cls) -> None:
         cls.fields = set()
+        cls.fold_fields, cls.fold_ids = set(), set()
+        cls.fold_wide = cls.read_later = cls.lost = cls.in_fold = False
         _NOTES.reset()
 
     @classmethod
@@ -248,12 +268,53 @@ class _Reads:
         _NOTES.wide = True
 
     @classmethod
+    def _swap(cls) -> tuple[set[str], set[str], bool]:
+        """The reads so far, set aside; the notes start empty."""
+        saved = (cls.fields, _NOTES.ids, _NOTES.wide)
+        cls.fields = set()
+        _NOTES.reset()
+        return saved
+
+    @classmethod
+    @contextlib.contextmanager
+    def folding(cls) -> Iterator[None]:
+        """Reads in this block are a fold's: kept apart from the steps' own."""
+        saved = cls._swap()
+        cls.in_fold = True
+        try:
+            yield
+        finally:
+            cls.in_fold = False
+            cls.fold_fields |= cls.fields
+            cls.fold_ids |= _NOTES.ids
+            cls.fold_wide = cls.fold_wide or _NOTES.wide
+            cls.fields, _NOTES.ids, _NOTES.wide = saved
+
+    @classmethod
+    @contextlib.contextmanager
+    def later(cls) -> Iterator[None]:
+        """Reads in this block are a step's after a fold: any read at all makes what
+        the folds read count (the folded state is made of it)."""
+        saved = cls._swap()
+        try:
+            yield
+        finally:
+            if cls.fields or _NOTES.ids or _NOTES.wide:
+                cls.read_later = True
+            cls.fields |= saved[0]
+            _NOTES.ids |= saved[1]
+            _NOTES.wide = _NOTES.wide or saved[2]
+
+    @classmethod
     def read(cls) -> _Read | None:
-        if _NOTES.wide:
+        later = cls.read_later or cls.lost
+        if _NOTES.wide or (later and (cls.fold_wide or cls.lost)):
             return None
+        names = cls.fields | cls.fold_fields if later else cls.fields
+        ids = _NOTES.ids | cls.fold_ids if later else _NOTES.ids
         order = tuple(f.name for f in dataclasses.fields(Encounter))
-        fields = tuple(f for f in order if f in cls.fields and f != "combatants")
-        return _Read(fields, tuple(sorted(_NOTES.ids)))
+        fields = tuple(f for f in order if f in names and f != "combatants")
+        return _Read(fields, tuple(sorted(ids)))
 
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(Encounter))
@@ -284,8 +345,12 @@ class _Watched(Encounter):
     def __reduce__(self) -> NoReturn:
         raise TypeError("a traced state is not copied")
 
-    def __post_init__(self) -> None:  # a copy (replace, evolve): it reads everything
-        _Reads.everything()
+    def __post_init__(self) -> None:
+        # A copy (replace, evolve) the step makes: it reads everything. A fold's copy
+        # reads what its making read (each field copied is noted): whether the state
+        # it ends in is still traced is checked after the fold (``_enumerate``).
+        if not _Reads.in_fold:
+            _Reads.everything()
         Encounter.__post_init__(self)
 
 
@@ -307,8 +372,17 @@ def _traced(state: Encounter) -> Encounter:
     return watched
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None), bytes, Fraction})
+"""Types whose values hold nothing else: never a traced HP."""
+_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+"""The field names of each dataclass met (looked up once per type)."""
+
+
 def _leaks(value: object) -> bool:
     """Whether a traced HP sits anywhere inside ``value`` (an event kept it)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return False
     if value is _TRACED:
         return True
     if isinstance(value, Encounter | Combatant):
@@ -317,9 +391,14 @@ def _leaks(value: object) -> bool:
         return any(_leaks(v) for v in value)
     if isinstance(value, Mapping):
         return any(_leaks(k) or _leaks(v) for k, v in value.items())
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return any(_leaks(getattr(value, f.name)) for f in dataclasses.fields(value))
-    return False
+    names = _FIELDS_OF.get(kind)
+    if names is None:
+        names = _FIELDS_OF[kind] = (
+            tuple(f.name for f in dataclasses.fields(value))
+            if dataclasses.is_dataclass(value) and not isinstance(value, type)
+            else ()
+        )
+    return any(_leaks(getattr(value, name)) for name in names)
 
 
 def _any_leaks(outcomes: Mapping[Hashable, Fraction]) -> bool:
@@ -351,7 +430,7 @@ def _roll_events(
         _Touched.flag = False
         _Reads.reset()
         try:
-            dist = _enumerate(ruleset, traced, decision, max_paths)
+            dist = _enumerate(ruleset, traced, decision, max_paths, traced=True)
         except Exception:  # a refused use, or what the rules made of one
             dist = None
         read = _Reads.read()
@@ -369,9 +448,58 @@ def _roll_events(
     return _Events(dist.outcomes, dist.paths, dist.truncated), None
 
 
-def _enumerate(ruleset: Ruleset, state: Encounter, decision: Any, max_paths: int) -> Any:
+def _enumerate(
+    ruleset: Ruleset, state: Encounter, decision: Any, max_paths: int, *, traced: bool = False
+) -> Any:
+    """The rolling step's state-changing events on every dice path, as
+    :func:`~fracas.rulesets.steps.roll_all` makes them, each distinct (state, events
+    before a step) folded once for all paths (a fold is a function of them); ``traced``:
+    each fold's reads kept apart (:meth:`_Reads.folding`), and each later step's
+    (:meth:`_Reads.later`)."""
+    folds: dict[tuple[int, tuple[Event, ...]], tuple[Encounter, Encounter]] = {}
+
+    def folded(now: Encounter, head: tuple[Event, ...]) -> Encounter:
+        key: tuple[int, tuple[Event, ...]] | None = (id(now), head)
+        try:
+            kept = folds.get(key)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable event: folded each time
+            kept, key = None, None
+        if kept is not None:
+            return kept[1]
+        if traced:
+            with _Reads.folding():
+                found = fold(now, head)
+            if type(found) is not _Watched or (
+                type(object.__getattribute__(found, "combatants")) is not _WatchedCombatants
+            ):
+                _Reads.lost = True  # a later step's reads of it would go unseen
+        else:
+            found = fold(now, head)
+        if key is not None:
+            folds[key] = (now, found)  # ``now`` kept alive: its id stays its own
+        return found
+
+    def roll_all(dice: Dice) -> list[Event]:  # steps.run_steps, its folds kept
+        events: list[Event] = []
+        now, step = state, decision
+        later = False
+        while True:
+            if later:
+                with _Reads.later():
+                    out = step.roll(ruleset, now, dice)
+            else:
+                out = step.roll(ruleset, now, dice)
+            if not out or not isinstance(out[-1], Then):
+                events += out
+                return events
+            head = out[:-1]
+            events += head
+            now = folded(now, tuple(head))
+            step = out[-1].step
+            later = traced
+
     def events_of(dice: Dice) -> Hashable:
-        events = roll_all(ruleset, state, decision, dice)
+        events = roll_all(dice)
         changing = tuple(e for e in events if type(e).apply is not Event.apply)
         try:
             hash(changing)

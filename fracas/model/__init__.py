@@ -30,7 +30,9 @@ from fracas.model.events import (
     fold,
 )
 from fracas.model.state import (
+    GAME_MASTER_NAME,
     HP_SHOWN,
+    NO_ACTOR,
     PRESETS,
     Action,
     Combatant,
@@ -55,7 +57,9 @@ from fracas.model.table_events import (
 )
 
 __all__ = [
+    "GAME_MASTER_NAME",
     "HP_SHOWN",
+    "NO_ACTOR",
     "PRESETS",
     "Action",
     "ActionUsed",

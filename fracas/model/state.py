@@ -17,7 +17,9 @@ from fracas.model.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, fr
 from fracas.model.grid import Tile
 
 __all__ = [
+    "GAME_MASTER_NAME",
     "HP_SHOWN",
+    "NO_ACTOR",
     "PRESETS",
     "Action",
     "Combatant",
@@ -27,6 +29,12 @@ __all__ = [
     "Statuses",
     "Turn",
 ]
+
+NO_ACTOR = ""
+"""The actor of a table action no combatant takes: the game master's free roll (an
+action entry without ``actor``). Never a combatant's id (ids match ``[a-z0-9_-]+``)."""
+GAME_MASTER_NAME = "the game master"
+"""Who :data:`NO_ACTOR` is, in the log's words (:meth:`Encounter.name`)."""
 
 Statuses = Mapping[str, Mapping[str, Any]]
 """Status name -> its details (JSON scalars: ``{"turns": 2}``, ``{"from": "ana"}``)."""
@@ -262,6 +270,10 @@ class Encounter(HashKept):
         return self.combatants[cid]
 
     def name(self, cid: str) -> str:
+        """Combatant ``cid``'s name; :data:`GAME_MASTER_NAME` for :data:`NO_ACTOR` (the game
+        master's own roll)."""
+        if cid == NO_ACTOR:
+            return GAME_MASTER_NAME
         return self.combatants[cid].name
 
     def with_combatant(self, c: Combatant) -> Encounter:
@@ -293,6 +305,7 @@ class Action:
     """One action as the file (or the prompt) gives it."""
 
     actor: str
+    """A combatant's id; :data:`NO_ACTOR` for the game master's own free roll."""
     do: str
     target: str | None = None
     at: Tile | None = None

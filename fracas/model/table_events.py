@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from fracas.model.events import Event, FieldsSet
 from fracas.model.frozen import evolve
-from fracas.model.state import HP_SHOWN, Combatant, Encounter, Policy
+from fracas.model.state import HP_SHOWN, NO_ACTOR, Combatant, Encounter, Policy
 
 __all__ = [
     "CombatantAdded",
@@ -108,6 +108,8 @@ class Rolled(Event):
     """A free roll of dice notation (``2d6+1``), for the table: it changes nothing."""
 
     actor: str
+    """Who rolls: a player's combatant, or :data:`~fracas.model.state.NO_ACTOR` (the
+    game master's own roll, "The game master rolls ...")."""
     notation: str
     terms: tuple[tuple[int, tuple[int, ...], int], ...]
     """Per term: its sign, the faces rolled (a number: itself), the value it counts
@@ -126,7 +128,10 @@ class Rolled(Event):
                 text = ("-" if sign < 0 else "") + shown
             else:
                 text += f" {'+' if sign > 0 else '-'} {shown}"
-        return f"{state.name(self.actor)} rolls {self.notation}: {text} = {self.total}"
+        who = state.name(self.actor)
+        if self.actor == NO_ACTOR:  # the game master's: a sentence begins with it
+            who = who[:1].upper() + who[1:]
+        return f"{who} rolls {self.notation}: {text} = {self.total}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,7 @@ __all__ = [
     "About",
     "ActionSpec",
     "Contract",
+    "Cost",
     "Decide",
     "Decision",
     "Decisions",
@@ -85,6 +86,7 @@ __all__ = [
     "can_roll",
     "choice_words",
     "cite",
+    "costs_of",
     "decide",
     "decided",
     "decision_of",
@@ -152,6 +154,26 @@ class Decision(ABC):
     def roll(self, rules: Rules[Any], state: Encounter, dice: Dice) -> list[Event]:
         """The events of this decision: every die is asked of ``dice``; never refuses.
         Pure: reads ``state``, the decision and ``rules.options``, asks ``dice``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What a decided action spends of one of its actor's resources before any die
+    (:meth:`Ruleset.costs`), as data a face shows before the action is confirmed
+    (issue 35): ``spent`` of ``what`` (points, ``AP``; or, with ``uses``, one use of a
+    counted thing: a reaction of the round, a shot of an allowance), the actor's
+    ``before`` and ``after``; ``owed``: what the next turn pays (an overflow)."""
+
+    actor: str
+    what: str
+    spent: int
+    before: int
+    after: int
+    owed: int = 0
+    uses: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
 
 
 class Rules(Protocol[OptionsT_co]):
@@ -311,6 +333,12 @@ class Contract:
     state``: one whose fight goes on exactly as the state's does under the lab's
     tactics, where the rules make the two the same (the chain then follows one of them
     instead of both). None: the state itself."""
+    initiative_field: str | None = None
+    """The sheet field that keeps a combatant's rolled initiative (soak's ``initiative``,
+    SK-1): a face shows it in the turn order, and the game master's ``initiative`` with
+    ``roll: true`` clears it on every sheet and asks :meth:`Ruleset.initiative` again, so
+    that every combatant rolls (``fracas.engine.table_actions.rolled_initiative``).
+    None: no initiative kept on the sheet, none rolled again."""
 
     def action(self, name: str) -> ActionSpec | None:
         """The action named ``name``, or None."""
@@ -452,6 +480,12 @@ class Ruleset(ABC):
         forbid it. Default: none (the move is logged, not checked)."""
         return []
 
+    def costs(self, state: Encounter, decision: Decision) -> tuple[Cost, ...]:
+        """What ``decision`` (decided in ``state``) spends of its actor's resources before
+        any die (AP, a reaction), read from the decision whose events spend them: a face
+        shows it before the action is confirmed (issue 35). Default: none."""
+        return ()
+
     def param_choices(
         self, state: Encounter, actor: str, spec: ActionSpec
     ) -> dict[str, tuple[str, ...]]:
@@ -558,6 +592,16 @@ def resolve(rules: Ruleset, state: Encounter, action: Action, dice: Dice) -> lis
 
 
 # --- what the contract and the options give ---------------------------------
+
+
+def costs_of(rules: Ruleset, state: Encounter, action: Action) -> tuple[Cost, ...]:
+    """What ``action`` would spend in ``state`` before any die (:meth:`Ruleset.costs` of
+    its decision); none where the rules refuse it."""
+    try:
+        decision = decide(rules, state, action)
+    except FracasError:
+        return ()
+    return rules.costs(state, decision)
 
 
 def is_down(rules: Rules[Any], c: Combatant) -> bool:

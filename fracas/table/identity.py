@@ -25,13 +25,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from fracas.engine.catalogue import CORE_WHO, Who, calls_in, who_takes
+from fracas.engine.catalogue import CORE_WHO, Who, calls_in, walks, who_takes
 from fracas.engine.play import Record
 from fracas.errors import FracasError, Refusal
-from fracas.model import Action, Encounter, Policy
-from fracas.rulesets.base import Ruleset
+from fracas.model import NO_ACTOR, Action, Encounter, Policy
+from fracas.rulesets.base import Ruleset, move_is_own
+from fracas.table.outcome import outcome
 
-__all__ = ["Forbidden", "Identity", "Role"]
+__all__ = ["Forbidden", "Identity", "Role", "closed"]
 
 
 class Role(enum.Enum):
@@ -90,14 +91,14 @@ class Identity:
         Raises:
             Forbidden: ``forbidden``, saying what this identity may do.
             Refusal: ``not_your_turn``: a player's action outside its combatant's turn;
-                ``fight_ended``: a rules action while the game master has ended the fight.
+                ``fight_ended``: a rules action while the game master has ended the fight;
+                ``fight_over``: a turn's end or a rules action once one side won
+                (:func:`closed`).
         """
-        if state.ended and not asking and who_takes(ruleset, action) is not Who.GM:
-            raise Refusal(
-                "fight_ended",
-                f"the game master ended the fight; {action.do!r} waits until the game master "
-                "reopens it",
-            )
+        if not asking:
+            why = closed(ruleset, state, action)
+            if why is not None:
+                raise why
         if self.is_gm:
             return
         if self.role is Role.VIEWER:
@@ -106,6 +107,13 @@ class Identity:
         if not self.takes(ruleset, action):
             raise Forbidden(
                 "forbidden", f"{action.do!r} is the game master's; {self.name!r} is a player"
+            )
+        if action.actor == NO_ACTOR:
+            mine = ", ".join(sorted(self.owns)) or "none"
+            raise Forbidden(
+                "forbidden",
+                f"a {action.do} with no actor is the game master's; {self.name!r} rolls as a "
+                f"combatant it plays (actor: {mine})",
             )
         if action.actor not in self.owns:
             mine = ", ".join(sorted(self.owns)) or "none"
@@ -257,3 +265,32 @@ class Identity:
                 f"{self.name!r} may not {what} #{latest.seq}: it rolled dice (an undo is "
                 "never a re-roll); the game master may",
             )
+
+
+def closed(ruleset: Ruleset, state: Encounter, action: Action) -> Refusal | None:
+    """Why the table takes ``action`` from nobody now, the game master included (None:
+    it may be taken): while the game master has ended the fight, no rules action
+    (``fight_ended``); once one side alone stands (:func:`~fracas.table.outcome.outcome`),
+    no turn's end, rules action or own move (``fight_over``). The table's edits by decree
+    (HP, conditions, notes, a token put somewhere), a free roll and undo stay the game
+    master's: an undo of the winning action, or a heal, reopens the fight."""
+    who = who_takes(ruleset, action)
+    if state.ended and who is not Who.GM:
+        return Refusal(
+            "fight_ended",
+            f"the game master ended the fight; {action.do!r} waits until the game master "
+            "reopens it",
+        )
+    if who is Who.GM or action.do == "roll":
+        return None
+    if action.do == "move" and not (move_is_own(ruleset, action) or walks(action)):
+        return None  # a token put somewhere by decree
+    done = outcome(ruleset, state)
+    if done is None:
+        return None
+    result = f"{done.side} won" if done.side is not None else "nobody is left standing"
+    return Refusal(
+        "fight_over",
+        f"the fight is over ({result}); {action.do!r} is not taken: the game master can "
+        "reopen it by undoing the last action",
+    )

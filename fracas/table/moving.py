@@ -19,6 +19,7 @@ from typing import Any
 
 from fracas.dice.source import RandomDice
 from fracas.engine.catalogue import walks
+from fracas.engine.combatants import check_free
 from fracas.engine.play import plan
 from fracas.errors import Refusal
 from fracas.model import Action, Encounter, Event
@@ -87,6 +88,10 @@ def move_cost(ruleset: Ruleset, state: Encounter, action: Action, *, free: bool)
     to: Tile = action.params["to"]
     actor = state.get(action.actor)
     tiles = distance(ruleset, actor.at, to) if actor.at is not None else 0
+    try:  # no two tokens on one tile, whoever drops it: no drop puts it there (issue 35)
+        check_free(ruleset, state, actor, to)
+    except Refusal as exc:
+        return MoveCost(action.actor, to, tiles, False, (), exc.code, exc.message)
     if free and action.actor != state.turn.actor:
         return MoveCost(action.actor, to, tiles, True, (), free=True, own=False)
     own = own_move(ruleset, state, action)

@@ -39,10 +39,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.catalogue import calls_in, is_private, spec_of
-from fracas.engine.may_do import Option, param_flags, param_numbers
-from fracas.engine.table_actions import judgement_calls
+from fracas.engine.may_do import Option, param_flags, param_numbers, relation
+from fracas.engine.table_actions import judgement_calls, rolls_initiative
 from fracas.errors import FracasError
 from fracas.model import (
+    NO_ACTOR,
     PRESETS,
     Action,
     Combatant,
@@ -66,7 +67,7 @@ from fracas.rulesets.base import (
     rings,
     statuses_shown,
 )
-from fracas.table.identity import Identity, Role
+from fracas.table.identity import Identity, Role, closed
 from fracas.table.outcome import outcome
 from fracas.table.physical import DieNeeded, Pending
 
@@ -288,6 +289,7 @@ class View:
             "status_list": _status_list(ruleset) if self.gm else [],
             "presets": list(PRESETS) if self.gm else [],
             "ranges_button": ruleset.about.ranges_button,
+            "initiative_roll": self.gm and rolls_initiative(ruleset, state),
             "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
             "outcome": _outcome(ruleset, state, unseen),
             "you": {
@@ -297,6 +299,7 @@ class View:
                 "undo": self._may_take_back(redo=False),
                 "redo": self._may_take_back(redo=True),
                 "advise": self._may_advise(),
+                "end_turn": self._may_end_turn(),
             },
         }
 
@@ -323,6 +326,9 @@ class View:
             "gear": presenter.gear(state, c),
             "gear_note": gear_note(presenter, state, c),
         }
+        kept = ruleset.contract.initiative_field  # the rolled initiative, where kept
+        if kept is not None and getattr(c.sheet, kept, None) is not None:
+            entry["initiative"] = getattr(c.sheet, kept)
         if self.gm:
             entry["hidden"] = c.id in state.hidden
             entry["note"] = state.notes.get(c.id, "")
@@ -358,6 +364,18 @@ class View:
             return False
         return True
 
+    def _may_end_turn(self) -> bool:
+        """Whether this identity's end of the turn in progress would be taken now (its
+        own combatant's turn, the fight not over), as the table checks it."""
+        state = self.snap.state
+        if self.identity.role is Role.VIEWER:
+            return False
+        try:
+            self.identity.check_act(self.snap.ruleset, state, Action(state.turn.actor, "end_turn"))
+        except FracasError:
+            return False
+        return True
+
     def _may_advise(self) -> bool:
         """Whether this identity may ask the advisor now (the page's "Suggest"), as
         :meth:`~fracas.table.identity.Identity.check_advice` decides."""
@@ -380,7 +398,7 @@ class View:
             action=dataclasses.replace(pending.action, dice={}),
             number=pending.seq,
             by=None if pending.by.role is Role.GM else pending.by.name,
-            played=self.played is None or need.owner in self.played,
+            played=need.owner != NO_ACTOR and (self.played is None or need.owner in self.played),
             given=dict(pending.action.dice),
         )
 
@@ -500,19 +518,26 @@ class View:
 
     def _option(self, o: Option, unseen: frozenset[str]) -> dict[str, Any]:
         snap = self.snap
-        refusal = (
-            None if o.refusal is None else {"code": o.refusal.code, "message": o.refusal.message}
-        )
+        state = snap.state
+        # the table's own refusal (the fight is over, or ended) before the rules'
+        why = closed(snap.ruleset, state, Action(o.actor, o.spec.name)) or o.refusal
+        refusal = None if why is None else {"code": why.code, "message": why.message}
         spec = spec_of(snap.ruleset, o.spec.name) or o.spec
         calls = list(spec.calls)
-        mine = set(snap.state.policy.player_calls)
+        mine = set(state.policy.player_calls)
+        targets = [t for t in o.targets if t not in unseen]
         return {
             "do": o.spec.name,
             "summary": o.spec.summary,
             "actor": o.actor,
-            "targets": [t for t in o.targets if t not in unseen]
-            if o.spec.targets != "none"
-            else None,
+            "targets": targets if o.spec.targets != "none" else None,
+            "marks": {  # what each target is to the actor, and whether it is down
+                t: {
+                    "relation": relation(state, o.actor, t),
+                    "down": is_down(snap.ruleset, state.combatants[t]),
+                }
+                for t in targets
+            },
             "target_kind": o.spec.targets,
             "tile": o.tile,
             "params": list(o.spec.params),
@@ -523,9 +548,25 @@ class View:
             "numbers": list(param_numbers(o.spec)),
             "calls": calls,
             "ask": [] if self.gm else [c for c in calls if c not in mine],
-            "allowed": o.allowed,
+            "allowed": why is None,
             "refusal": refusal,
+            "costs": [c.to_json() for c in o.costs],  # before any die (issue 35)
+            "react": self._react(o, targets) if why is None else [],
         }
+
+    def _react(self, o: Option, targets: list[str]) -> list[str]:
+        """The standing enemies on whom ``o``, an off-turn action (a reaction) of a
+        combatant whose turn it is not, may be taken now: its owner's page prompts for
+        each (issue 35)."""
+        state = self.snap.state
+        if not o.spec.off_turn or o.actor == state.turn.actor or o.spec.targets == "none":
+            return []
+        return [
+            t
+            for t in targets
+            if relation(state, o.actor, t) == "enemy"
+            and not is_down(self.snap.ruleset, state.combatants[t])
+        ]
 
     def _choice_words(self, o: Option) -> dict[str, dict[str, dict[str, str]]]:
         """Per parameter, the values the ruleset names otherwise (``knife (scrap)``),

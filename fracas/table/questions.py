@@ -24,7 +24,7 @@ from fracas.lab.keep import LOCK, kept
 from fracas.model import Action, Encounter, fold
 from fracas.model.frozen import FrozenDict
 from fracas.odds.action import Odds, action_odds
-from fracas.rulesets.base import Ruleset
+from fracas.rulesets.base import Ruleset, costs_of
 
 if TYPE_CHECKING:
     from fracas.table.identity import Identity
@@ -103,6 +103,9 @@ class OddsQuestion:
         combatant the asker may not see, nor the chance of going down of one whose HP it
         does not see."""
         out = odds.to_json()
+        costs = costs_of(self.ruleset, self.state, self.action)
+        if costs:  # what the action spends before any die, the rules' figure (issue 35)
+            out["costs"] = [c.to_json() for c in costs]
         # per combatant: the figures, and the exact ones, an estimate's intervals or the
         # cut mass where the odds have them
         keyed: list[dict[str, Any]] = [

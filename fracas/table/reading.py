@@ -8,11 +8,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from fracas.engine.catalogue import spec_of, walks
+from fracas.engine.catalogue import ACTORLESS, spec_of, walks
 from fracas.engine.checking import ACTION_KEYS, check_now
 from fracas.errors import FracasError, Refusal
 from fracas.io.files import EncounterFile
-from fracas.model import Action, Encounter
+from fracas.model import NO_ACTOR, Action, Encounter
 from fracas.table.identity import Identity
 from fracas.table.moving import own_move
 from fracas.table.projection import mentions
@@ -38,7 +38,8 @@ def check_seen(seq: int, seen_seq: int | None) -> None:
 def read(
     file: EncounterFile, given: Action | Mapping[str, Any], by: Identity, state: Encounter
 ) -> Action:
-    """``given`` checked once, in ``state``: a player knows no hidden combatant."""
+    """``given`` checked once, in ``state``: a player knows no hidden combatant; the game
+    master's free roll is its own (:data:`~fracas.model.NO_ACTOR`), whoever it names."""
     ruleset = file.ruleset
     known = state.combatants
     if not by.is_gm:
@@ -51,6 +52,9 @@ def read(
             f"the action names a combatant not in the fight; combatants: {', '.join(known)}",
         )
     action = check_now(ruleset, known, given, file.bounds)
+    if by.is_gm and action.do in ACTORLESS and action.actor != NO_ACTOR:
+        # the game master's free roll is its own, never a combatant's (issue 35)
+        action = dataclasses.replace(action, actor=NO_ACTOR)
     if not by.is_gm and action.do == "move":
         # a player's move is its actor's own movement as the rules take it (the
         # table's walk; wasteland: `ap` = the distance, paid MAP then AP, WL-2), made

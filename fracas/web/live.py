@@ -35,10 +35,13 @@ server -> page
       state's ``pending`` says which; every page of the table is synced)
   ``{"type": "requested", "id": K, "seq": S, "request": R}``  the action waits for the
       game master's answer (the state's ``requests`` say which)
-  ``{"type": "refused", "id": K, "code": C, "message": M}``  nothing was written
+  ``{"type": "refused", "id": K, "code": C, "message": M, "words": W, "rules": [...]}``
+      nothing was written: the stable code and the developer's message (for tools),
+      the same in people's words and the rule IDs it cites (for the page)
   ``{"type": "odds", "id": K, "seq": S, "odds": {...}}``  (``fracas odds --json``'s)
   ``{"type": "cost", "id": K, "seq": S, "cost": {...}}``  (``MoveCost.to_json``: the
-      rules' lines of what the move pays, or their refusal's code and message)
+      rules' lines of what the move pays, or their refusal's code and message, with
+      ``refusal_words`` and ``refusal_rules`` for people)
   ``{"type": "advice", "id": K, "seq": S, "advice": {...}}``  (``fracas lab advise
       --json``'s, projected for the page)
 
@@ -82,7 +85,7 @@ from fracas.table import (
 )
 from fracas.web.guard import json_object
 from fracas.web.links import LinkError, Links
-from fracas.web.shown import page_lines, page_state
+from fracas.web.shown import page_cost, page_lines, page_options, page_state, refusal_json
 from fracas.web.winbar import WinBars
 
 __all__ = ["MAX_MESSAGE", "RATE", "Hub", "Page", "Socket"]
@@ -169,10 +172,6 @@ def command_of(kind: str, message: dict[str, Any]) -> Command:
     return SetPolicy(changes)
 
 
-def _refusal(ident: Any, exc: FracasError) -> dict[str, Any]:
-    return {"type": "refused", "id": ident, "code": exc.code, "message": exc.message}
-
-
 class Page:
     """One page's socket: its link, the seq its log holds, its pending odds."""
 
@@ -238,13 +237,19 @@ class Page:
             "seq": state["seq"],
             "state": state,
             "lines": lines,
-            "options": view.options(),
+            "options": page_options(view),
         }
 
     async def refuse(self, ident: Any, exc: FracasError) -> None:
         """Say why a message was refused (every message names only what the page may
         see: the table checks actions on the combatants it sees)."""
-        await self.send(_refusal(ident, exc))
+        try:
+            view = View(self.table.snapshot(), self.identity)
+        except FracasError:  # the link or the table is gone: no names to read
+            await self.send(refusal_json(ident, exc))
+            return
+        state = view.snap.state
+        await self.send(refusal_json(ident, exc, state, view.unseen(state)))
 
     # --- messages -------------------------------------------------------------------
 
@@ -318,9 +323,8 @@ class Page:
             if not isinstance(raw, dict):
                 raise Refused("bad_message", "a cost message carries an 'action' object")
             cost = await anyio.to_thread.run_sync(table.move_cost, raw, identity, seq)
-            await self.send(
-                {"type": "cost", "id": message.get("id"), "seq": seq, "cost": cost.to_json()}
-            )
+            shown = page_cost(cost.to_json(), View(table.snapshot(), identity))
+            await self.send({"type": "cost", "id": message.get("id"), "seq": seq, "cost": shown})
             return
         if kind == "advise":  # the advisor, in the win bar's worker (its chains kept)
             asked = await anyio.to_thread.run_sync(table.advice_question, identity, seq)
@@ -486,7 +490,7 @@ class Socket(WebSocketEndpoint):
             hub.tables.open(encounter)
         except FracasError as exc:
             await websocket.accept()
-            await websocket.send_text(json.dumps(_refusal(None, exc)))
+            await websocket.send_text(json.dumps(refusal_json(None, exc)))
             await websocket.close(4403)
             return
         await websocket.accept()

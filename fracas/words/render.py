@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine.play import Record
 from fracas.io.files import action_json
 from fracas.model import (
+    GAME_MASTER_NAME,
+    NO_ACTOR,
     Action,
     CombatantAdded,
     Damaged,
@@ -69,7 +71,8 @@ def action_title(number: int, action: Action) -> str:
     if action.at is not None:
         what += f" at [{action.at[0]}, {action.at[1]}]"
     extras = [f"{k}={_shown(_short(v))}" for k, v in action.params.items()]
-    return f"#{number} {action.actor}: {what}" + (f" ({', '.join(extras)})" if extras else "")
+    who = action.actor if action.actor != NO_ACTOR else GAME_MASTER_NAME  # its own roll
+    return f"#{number} {who}: {what}" + (f" ({', '.join(extras)})" if extras else "")
 
 
 TITLE_TEXT = 40

@@ -4,7 +4,9 @@ replay of a stored log, and a refusal that keeps nothing, not even a random die.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +33,7 @@ from fracas.model import (
     TurnStarted,
     Walked,
 )
+from fracas.rulesets.base import walk
 
 FIGHT = """\
 ruleset: dice-combat
@@ -300,3 +303,57 @@ def test_replay_refuses_an_undo_record_that_names_another_action() -> None:
     assert err.value.message == (
         "redo record #2 names record #1, but the latest undone action is none"
     )
+
+
+# --- no two tokens on one tile (issue 35) ---------------------------------------------------
+
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
+
+
+def _example(path: Path, share: bool = False) -> tuple[EncounterFile, Engine]:
+    """An example's start (no actions), its ruleset letting two share a tile if ``share``."""
+    ef = parse_text(path.read_text().split("actions:")[0], path.name)
+    if share:
+        ruleset = copy.copy(ef.ruleset)
+        ruleset.contract = dataclasses.replace(ef.ruleset.contract, share_tiles=True)
+        ef = dataclasses.replace(ef, ruleset=ruleset)
+    engine = Engine(ef.ruleset, ef.start, ef.seed, ef.bounds)
+    engine.begin(ef.dice, ef.order)
+    return ef, engine
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_move_onto_a_taken_tile_is_refused_naming_who_is_there(path: Path) -> None:
+    ef, engine = _example(path)
+    actor = engine.state.turn.actor
+    other = next(c for c in engine.state.combatants.values() if c.id != actor)
+    assert other.at is not None
+    x, y = other.at
+    mover = engine.state.name(actor)
+    said = f"{other.name} is on {x}, {y}: {mover} cannot stand there too; pick a free tile"
+    # the game master's move by decree, and the actor's own move as its rules take it
+    own = walk(ef.ruleset, engine.state, actor, (x, y))
+    assert own is not None
+    for action in (Action(actor, "move", params={"to": (x, y)}), own):
+        err = refused(engine, action)
+        assert (err.code, err.message) == ("tile_taken", said), action
+    # the tile beside it, free, is taken as before
+    free = next(
+        (x + dx, y)
+        for dx in (1, -1, 2, -2)
+        if x + dx >= 0 and all(c.at != (x + dx, y) for c in engine.state.combatants.values())
+    )
+    engine.act(Action(actor, "move", params={"to": free}))
+    assert engine.state.get(actor).at == free
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_ruleset_that_lets_two_share_a_tile_takes_the_move(path: Path) -> None:
+    _, engine = _example(path, share=True)
+    actor = engine.state.turn.actor
+    other = next(c for c in engine.state.combatants.values() if c.id != actor)
+    assert other.at is not None
+    record = engine.act(Action(actor, "move", params={"to": other.at}))
+    assert record.events == (Moved(actor, other.at),)
+    assert engine.state.get(actor).at == engine.state.get(other.id).at

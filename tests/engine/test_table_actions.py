@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 import yaml
 
+from fracas.engine.checking import check_action
 from fracas.engine.play import Engine, Record
 from fracas.errors import FileError, FracasError
 from fracas.io.files import EncounterFile, export, parse_text
-from fracas.model import Action
+from fracas.model import NO_ACTOR, Action
 from fracas.rulesets.base import Detail, StatusSpec, is_down, on_sheet
 from fracas.words.render import log_lines
 from tests.helpers import GM_ACTIONS, cli, play
@@ -516,3 +517,60 @@ def test_a_saved_session_with_table_actions_replays(path: Path, tmp_path: Path) 
     again = play((tmp_path / "out.yaml").read_text(), name="out.yaml")
     assert again.error is None
     assert again.state == session.state
+
+
+# --- the game master's own roll (issue 35) -----------------------------------------
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_game_masters_own_roll_has_no_combatant_actor(path: Path) -> None:
+    ef, engine = started(path)
+    given = check_action(ef.ruleset, engine.state, {"do": "roll", "notation": "2d6+1"})
+    assert given.actor == NO_ACTOR
+    record = engine.act(dataclasses.replace(given, dice={"roll": (4, 2)}))
+    assert record.action is not None and record.action.actor == NO_ACTOR
+    assert [getattr(e, "actor", None) for e in record.events] == [NO_ACTOR]
+    assert lines(engine, record) == [
+        "#1 the game master: roll (notation=2d6+1)",
+        "The game master rolls 2d6+1: 4 + 2 + 1 = 7",
+    ]
+    # exported as an entry with no actor, and replayed as the game master's again
+    data = export(ef, [engine.log[0], *engine.effective])
+    assert data["actions"][-1] == {"do": "roll", "notation": "2d6+1", "dice": {"roll": [4, 2]}}
+    again = play(yaml.safe_dump(data, sort_keys=False), name=path.name)
+    assert again.error is None and again.records[-1].events == record.events
+
+
+def test_only_a_roll_may_have_no_actor() -> None:
+    ef, engine = started(EXAMPLES[0])
+    with pytest.raises(FileError) as err:
+        check_action(ef.ruleset, engine.state, {"do": "heal", "amount": 1})
+    assert err.value.code == "missing_field"
+    assert err.value.message == (
+        "'heal' needs an `actor` (a combatant id; only a roll may have none: the game master's own)"
+    )
+
+
+# --- no two tokens on one tile (issue 35) ------------------------------------------
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_an_add_or_a_copy_onto_a_taken_tile_is_refused(path: Path) -> None:
+    _, engine = started(path)
+    first, second = engine.state.order[:2]
+    there = engine.state.get(second)
+    assert there.at is not None
+    x, y = there.at
+    said = f"{there.name} is on {x}, {y}: "
+    new = {"id": "zed", "name": "Zed", "at": [x, y]}
+    err = refused(engine, Action(first, "add", params={"combatant": new}))
+    assert err.code == "tile_taken" and err.message.startswith(said)
+    assert err.message == f"{said}Zed cannot stand there too; pick a free tile"
+    err = refused(engine, Action(first, "add", params={"copy": second, "combatant": new}))
+    assert err.code == "tile_taken" and err.message.startswith(said)
+    engine.act(Action(second, "hide"))  # one the players may not see is "someone"
+    err = refused(engine, Action(first, "add", params={"combatant": new}))
+    assert err.message.startswith(f"someone is on {x}, {y}: ")
+    new["at"] = [x + 20, y + 20]  # a free tile: added
+    engine.act(Action(first, "add", params={"combatant": new}))
+    assert engine.state.get("zed").at == (x + 20, y + 20)

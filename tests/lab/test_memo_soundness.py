@@ -29,6 +29,7 @@ from fracas.lab.chain import win_odds
 from fracas.lab.fight import canonical, file_start, outcome
 from fracas.lab.plans import rank
 from fracas.lab.policy import Policy
+from fracas.lab.transitions import Transitions
 from fracas.model import Action, Encounter
 from fracas.odds.action import action_odds
 from fracas.rulesets import base, memo
@@ -177,3 +178,61 @@ def test_exact_odds_of_every_attack_equal_with_and_without_memos(path: Path) -> 
         if on:
             with_memos = got
     assert with_memos == got
+
+
+# --- the rolling step's enumeration kept by what its steps read ------------------
+
+
+def _next(t: Transitions, state: Encounter, action: Action) -> object:
+    """The exact next states of ``action`` through ``t`` (or its refusal, said)."""
+    try:
+        got = t.next_states(state, action, max_paths=20_000)
+    except FracasError as exc:
+        return (type(exc), exc.code, exc.message)
+    return (got.states, got.paths, got.truncated)
+
+
+def _enumerated_alike(path: Path, seeds: list[int], states: int) -> None:
+    """Along fights of ``path`` from random HPs (each seed's), every action the actor
+    may try in every state: its exact next states through one :class:`Transitions`
+    shared by every state and fight, memos on, equal the plain enumeration's (memos
+    off); and where a state's events were shared, the kept events are that state's."""
+    ef = load(path)
+    rs = ef.ruleset
+    shared = Transitions(rs)
+    policy = Policy(rs, ef.tactics)
+    for seed in seeds:
+        start = _shuffled(file_start(ef), random.Random(seed))
+        engine = Engine(rs, start, seed, ef.bounds)
+        for _ in range(states):
+            state = engine.state
+            if outcome(rs, state) is not None:
+                break
+            for action in every_try(rs, state):
+                if action.at is not None:
+                    continue  # walks: core actions, never shared
+                with keeping_decisions(Decisions()):
+                    got = _next(shared, state, action)
+                with memos(False), keeping_decisions(Decisions()):
+                    want = _next(Transitions(rs), state, action)
+                assert got == want, action
+            engine.act(policy.choose(state))
+    assert shared.shared + shared.enumerations > 0
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_every_enumeration_equal_with_and_without_memos(path: Path) -> None:
+    _enumerated_alike(path, [3, 11], 3 if path.stem == "wasteland" else 8)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}-{p.stem}")
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32))
+def test_generated_enumerations_equal_with_and_without_memos(path: Path, seed: int) -> None:
+    _enumerated_alike(path, [seed], 2 if path.stem == "wasteland" else 5)
+
+
+def test_exact_chain_of_an_example_equal_with_and_without_memos() -> None:
+    """The one example whose exact chain is small (tier-duel's): the same odds."""
+    text = Path("examples/tier-duel.yaml").read_text()
+    assert _win(text, True) == _win(text, False)

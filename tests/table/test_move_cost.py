@@ -115,3 +115,27 @@ def test_the_tables_walk_answers_the_same_question(tmp_path: Path) -> None:
     far = table.move_cost(_move("ana", 5, 0), pat)
     assert (far.allowed, far.code) == (False, "too_far")
     assert far.message == "[5, 0] is 5 tiles from Ana; it walks 4 a turn and has 4 left"
+
+
+def test_a_drag_onto_a_taken_tile_is_refused_for_anyone_and_the_drop_too(
+    tmp_path: Path,
+) -> None:
+    """Issue 35: no two tokens on one tile: the drag's answer says who is there, for the
+    player's own move and the game master's free one alike (no drop puts it there)."""
+    table = _wasteland(tmp_path)
+    seq = table.seq
+    said = "Knox is on 0, 2: Vera cannot stand there too; pick a free tile"
+    for by in (PAT, GAME_MASTER):
+        cost = table.move_cost(_move("vera", 0, 2), by, seq)
+        assert (cost.allowed, cost.code, cost.message, cost.free) == (
+            False,
+            "tile_taken",
+            said,
+            False,
+        )
+        with pytest.raises(FracasError) as err:
+            table.act(_move("vera", 0, 2), by)
+        assert (err.value.code, err.value.message) == ("tile_taken", said)
+    knox = table.move_cost(_move("knox", 0, 0), GAME_MASTER, seq)  # not whose turn it is
+    assert (knox.allowed, knox.code) == (False, "tile_taken")
+    assert table.seq == seq

@@ -10,7 +10,7 @@ import pytest
 
 from fracas.errors import FracasError
 from fracas.io.store import open_store
-from fracas.model import Action
+from fracas.model import NO_ACTOR, Action
 from fracas.table import Forbidden, Identity, Table, TableService
 from fracas.table.reading import check_seen, read
 from tests.play.support import EXAMPLES
@@ -52,3 +52,20 @@ def test_a_players_move_is_its_own_walk(tmp_path: Path) -> None:
     given = {"actor": "ana", "do": "move", "to": [0, 1]}
     assert read(table.file, given, GM, table.state).params.get("walk") is None
     assert read(table.file, given, ANA, table.state).params.get("walk") is True
+
+
+def test_the_game_masters_roll_is_its_own_whoever_it_names(tmp_path: Path) -> None:
+    """Issue 35: a table action by the game master is logged as the game master's, never
+    a combatant's; a player's roll as the combatant it names."""
+    table = _table(tmp_path)
+    for given in (
+        {"do": "roll", "notation": "2d6+1"},
+        {"actor": None, "do": "roll", "notation": "2d6+1"},
+        {"actor": "bo", "do": "roll", "notation": "2d6+1"},
+    ):
+        assert read(table.file, given, GM, table.state).actor == NO_ACTOR, given
+    mine = read(table.file, {"actor": "ana", "do": "roll", "notation": "1d6"}, ANA, table.state)
+    assert mine.actor == "ana"
+    record = table.act({"actor": "bo", "do": "roll", "notation": "2d6+1"}, GM)
+    assert record.action is not None and record.action.actor == NO_ACTOR and record.by is None
+    assert str(record.events[0].describe(table.state)).startswith("The game master rolls 2d6+1: ")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import shutil
 import signal
 import subprocess
@@ -28,7 +27,6 @@ combatants:
   - {id: ana, at: [0, 0], max_hp: 999, hand: pistol}
   - {id: bo, at: [3, 0], side: raiders, max_hp: 999}
 """
-TITLE = re.compile(r"^#(\d+) ")
 
 
 @dataclass
@@ -78,12 +76,11 @@ def _wait_port(port: int) -> None:
 
 
 def _titles(page: Any) -> list[int]:
-    out = []
-    for text in page.locator("#log li.title").all_inner_texts():
-        m = TITLE.match(text)
-        if m:
-            out.append(int(m.group(1)))
-    return out
+    """The records whose headings the page's log shows (a line's ``data-seq``)."""
+    seqs: list[int] = page.evaluate(
+        "[...document.querySelectorAll('#log li.title')].map((li) => Number(li.dataset.seq))"
+    )
+    return seqs
 
 
 def trial(tmp: Path, browser: Any, rng: random.Random, actions: int, port: int) -> Outcome:

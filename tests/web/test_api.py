@@ -78,6 +78,7 @@ def test_state_is_projected_per_link(s: Served) -> None:
         "undo": False,
         "redo": False,
         "advise": False,  # the table's policy `advisor` is off by default (issue 23)
+        "end_turn": True,  # Ana's turn, and the fight goes on (issue 35)
     }
     assert gm["you"]["advise"] is True
     assert client.get("/api/state").status_code == 403
@@ -150,7 +151,7 @@ def test_every_page_of_the_table_hears_a_change(s: Served) -> None:
         bo = next(c for c in pushed["state"]["combatants"] if c["id"] == "bo")
         assert pushed["seq"] == seq + 1
         assert bo["hp"] == s.table.state.get("bo").hp
-        assert pushed["lines"][0]["text"] == "#1 ana: attack bo"
+        assert pushed["lines"][0]["text"] == "Ana attacks Bo"
         assert pushed["lines"][0]["tone"] == "title"
 
 
@@ -280,8 +281,8 @@ def test_a_players_socket_never_receives_enemy_hp(tmp_path: Path, shown: str) ->
         gm_log = [line["text"] for line in page_lines(View(s.table.snapshot(), Identity.gm()))]
         assert s.table.state.get("bo").hp < 12  # Bo was hurt
         assert any(HP_LINE.search(t) for t in gm_log)
-        assert any(t.startswith("GM adds Zed (raiders, HP 7/12)") for t in gm_log)
-        assert any(t.endswith("bo: set (hp=2)") for t in gm_log) and s.table.state.get("bo").hp == 3
+        assert any(t.startswith("The game master adds Zed (raiders, HP 7/12)") for t in gm_log)
+        assert "The game master sets Bo's HP to 2" in gm_log and s.table.state.get("bo").hp == 3
         for text in heard:
             message = json.loads(text)
             for c in message.get("state", {}).get("combatants", []):
@@ -307,7 +308,7 @@ def test_a_page_hears_what_another_process_wrote(s: Served) -> None:
         other.open("fight").act(Action("ana", "attack", "bo"))
         pushed = until(gm, "sync")
         assert pushed["seq"] == seq + 1
-        assert pushed["lines"][0]["text"] == "#1 ana: attack bo"
+        assert pushed["lines"][0]["text"] == "Ana attacks Bo"
 
 
 def test_a_player_sees_the_ranges_of_its_own_combatants_only(s: Served) -> None:

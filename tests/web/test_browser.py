@@ -356,7 +356,7 @@ def test_the_game_master_throws_a_molotov_at_a_tile(tmp_path: Path, browser: Any
         done = server.table.log[-1].action
         assert done is not None and (done.do, done.target, done.at) == ("throw", None, (2, 3))
         gm.wait_for_function(
-            "document.getElementById('log').innerText.includes('throws the molotov at [2, 3]')"
+            "document.getElementById('log').innerText.includes('throws the molotov at tile 2, 3')"
         )
         ana = server.table.state.get("ana")  # in the 3x3 blast at (2, 3) (DC-24), d20 20 vs 9
         assert ana.hp == 11 and ana.statuses["burning"] == {"turns": 2, "damage": 1}

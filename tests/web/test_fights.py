@@ -120,8 +120,11 @@ def test_a_fight_of_each_ruleset_through_the_page(
             gm.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
         _settled(gm, table)
         assert attacks >= 2, f"{example}: only {attacks} attacks taken"
-        # the page's log is the table's, line by line
-        page_log = gm.locator("#log li").all_inner_texts()
+        # the page's log is the table's, line by line (each line's words; its rules, where
+        # it cites any, behind the line's "Rules" control)
+        page_log = gm.evaluate(
+            "[...document.querySelectorAll('#log li')].map((li) => li.firstChild.textContent)"
+        )
         assert page_log == [
             line["text"] for line in page_lines(View(table.snapshot(), Identity.gm()))
         ]

@@ -64,8 +64,8 @@ def test_hide_show_and_note_are_table_actions_logged_and_undoable(tmp_path: Path
         )
         assert "grik" not in watched.lower() and NOTES[0] not in watched  # a viewer: likewise
         lines = [line["text"] for line in page_lines(View(table.snapshot(), Identity.gm()))]
-        assert "GM hides Grik from the players" in lines
-        assert "GM notes on Bo: has the vault key" in lines
+        assert "The game master hides Grik from the players" in lines
+        assert "Note on Bo: has the vault key" in lines
         with pytest.raises(Exception, match="already hidden"):
             table.act(Action("grik", "hide"))
         table.undo()
@@ -152,14 +152,15 @@ def test_a_players_socket_never_carries_a_hidden_combatant_or_a_note(tmp_path: P
             assert [c["id"] for c in everything["state"]["combatants"]] == ["ana", "bo", "cy"]
             assert everything["state"]["order"] == ["ana", "bo", "cy"]
             texts = [line["text"] for line in everything["lines"]]
-            assert "#4 ana: attack bo" in texts and "#5 ana: end_turn" in texts
-            # Grik's attack on Ana: a number, and what Ana's player sees of it
-            i = texts.index("#8: the game master acts")
-            assert texts[i + 1 : i + 3] == [
+            assert "Ana attacks Bo" in texts and "Ana ends its turn" in texts
+            # Grik's attack on Ana: out of sight, and what Ana's player sees of it
+            unseen = [line["text"] for line in everything["lines"] if line["seq"] == 8]
+            assert unseen[0] == "The game master acts out of sight"
+            assert unseen[1:3] == [
                 "  Ana defends (close): d20 7 = 7 -> HIT",
                 "  Ana takes 2 damage (2 base): HP 12 -> 10",
             ]
-            assert not any(t.startswith(("#2", "#3")) for t in texts)  # the notes' records
+            assert not any(line["seq"] in (2, 3) for line in everything["lines"])  # the notes
             # the game master's view has it all, the note too
             gm_state = View(s.table.snapshot(), Identity.gm()).state()
             grik = next(c for c in gm_state["combatants"] if c["id"] == "grik")
@@ -173,10 +174,7 @@ def test_a_players_socket_never_carries_a_hidden_combatant_or_a_note(tmp_path: P
             shown = hear("sync", seq + 1)
             ids = [c["id"] for c in shown["state"]["combatants"]]
             assert "grik" in ids and "grik" in shown["state"]["order"]
-            assert [line["text"] for line in shown["lines"]] == [
-                "#16 grik: show",
-                "GM shows Grik",
-            ]
+            assert [line["text"] for line in shown["lines"]] == ["The game master shows Grik"]
             assert all("note" not in c for c in shown["state"]["combatants"])
             assert NOTES[0] not in json.dumps(shown)
 

@@ -63,7 +63,7 @@ def test_a_fresh_players_page_has_no_line_of_a_combatant_hidden_since(tmp_path: 
             assert json.loads(raw)["type"] == "sync"
             assert not CY.search(raw), raw
             texts = [line["text"] for line in json.loads(raw)["lines"]]
-            assert "#1: the game master acts" in texts  # the attack's record: its number
+            assert "The game master acts out of sight" in texts  # the attack's record
         with client.websocket_connect(f"/ws?token={s.gm}") as gm:
             texts = [line["text"] for line in _hello(gm)["lines"]]
         assert any(t.startswith("Ana attacks Cy with the pistol") for t in texts), texts
@@ -87,13 +87,13 @@ def test_the_views_entries_name_no_hidden_combatant_and_keep_the_number(tmp_path
         assert not any(e.event is not None and e.event.prose for e in entries if e.seq == 1)
         texts = [line["text"] for line in page_lines(view)]
         assert texts[1:] == [
-            "#1: the game master acts",
+            "The game master acts out of sight",
             "  ammo: 3 fired, 3 left in the pistol",
-            "#2: the game master acts",
+            "The game master acts out of sight",
         ], texts
         assert not CY.search(json.dumps([page_state(view), page_lines(view)]))
         gm = [line["text"] for line in page_lines(View(table.snapshot(), Identity.gm()))]
-        assert gm[:3] == before[:3] and "GM hides Cy from the players" in gm
+        assert gm[:3] == before[:3] and "The game master hides Cy from the players" in gm
     finally:
         store.close()
 

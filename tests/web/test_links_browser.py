@@ -78,7 +78,7 @@ def test_links_listed_with_address_copy_and_qr_and_the_winner_said(
         phone.wait_for_function(f"document.getElementById('outcome').textContent === {ended!r}")
         assert server.table.state.ended is True
         synced(gm, server.table.seq)
-        assert "GM ends the fight" in gm.locator("#log").inner_text()
+        assert "The game master ends the fight" in gm.locator("#log").inner_text()
         gm.screenshot(path=str(SHOTS / "finished-gm.png"))
         gm.get_by_role("button", name="Reopen the fight").click()
         phone.wait_for_selector("#outcome", state="hidden")

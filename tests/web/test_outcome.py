@@ -75,6 +75,9 @@ def test_the_game_master_finishes_and_reopens_the_fight_logged(tmp_path: Path) -
             assert refused["message"] == (
                 "the game master ended the fight; 'attack' waits until the game master reopens it"
             )
+            assert refused["words"] == (
+                "The game master ended the fight; attack waits until the game master reopens it"
+            )
             gm.send_json(act(seq + 1, actor="ana", do="end_turn"))
             assert answer(gm)["code"] == "fight_ended"
             gm.send_json(act(seq + 1, actor="ana", do="finish"))
@@ -84,7 +87,41 @@ def test_the_game_master_finishes_and_reopens_the_fight_logged(tmp_path: Path) -
             assert answer(gm)["type"] == "done"
             assert s.table.state.ended is False and outcome_of(s, GAME_MASTER) is None
         texts = [line["text"] for line in page_lines(View(s.table.snapshot(), GAME_MASTER), seq)]
-        assert [t for t in texts if t.startswith("GM")] == [
-            "GM ends the fight",
-            "GM reopens the fight",
+        assert [t for t in texts if t.startswith("The game master")] == [
+            "The game master ends the fight",
+            "The game master reopens the fight",
         ], texts
+
+
+def test_once_one_side_won_a_players_raw_end_turn_is_refused(tmp_path: Path) -> None:
+    """Issue 35: after the winner, turns do not go on: a player's raw ``act`` frame for
+    ``end_turn`` (or an attack) is refused ``fight_over``, nothing written; the game
+    master's undo of the winning action reopens the fight, and the same frame is taken."""
+    with served(tmp_path, DUEL) as s:
+        client = TestClient(s.app)
+        with (
+            client.websocket_connect(f"/ws?token={s.gm}") as gm,
+            client.websocket_connect(f"/ws?token={s.ana}") as pat,
+        ):
+            hello(gm)
+            synced = hello(pat)
+            assert synced["state"]["you"]["end_turn"] is True
+            seq = s.table.seq
+            gm.send_json(act(seq, actor="bo", do="damage", amount=1))
+            assert answer(gm)["type"] == "done"
+            for frame in (
+                act(seq + 1, actor="ana", do="end_turn"),
+                act(seq + 1, actor="ana", do="attack", target="bo"),
+            ):
+                pat.send_json(frame)
+                refused = answer(pat)
+                assert refused["code"] == "fight_over", refused
+                assert refused["message"].startswith("the fight is over (players won); ")
+            assert s.table.seq == seq + 1
+            state = page_state(View(s.table.snapshot(), Identity.player("Pat", "ana")))
+            assert state["you"]["end_turn"] is False
+            assert state["outcome"]["words"] == "The fight is over: players win (Ana standing)."
+            gm.send_json({"type": "undo", "id": 9, "seq": seq + 1})
+            assert answer(gm)["type"] == "done"
+            pat.send_json(act(seq + 2, actor="ana", do="end_turn"))
+            assert answer(pat)["type"] == "done"

@@ -1,9 +1,10 @@
 """Phone-first odds (issue 22, item 1) in Debian's Chromium on a touch phone (390x844,
 ``has_touch``, ``is_mobile``): a player taps an action and a target, reads the exact
-odds written out on the page (every damage value's chance, the tail bucket, the mean)
-and only then confirms; the stored action is the confirmed one, never the first tap.
-A mouse's click still acts at once. In tier-duel the preview shows the attacker's own
-risk (the contest's winner deals the damage, TD-3)."""
+odds written out on the page (every damage value's chance, the tail bucket, the mean;
+the exact fractions behind "Exact figures") and only then confirms; the stored action
+is the confirmed one, never the first tap. A mouse's click still acts at once. In
+tier-duel the preview shows the attacker's own risk (the contest's winner deals the
+damage, TD-3)."""
 
 from __future__ import annotations
 
@@ -52,36 +53,52 @@ def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
+def _fraction(f: Fraction) -> str:
+    """An exact chance as the page's "Exact figures" give it: the fraction, or past 12
+    digits its decimal to 6 places (rounded half up)."""
+    text = f"{f.numerator}/{f.denominator}"
+    if len(str(f.numerator)) + len(str(f.denominator)) <= 12:
+        return text
+    scaled = (f.numerator * 2_000_000 + f.denominator) // (2 * f.denominator)
+    return f"≈ {scaled // 1_000_000}.{scaled % 1_000_000:06d}"
+
+
 def _words(odds: dict[str, Any], cid: str) -> list[tuple[str, float, str]]:
     """One creature's damage chances as the page lists them: (value or "≥ N" tail,
-    chance, its exact fraction; the tail's: its summed fraction)."""
+    chance, its exact figure; the tail's: its summed fraction)."""
     exact = odds["exact"]["combatants"][cid]["damage"]
     items = sorted(((int(d), Fraction(f)) for d, f in exact.items()), key=lambda x: x[0])
     keep = items[:15] if len(items) > 16 else items
-    words = [(str(d), float(f), f"{f.numerator}/{f.denominator}") for d, f in keep]
+    words = [(str(d), float(f), _fraction(f)) for d, f in keep]
     if len(items) > len(keep):
         rest = items[len(keep) :]
         mass = sum((f for _, f in rest), Fraction(0))
-        words.append((f"≥ {rest[0][0]}", float(mass), f"{mass.numerator}/{mass.denominator}"))
+        words.append((f"≥ {rest[0][0]}", float(mass), _fraction(mass)))
     return words
 
 
-def _read(items: list[str]) -> list[tuple[str, float, str]]:
-    """The page's list back: "4: 4.3% (17/400)" -> ("4", 0.043, "17/400")."""
+def _read(box: Any) -> list[tuple[str, float, str]]:
+    """The page's list back, each value's chance ("4: 4.3%") with its exact figure from
+    the "Exact figures" (closed: "4: 17/400") -> ("4", 0.043, "17/400")."""
+    chances = box.locator("ul.dist").first.locator("li").all_inner_texts()
+    figures = box.locator("ul.exact-figures").first.locator("li[data-label]").all_text_contents()
     out = []
-    for item in items:
-        value, rest = item.split(": ", 1)
-        pct, _, fraction = rest.partition(" (")
-        out.append((value, float(pct.rstrip("%")) / 100, fraction.rstrip(")")))
+    for item, figure in zip(chances, figures, strict=True):
+        value, pct = item.split(": ", 1)
+        label, fraction = figure.split(": ", 1)
+        assert label == value and "/" not in pct, (item, figure)
+        out.append((value, float(pct.rstrip("%")) / 100, fraction))
     return out
 
 
-def _same(page: list[str], odds: dict[str, Any], cid: str) -> None:
-    """The page's list is every value's exact chance (its percentage to one decimal)."""
-    got, want = _read(page), _words(odds, cid)
+def _same(box: Any, odds: dict[str, Any], cid: str) -> None:
+    """The page's list is every value's exact chance (its percentage to one decimal),
+    its fraction only behind the closed "Exact figures"."""
+    got, want = _read(box), _words(odds, cid)
     assert [(v, f) for v, _, f in got] == [(v, f) for v, _, f in want]
     for (_, shown, _), (v, p, _) in zip(got, want, strict=True):
         assert abs(shown - p) <= 0.0005 + 1e-12, (v, shown, p)
+    assert box.locator("details.exact").first.get_attribute("open") is None  # closed
 
 
 def test_a_tap_previews_the_exact_odds_and_only_the_confirm_acts(
@@ -98,13 +115,13 @@ def test_a_tap_previews_the_exact_odds_and_only_the_confirm_acts(
     bo = odds["combatants"]["bo"]
     line = pat.locator("#odds .odds-line").first.inner_text()
     assert line == f"hit {_pct(bo['hit'])} · mean damage {bo['mean']:.2f}"  # no down: HP hidden
-    _same(pat.locator("#odds ul.dist").first.locator("li").all_inner_texts(), odds, "bo")
+    _same(pat.locator("#odds"), odds, "bo")
     assert sum(Fraction(v) for v in odds["exact"]["combatants"]["bo"]["damage"].values()) == 1
     SHOTS.mkdir(exist_ok=True)
     pat.screenshot(path=str(SHOTS / "phone-preview.png"), full_page=True)
     assert server.table.seq == seq  # the tap sent nothing
     confirm.tap()
-    pat.wait_for_function(f"document.getElementById('log').innerText.includes('#{seq} ana')")
+    pat.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")  # the record shown
     record = server.table.log[-1]
     assert server.table.seq == seq + 1 and record.by == "Pat"
     assert _last(server).do == "attack" and _last(server).target == "bo"
@@ -133,7 +150,7 @@ def test_the_stored_action_is_the_confirmed_one_and_a_parameter_updates_the_prev
     assert server.table.seq == seq
     cid = next(c.id for c in server.table.state.combatants.values() if c.name == other)
     pat.locator("#confirm-go").tap()
-    pat.wait_for_function(f"document.getElementById('log').innerText.includes('#{seq} ana')")
+    pat.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")  # the record shown
     assert _last(server).target == cid  # the confirmed, not the first tap
 
 
@@ -144,7 +161,7 @@ def test_a_mouse_click_still_acts_at_once(server: Server, browser: Any) -> None:
     seq = server.table.seq
     pat.get_by_role("button", name="Attack", exact=True).click()
     pat.get_by_role("button", name="Attack Bo").click()
-    pat.wait_for_function(f"document.getElementById('log').innerText.includes('#{seq} ana')")
+    pat.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")  # the record shown
     assert _last(server).target == "bo"
     assert pat.locator("#confirm-box").is_hidden()
 
@@ -167,7 +184,7 @@ def test_tier_duel_previews_the_attackers_own_risk(tmp_path: Path, browser: Any)
         name = server.table.state.get(actor).name
         assert block.locator("strong").inner_text() == f"{name}'s own risk"
         assert f"hit {_pct(mine['hit'])} · mean damage {mine['mean']:.2f}" in block.inner_text()
-        _same(block.locator("ul.dist li").all_inner_texts(), odds, actor)
+        _same(block, odds, actor)
         gm.screenshot(path=str(SHOTS / "phone-preview-tier-duel.png"), full_page=True)
     finally:
         server.stop()
@@ -192,11 +209,11 @@ def test_tapping_a_tile_previews_every_creature_in_the_blast(tmp_path: Path, bro
         assert gm.locator("#confirm-go").inner_text() == "Confirm: Throw at 2, 3"
         for block in blocks.all():
             cid = block.get_attribute("data-id")
-            _same(block.locator("ul.dist li").all_inner_texts(), expected, cid)
+            _same(block, expected, cid)
         gm.screenshot(path=str(SHOTS / "phone-preview-blast.png"), full_page=True)
         assert server.table.seq == seq
         gm.locator("#confirm-go").tap()
-        gm.wait_for_function(f"document.getElementById('log').innerText.includes('#{seq} bo')")
+        gm.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
         assert _last(server).at == (2, 3)
     finally:
         server.stop()
@@ -217,10 +234,10 @@ def test_changing_a_parameter_updates_the_open_preview(server: Server, browser: 
     gm.wait_for_function(
         f"(document.querySelector('#odds .odds-line') || {{}}).innerText === '{want}'"
     )
-    _same(gm.locator("#odds ul.dist").first.locator("li").all_inner_texts(), edged, "bo")
+    _same(gm.locator("#odds"), edged, "bo")
     assert gm.locator("#confirm-go").is_visible() and server.table.seq == 1
     gm.locator("#confirm-go").tap()
-    gm.wait_for_function("document.getElementById('log').innerText.includes('#1 ana')")
+    gm.wait_for_function("document.getElementById('log').innerText.includes('Ana attacks Bo')")
     assert _last(server).params.get("edge") == "advantage"
 
 

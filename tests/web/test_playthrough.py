@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from fracas.model import Action, Combatant, Encounter
+from fracas.model import NO_ACTOR, Action, Combatant, Encounter
 from fracas.rulesets.base import is_down
 from fracas.words.render import outcome_words
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of, synced
@@ -253,7 +253,9 @@ def test_a_game_master_and_two_phones_play_the_example_to_the_winners_banner(
         record = s.change(gm, lambda: gm.get_by_role("button", name="Roll", exact=True).click())
         assert record.action is not None and record.action.do == "roll"
         assert dict(record.action.params) == {"notation": ROLL, "secret": True}
+        assert record.action.actor == NO_ACTOR and record.by is None  # the game master's own
         (rolled,) = record.events
+        assert rolled.actor == NO_ACTOR
         (sign, faces, value), (sign2, _, three) = rolled.terms
         assert (sign, sign2, three, len(faces)) == (1, 1, 3, 1) and 1 <= faces[0] <= 20
         assert rolled.total == faces[0] + 3 == value + 3

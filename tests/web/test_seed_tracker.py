@@ -1,7 +1,9 @@
 """The seed's tracker as written (issue 22, item 6), in Debian's Chromium. DC-A5: "press
 Gun range to see your throw range, 15 tiles and 20 tiles as rings": the button so
 named draws the throw range (DC-17: 10 tiles, 15 with Strong Arm) and the 15 and 20
-tile rings, labelled, every label on screen (the map grows to show them). DC-11: the
+tile rings, labelled; the map's tiles keep their size (issue 35: the map grows to hold
+the rings, and the view stays on the map's own tiles), and Fit shows every ring's label
+on screen. DC-11: the
 scrap line sits on the weapon and only where it applies: a scrap pistol has it (it
 opens on a tap), a scrap knife swung in melee has none; the equip choice names the scrap
 item and carries its line likewise."""
@@ -33,8 +35,13 @@ def test_gun_range_draws_the_throw_15_and_20_rings_labelled_on_screen(
         pat = browser.new_context(**PHONE).new_page()
         pat.goto(f"{server.base}/t/{server.ana}")
         pat.wait_for_selector("#order li")
+        disc = pat.locator('.token[data-id="ana"] .disc')
+        before = disc.bounding_box()
         button = pat.get_by_role("button", name="Gun range")
         button.tap()
+        after = disc.bounding_box()
+        assert before is not None and after is not None
+        assert abs(after["width"] - before["width"]) < 0.5, (before, after)  # no tile shrank
         rings = pat.locator("#rings .range-ring")
         labels = [
             (r.get_attribute("data-label"), r.get_attribute("data-tiles")) for r in rings.all()
@@ -55,6 +62,7 @@ def test_gun_range_draws_the_throw_15_and_20_rings_labelled_on_screen(
             "throw 10",
             "20 tiles",
         ]
+        pat.get_by_role("button", name="Fit").tap()  # the whole map, every ring on it
         svg = pat.locator("#map").bounding_box()
         for label in pat.locator("#rings .range-label").all():
             box = label.bounding_box()

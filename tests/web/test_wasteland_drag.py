@@ -1,9 +1,9 @@
 """A wasteland token dragged by its player (issue 22, item 3), in Debian's Chromium: while
 it is dragged the tile counter shows what the move would cost, in the rules' own words
 as the table gives them (WL-2: MAP first, then AP, one point a tile, PROPOSED), a tile it
-cannot pay is marked and its drop refused by the table with the rule's code, shown in
-the notice; a payable drop is stored as the actor's own move. (The figures themselves:
-tests/table/test_move_cost.py.)"""
+cannot pay is marked and its drop refused by the table, the notice saying why in words
+(the rule behind its "Rules" control); a payable drop is stored as the actor's own
+move. (The figures themselves: tests/table/test_move_cost.py.)"""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ START = (Path(__file__).parents[2] / "examples" / "wasteland.yaml").read_text().
     0
 ] + "\n"
 PAYS = "move Vera here: Vera spends 2 on movement: MAP 0 -> 0, AP 2 -> 0"
-REFUSED = "'vera' has 0 MAP and 2 AP; this move costs 3 (WL-2)"
+WORDS = "Vera has 0 MAP and 2 AP; this move costs 3"
 
 
 @pytest.fixture
@@ -58,12 +58,14 @@ def test_WL_2_a_drag_shows_the_moves_cost_and_an_unpayable_drop_is_refused(
     assert "refused" not in (page.get_attribute("#cursor", "class") or "")
     page.mouse.move(*_centre_of(page, 3, 0), steps=4)
     info = _info(page, "cannot move here")
-    assert info.endswith(f"Vera cannot move here: {REFUSED} (not_enough_ap)")
+    assert info.endswith(f"Vera cannot move here: {WORDS}")  # words, no code (issue 35)
     assert page.get_attribute("#cursor", "class") == "refused"  # the tile is marked
     page.locator("#map-box").screenshot(path=str(SHOTS / "wasteland-drag-refused.png"))
     page.mouse.up()  # dropped on the tile it cannot pay: the table refuses it
     page.wait_for_selector("#notice:not([hidden])")
-    assert page.locator("#notice").inner_text() == f"not_enough_ap: {REFUSED}"
+    # the notice in people's words (names, no code), the rule behind its "Rules" control
+    assert page.locator("#notice").inner_text().startswith(WORDS)
+    assert page.locator("#notice details.rules").text_content() == "Rules WL-2"
     assert server.table.seq == seq and server.table.state.get("vera").at == (0, 0)
     assert page.get_attribute("#cursor", "class") in ("", None)  # no drag, no mark
     # the payable drop: stored as Vera's own move, paid from her AP (WL-2)
@@ -96,8 +98,7 @@ def test_the_game_masters_drag_shows_the_own_moves_cost_and_drops_free(
     gm.mouse.move(*_centre_of(gm, 3, 0), steps=8)
     info = _info(gm, "cannot move here")
     assert info.endswith(
-        f"Vera cannot move here: {REFUSED} (not_enough_ap); your drop puts it here anyway "
-        "(the game master's move)"
+        f"Vera cannot move here: {WORDS}; your drop puts it here anyway (the game master's move)"
     )
     assert gm.get_attribute("#cursor", "class") == "refused"
     gm.mouse.move(*_centre_of(gm, 2, 0), steps=4)

@@ -18,7 +18,17 @@ from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.model.frozen import freeze
-from fracas.rulesets.base import About, ActionSpec, Contract, DieSpec, Rules, TypedRuleset, sheet_as
+from fracas.rulesets.base import (
+    About,
+    ActionSpec,
+    Contract,
+    Cost,
+    Decision,
+    DieSpec,
+    Rules,
+    TypedRuleset,
+    sheet_as,
+)
 from fracas.rulesets.soak.attack import PARAMS, Attack, decide_attack
 from fracas.rulesets.soak.data import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS
 from fracas.rulesets.soak.events import APRestored, InitiativeOrdered, InitiativeRolled, health
@@ -51,6 +61,7 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
         item_shorthands=tuple(SHORTHANDS),
         default_max_hp=DEFAULT_MAX_HP,  # SK-G4
         odds_max_rolls=ODDS_MAX_ROLLS,  # SK-7: exploding dice
+        initiative_field="initiative",  # SK-1: d20 + Agility, kept on the sheet
         actions=(
             ActionSpec(
                 "attack",
@@ -208,6 +219,13 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
                 ),
             )
         )
+
+    def costs(self, state: Encounter, decision: Decision) -> tuple[Cost, ...]:
+        """Issue 35: an attack's AP (SK-1, SK-G1), from its decision."""
+        if not isinstance(decision, Attack):
+            return ()
+        before = decision.ap_left + decision.cost
+        return (Cost(decision.actor, "AP", decision.cost, before, decision.ap_left),)
 
     def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """SK-G1: AP back to ``max_ap`` at the start of each of the combatant's turns."""

@@ -19,6 +19,7 @@ from fracas.rulesets.base import (
     About,
     ActionSpec,
     Contract,
+    Cost,
     Decide,
     Decision,
     DieSpec,
@@ -29,6 +30,7 @@ from fracas.rulesets.base import (
 from fracas.rulesets.steps import Then
 from fracas.rulesets.wasteland.actions import ACTIONS
 from fracas.rulesets.wasteland.attack import Attack, Plan, decide_attack
+from fracas.rulesets.wasteland.costs import costs as family_costs
 from fracas.rulesets.wasteland.data import (
     D20,
     LIMBS,
@@ -304,6 +306,13 @@ class Wasteland(TypedRuleset[Sheet, Options, Opening]):
         if "called" in spec.params:
             out["called"] = tuple(LIMBS)
         return out
+
+    def costs(self, state: Encounter, decision: Decision) -> tuple[Cost, ...]:
+        """Issue 35: what a decided action spends before any die (WL-5, WL-29, WL-30,
+        WL-31, WL-34), read from its decision (:mod:`~fracas.rulesets.wasteland.costs`)."""
+        if not isinstance(decision, Opening):
+            return ()
+        return family_costs(state, decision.family)
 
     def initial_values(self) -> dict[str, int]:
         """WL-33: the encounter opens; its first own-turn action ends the opening (not

@@ -99,6 +99,6 @@ export function heard(m) { show(m); document.getElementById("advisor-list").data
 export function refused(m) {
   if (asked && m.id === asked.id) {
     asked = null;
-    document.getElementById("advisor-how").textContent = `${m.code}: ${m.message}`;
+    document.getElementById("advisor-how").textContent = m.words || m.message; // words, no code
   }
 }

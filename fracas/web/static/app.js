@@ -14,7 +14,7 @@ import {
 import { sideColour, sideInk } from "./sides.js";
 import { mapView } from "./mapview.js";
 import { mapLayout } from "./layout.js";
-import { askOdds, askTileOdds, askSeveralOdds, hideOdds, heardOdds, refusedOdds } from "./odds.js";
+import { askOdds, askTileOdds, askSeveralOdds, hideOdds, heardOdds, refusedOdds, costLines } from "./odds.js";
 import * as preview from "./preview.js";
 import { pick, paramsChanged, leaveOdds } from "./preview.js";
 import { moveCosts } from "./movecost.js";
@@ -73,7 +73,8 @@ function handle(m) {
       setTimeout(() => send(change[0], change[1] + 1), 500 * (change[1] + 1));
       return;
     }
-    notice(`${m.code}: ${m.message}`);
+    notice(m.words || m.message); // people's words (the code and message are for tools)
+    if (m.words && m.rules && m.rules.length) $("notice").append(" ", rulesInfo(m.rules));
     advisor.refused(m);
     refusedOdds(m.id);
   } else if (m.type === "asked") {
@@ -110,7 +111,9 @@ function draw() {
   document.title = `fracas · ${state.encounter}`;
   const you = state.you.role === "gm" ? "game master" : state.you.name;
   const whose = state.turn_words || (state.turn === null ? "a turn this page does not see" : `${name(state.turn)}'s turn`); // the server's words first
-  $("turn").textContent = `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
+  // once the fight has an outcome, the header says it instead of the turn (issue 35)
+  $("turn").textContent = state.outcome && state.outcome.words ? `${state.outcome.words} (you: ${you})`
+    : `Round ${state.round}: ${whose}; next ${name(state.next)} (you: ${you})`;
   if (state.ranges_button && $("ranges-toggle").textContent !== state.ranges_button) $("ranges-toggle").textContent = state.ranges_button;
   renderMap();
   renderOrder();
@@ -129,7 +132,7 @@ function renderDice() {
   if (!p) { dieAsked = null; return; }
   const who = p.waiting || "the game master"; // the server's words
   $("die-question").textContent = p.label
-    ? (p.yours ? `${p.action}: ${p.question}` : `${p.action}: waiting for ${who}: ${p.question}`)
+    ? (p.yours ? `${p.action_words || p.action}: ${p.question}` : `${p.action_words || p.action}: waiting for ${who}: ${p.question}`)
     : p.question;
   $("die-row").hidden = !p.yours && !p.cancel;
   $("die-face").hidden = $("die-give").hidden = !p.yours;
@@ -371,6 +374,7 @@ function renderOrder() {
     const card = el("div", { class: "card" });
     card.append(el("strong", {}, c.name));
     card.append(el("span", { class: "small" }, c.side + (c.mine ? " (yours)" : "")));
+    if (c.initiative !== undefined) card.append(el("span", { class: "small initiative" }, `initiative ${c.initiative}`));
     if (c.hp_shown === "exact") {
       const m = el("meter", { min: 0, max: c.max_hp, value: c.hp, low: Math.ceil(c.max_hp / 4) + 0.5, high: c.max_hp / 2 + 0.5, optimum: c.max_hp, "aria-label": `${c.name}'s HP` });
       card.append(m);
@@ -437,6 +441,15 @@ function choiceTip(said, value, key) {
 // the phone's tap was lost.
 let actionsShown = null;
 
+// The rule IDs a line cites, behind a small "Rules" control (a <details>: a tap, a
+// click or a key opens it); the line itself reads in people's words.
+function rulesInfo(rules) {
+  const box = el("details", { class: "rules small" });
+  box.style.display = "inline-block"; // beside the line's words (CSSOM: the CSP allows no style attribute)
+  box.append(el("summary", {}, "Rules"), document.createTextNode(` ${rules.join(", ")}`));
+  return box;
+}
+
 function renderActions() {
   const box = $("actions");
   const key = JSON.stringify([store.seq, store.options, store.chosen && [store.chosen.actor, store.chosen.do, store.chosen.params, store.chosen.several || null]]);
@@ -445,30 +458,58 @@ function renderActions() {
   box.replaceChildren();
   const actors = Object.keys(store.options);
   if (!actors.length) box.append(el("p", { class: "why" }, "You watch this table."));
+  for (const actor of actors) box.append(...reactPrompts(actor));
   for (const actor of actors) {
     box.append(el("h3", { class: "small" }, `${name(actor)}'s actions`));
     const row = el("div", { class: "row", role: "group", "aria-label": `${name(actor)}'s actions` });
     for (const o of store.options[actor]) {
       const pressed = store.chosen && store.chosen.actor === actor && store.chosen.do === o.do;
       const b = el("button", { type: "button", "aria-pressed": String(Boolean(pressed)), disabled: !o.allowed,
-        title: o.allowed ? o.summary : o.refusal.message, "data-key": `act:${actor}:${o.do}` }, title(o.do));
+        title: o.allowed ? (o.summary_words || o.summary) : (o.refusal.words || o.refusal.message), "data-key": `act:${actor}:${o.do}` }, title(o.do));
       b.addEventListener("click", () => choose(actor, o));
       row.append(b);
     }
     box.append(row);
     for (const o of store.options[actor]) {
-      if (!o.allowed) box.append(el("p", { class: "why" }, `${title(o.do)}: ${o.refusal.message}`));
+      if (o.allowed) continue;
+      const why = el("p", { class: "why" }, `${title(o.do)}: ${o.refusal.words || o.refusal.message}`);
+      if (o.refusal.words && o.refusal.rules && o.refusal.rules.length) why.append(" ", rulesInfo(o.refusal.rules));
+      box.append(why);
     }
   }
   if (store.chosen) box.append(chosenPanel());
   renderTurnButtons();
 }
 
+// A reaction its owner may take now, in another's turn (issue 35): a prompt on the
+// owner's page, "Vera can react: Overwatch attack on the raider", with the action's
+// button (a tap previews its odds and cost, a second tap confirms; a click acts). The
+// table says when (`react`: the rules allow it now, on that enemy).
+function reactPrompts(actor) {
+  const out = [];
+  for (const o of store.options[actor]) {
+    for (const t of o.react || []) {
+      const said = `${name(actor)} can react: ${title(o.do)} on ${name(t)}`;
+      const box = el("div", { class: "react-prompt", role: "group", "aria-label": said });
+      box.style.border = "2px solid #d55e00"; // CSSOM: the CSP allows no style attribute
+      box.style.padding = "0.3rem";
+      box.style.margin = "0.3rem 0";
+      const b = el("button", { type: "button", "data-key": `react:${actor}:${o.do}:${t}` }, `${title(o.do)} ${name(t)}`);
+      b.addEventListener("click", () => {
+        store.chosen = { actor, do: o.do, option: o, params: {} };
+        keepFocus(renderActions);
+        pick({ target: t }); // preview.js: a tap previews, a click acts
+      });
+      box.append(el("strong", {}, said), " ", b);
+      out.push(box);
+    }
+  }
+  return out;
+}
+
 function renderTurnButtons() {
   const { state } = store;
-  const acting = state.turn;
-  const mayEnd = state.you.role === "gm" || state.you.owns.includes(acting);
-  $("end-turn").disabled = !mayEnd;
+  $("end-turn").disabled = !state.you.end_turn; // the table says (its turn, the fight not over)
   $("undo").disabled = !state.you.undo; // the table's policy says (players: by default not)
   $("redo").disabled = !state.you.redo;
 }
@@ -476,6 +517,19 @@ function renderTurnButtons() {
 // A judgement call (advantage, a modifier, cover) the table's policy keeps for the game
 // master: a player who makes it asks the game master, who accepts or refuses.
 function asks(o, p) { return (o.ask || []).includes(p) ? " (asks the game master)" : ""; }
+
+// What a target is to the actor, as the table marks it (issue 35): enemies unmarked,
+// "(ally)", "(self)", and "(down)" for one the rules let be hit while down (offered last).
+function targetMark(o, t) {
+  const m = (o.marks || {})[t];
+  if (!m) return "";
+  const said = [m.relation === "ally" ? "ally" : m.relation === "self" ? "self" : "", m.down ? "down" : ""].filter(Boolean);
+  return said.length ? ` (${said.join(", ")})` : "";
+}
+function targetClass(o, t) {
+  const m = (o.marks || {})[t];
+  return m ? `target-${m.relation}${m.down ? " target-down" : ""}` : null;
+}
 
 function chosenPanel() {
   const o = store.chosen.option;
@@ -516,13 +570,14 @@ function chosenPanel() {
     panel.append(label);
   }
   const row = el("div", { class: "row targets" });
+  if (o.targets === null) panel.append(...costLines(o.costs)); // no odds to ask: the cost here
   if (o.targets === null) {
     const b = el("button", { type: "button", class: "go", "data-key": "go" }, `${title(o.do)} now`);
     b.addEventListener("click", () => act(null));
     row.append(b);
   } else {
     for (const t of o.targets) {
-      const b = el("button", { type: "button", "data-target": t, "data-key": `target:${t}` }, `${title(o.do)} ${name(t)}`);
+      const b = el("button", { type: "button", "data-target": t, "data-key": `target:${t}`, class: targetClass(o, t) }, `${title(o.do)} ${name(t)}${targetMark(o, t)}`);
       b.addEventListener("click", () => pick({ target: t })); // preview.js: a tap previews
       b.addEventListener("mouseenter", () => askOdds(t));
       b.addEventListener("focus", () => askOdds(t));
@@ -560,7 +615,7 @@ function severalBox(o) {
       paramsChanged();
     });
     const label = el("label", {});
-    label.append(input, document.createTextNode(` ${name(t)}`));
+    label.append(input, document.createTextNode(` ${name(t)}${targetMark(o, t)}`));
     box.append(label);
   }
   go.addEventListener("click", () => { if (store.chosen.several.length > 1) pick({ several: true }); });
@@ -607,7 +662,11 @@ function changeAnswered(id) {
 
 function appendLog(lines) {
   const ol = $("log");
-  for (const line of lines) ol.append(el("li", { class: line.tone || null }, line.text));
+  for (const line of lines) {
+    const li = el("li", { class: line.tone || null, "data-seq": line.seq }, line.text); // its record
+    if (line.rules && line.rules.length) li.append(" ", rulesInfo(line.rules)); // behind "Rules"
+    ol.append(li);
+  }
   ol.scrollTop = ol.scrollHeight;
 }
 
@@ -698,7 +757,9 @@ function setup() {
   $("ranges-toggle").addEventListener("click", () => {
     store.showRanges = !store.showRanges;
     $("ranges-toggle").setAttribute("aria-pressed", String(store.showRanges));
-    if (store.state) { renderMap(); mapView.reset(); } // the map grows to show the rings
+    // the map grows to hold the rings, its tiles kept at their size (pan, or Fit, to
+    // see the rings past them)
+    if (store.state) { const was = mapView.box(); renderMap(); mapView.keep(was); }
   });
   $("map").addEventListener("mousemove", (e) => { if (store.state) pointAt(tileAt(e)); });
   mapView.attach({
@@ -714,7 +775,8 @@ function setup() {
       // the game master's move: `move` with only `to` takes no turn and costs nothing
       const [x, y] = tileAt(e);
       const c = placed(cid);
-      if (!c || x < 0 || y < 0 || x >= store.mapSize[0] || y >= store.mapSize[1]) return;
+      if (!c) return;
+      if (x < 0 || y < 0 || x >= store.mapSize[0] || y >= store.mapSize[1]) { notice("Off the map: drop on a tile"); return; }
       if (c.at[0] === x && c.at[1] === y) return;
       const own = playerMove(cid);
       if (own) { send({ type: "act", action: { actor: cid, do: "move", to: [x, y], ...own } }); return; }

@@ -66,6 +66,17 @@ export const mapView = (() => {
 
   function panBy(dx, dy) { centre = [centre[0] + dx, centre[1] + dy]; apply(); }
 
+  // Show the part of the map that box ``was`` (a viewBox, as box() gives) showed, at the
+  // same scale, after the map grew or shrank: the range rings make it bigger, and the
+  // tiles keep their size (pan to the rings past them, or Fit to see them whole),
+  // never shrinking every tile (issue 35).
+  function keep(was) {
+    if (!full || !was) { reset(); return; }
+    zoom = Math.min(MAX_ZOOM, Math.max(1, Math.min(full[2] / was[2], full[3] / was[3])));
+    centre = [was[0] + was[2] / 2, was[1] + was[3] / 2];
+    apply();
+  }
+
   function unitsPerPixel() {
     const rect = svg().getBoundingClientRect();
     return rect.width ? box()[2] / rect.width : 1;
@@ -156,5 +167,5 @@ export const mapView = (() => {
     document.getElementById("zoom-reset").addEventListener("click", reset);
   }
 
-  return { attach, setFull, zoomBy, reset, panBy, STEP, get zoom() { return zoom; }, box: () => (full ? box() : null) };
+  return { attach, setFull, keep, zoomBy, reset, panBy, STEP, get zoom() { return zoom; }, box: () => (full ? box() : null) };
 })();

@@ -39,7 +39,7 @@ export const moveCosts = (() => {
   // A refused question: its words stand for the tile (no notice pinned by a drag).
   function refused(m) {
     if (!asked || asked.id !== m.id) return false;
-    known.set(asked.key, { allowed: false, own: true, code: m.code, message: m.message, words: [], free: false });
+    known.set(asked.key, { allowed: false, own: true, code: m.code, message: m.words || m.message, words: [], free: false });
     next();
     showTile();
     return true;
@@ -65,7 +65,7 @@ export const moveCosts = (() => {
     if (cost.allowed) {
       return { text: ` · move ${c.name} here: ${pays}` + (cost.free ? " (its own move; your drop puts it here free)" : ""), refused: false };
     }
-    return { text: ` · ${c.name} cannot move here: ${cost.message} (${cost.code})` +
+    return { text: ` · ${c.name} cannot move here: ${cost.refusal_words || cost.message}` + // people's words, no code
       (cost.free ? "; your drop puts it here anyway (the game master's move)" : ""), refused: true };
   }
 

@@ -73,7 +73,7 @@ export function showBlastOdds(odds, tile) {
 function showEachOdds(odds, heading, order = []) {
   const box = $("odds");
   box.hidden = false;
-  box.replaceChildren(el("strong", {}, `${heading}: ${oddsKind(odds)}`));
+  box.replaceChildren(el("strong", {}, `${heading}: ${oddsKind(odds)}`), ...costLines(odds.costs));
   const listed = order.filter((cid) => cid in odds.combatants);
   const ids = [...listed, ...Object.keys(odds.combatants).filter((cid) => !listed.includes(cid))];
   if (!ids.length) { box.append(el("p", {}, "no creature it may reach")); return; }
@@ -87,6 +87,19 @@ function showEachOdds(odds, heading, order = []) {
 }
 
 function pct(p) { return `${(100 * p).toFixed(1)}%`; }
+
+// What the action spends before any die, from the rules' own decision as the server
+// sends it (`costs`, issue 35): "Costs 4 AP (Vera: 9 → 5 AP)", "Uses 1 Overwatch shot
+// (Vera: 4 → 3 left)"; an overflowed action's debt said too. One line each.
+export function costLines(costs) {
+  return (costs || []).map((c) => {
+    const owed = c.owed ? `, ${c.owed} owed from the next turn` : "";
+    const said = c.uses
+      ? `Uses ${c.spent} ${c.what} (${name(c.actor)}: ${c.before} → ${c.after} left)`
+      : `Costs ${c.spent} ${c.what} (${name(c.actor)}: ${c.before} → ${c.after} ${c.what}${owed})`;
+    return el("p", { class: "cost-line" }, said);
+  });
+}
 
 // Exact, or (past the work budget) an estimate from seeded samples, said as such; one
 // the wall-time bound cut short says so.
@@ -106,6 +119,7 @@ function showOdds(odds, t) {
   box.replaceChildren();
   const o = odds.combatants[t];
   box.append(el("strong", {}, `${title(chosen ? chosen.do : "")} ${name(t)}: ${oddsKind(odds)}`));
+  box.append(...costLines(odds.costs)); // before Confirm: what it spends, what is left
   if (!o) { box.append(el("p", {}, "it cannot affect them")); return; }
   oddsBody(box, o, exactOf(odds, t));
   // the other side of a contest (tier-duel: whoever wins it deals the damage): every
@@ -126,8 +140,10 @@ function exactOf(odds, cid) { return (odds.exact && odds.exact.combatants && odd
 function risky(o) { return Boolean(o && (o.hit || o.mean > 0)); }
 
 // One creature's odds: hit, mean, down (where this page sees its HP), then the damage
-// as bars and as text, every probability written out (exact fractions where the odds
-// have them); past BUCKETS values the rest is one tail bucket "≥ N" with its mass.
+// as bars and as text, every chance a percentage to a tenth, a mean to two decimals;
+// the exact figures (fractions, where the odds have them) behind an "Exact figures"
+// line that opens on a tap, a click or a key. Past BUCKETS values the rest is one tail
+// bucket "≥ N" with its mass.
 const BUCKETS = 16;
 function oddsBody(box, o, exact = null) {
   const parts = [];
@@ -137,7 +153,6 @@ function oddsBody(box, o, exact = null) {
   box.append(el("p", { class: "odds-line" }, parts.join(" · ")));
   const buckets = damageBuckets(o.damage, exact && exact.damage);
   const top = Math.max(...buckets.map((b) => b.p));
-  const words = buckets.map((b) => `${b.label}: ${pct(b.p)}${b.exact ? ` (${b.exact})` : ""}`);
   const bars = el("div", { class: "bars", "aria-hidden": "true" });
   const labels = el("div", { class: "bars-labels", "aria-hidden": "true" });
   for (const b of buckets) {
@@ -147,8 +162,38 @@ function oddsBody(box, o, exact = null) {
     labels.append(el("span", {}, b.label));
   }
   const list = el("ul", { class: "dist", "aria-label": "damage, each value's chance" });
-  for (const w of words) list.append(el("li", {}, w));
+  for (const b of buckets) list.append(el("li", {}, `${b.label}: ${pct(b.p)}`));
   box.append(bars, labels, list);
+  if (exact) box.append(exactFigures(o, exact, buckets));
+}
+
+// The exact figures of one creature's odds, behind a <details> "Exact figures".
+function exactFigures(o, exact, buckets) {
+  const box = el("details", { class: "exact small" });
+  box.append(el("summary", {}, "Exact figures"));
+  const list = el("ul", { class: "exact-figures" });
+  if (o.hit !== null && exact.hit) list.append(el("li", {}, `hit: ${fractionWords(exact.hit)}`));
+  if (exact.mean) list.append(el("li", {}, `mean damage: ${fractionWords(exact.mean)}`));
+  if (o.down !== undefined && exact.down) list.append(el("li", {}, `down: ${fractionWords(exact.down)}`));
+  for (const b of buckets) if (b.exact) list.append(el("li", { "data-label": b.label }, `${b.label}: ${fractionWords(b.exact)}`));
+  box.append(list);
+  return box;
+}
+
+// An exact fraction "a/b" as people read it: itself where short, else (more than
+// FRACTION_DIGITS digits in all) its decimal to 6 places, "≈ 0.100309".
+const FRACTION_DIGITS = 12;
+export function fractionWords(f) {
+  const [a, b] = String(f).split("/");
+  if (b === undefined || a.replace("-", "").length + b.length <= FRACTION_DIGITS) return String(f);
+  let n = BigInt(a);
+  const d = BigInt(b);
+  const sign = n < 0n ? "-" : "";
+  if (n < 0n) n = -n;
+  const scaled = (n * 2000000n + d) / (2n * d); // n/d to 6 places, rounded half up
+  const whole = scaled / 1000000n;
+  const frac = String(scaled % 1000000n).padStart(6, "0");
+  return `≈ ${sign}${whole}.${frac}`;
 }
 
 // The damage values in order, the first BUCKETS - 1 each, the rest one "≥ N" bucket.

@@ -1,7 +1,9 @@
 // fracas serve: the roster, for the game master (issue 22, item 2): the turn order,
 // reordered by dragging a name or by keys (Alt+arrows), a delay, a removal; quick HP on the token
 // picked (type -5 or +3, Enter); conditions from the ruleset's statuses with their
-// turns; each combatant's tactics preset (default, naive, random: what the win bar and
+// turns, a mark of the game master's own for N of its turns, until removed, or until the
+// start or the end of a named combatant's next turn (issue 35); initiative rolled again
+// where the ruleset keeps a rolled one; each combatant's tactics preset (default, naive, random: what the win bar and
 // the advisor play it by); a copy of a combatant added mid-fight; and a dice roller (the table rolls,
 // shown to all or secret to the game master). Every control is an action the table
 // checks (state.js's send); nothing here decides.
@@ -58,6 +60,7 @@ function row(cid, i) {
     class: `${picked === cid ? "picked" : ""}${c && c.acting ? " acting" : ""}`,
     "aria-label": `${name(cid)}, ${i + 1} in the order; Alt and the arrow keys move it` });
   li.append(el("span", { class: "roster-name" }, `${i + 1}. ${name(cid)}${c && c.hidden ? " (hidden)" : ""}`));
+  if (c && c.initiative !== undefined) li.append(el("span", { class: "small" }, `initiative ${c.initiative}`));
   if (c) li.append(el("span", { class: "small" }, `HP ${hpText(c)}`), tactics(c));
   const next = state.order[(i + 1) % state.order.length];
   li.append(
@@ -106,9 +109,18 @@ function drawConditions() {
     el("option", { value: "", selected: was === "" || (was === null && list.length === 0) }, "another (a free mark)"));
   const spec = list.find((s) => s.name === sel.value);
   $("cond-free").closest("label").hidden = Boolean(spec);
+  // how long a mark of the game master's own lasts (a ruleset's status: by its rules)
+  const lasts = $("cond-lasts");
+  const kept = lasts.options.length ? lasts.value : "turns";
+  const kinds = [["turns", "for N of its own turns (Turns; none: until removed)"], ["removed", "until removed"]];
+  for (const cid of state.order) {
+    kinds.push([`start:${cid}`, `until the start of ${name(cid)}'s next turn`], [`end:${cid}`, `until the end of ${name(cid)}'s next turn`]);
+  }
+  lasts.replaceChildren(...kinds.map(([v, text]) => el("option", { value: v, selected: v === kept }, text)));
+  lasts.closest("label").hidden = Boolean(spec);
   // turns where the status counts them (a free mark may): escalation's conditions do not
-  $("cond-turns").closest("label").hidden = Boolean(spec) && !spec.details.some((d) => d.name === "turns");
-  $("cond-help").textContent = spec ? `${spec.summary}${spec.details.length ? "; details: " + spec.details.map((d) => `${d.name}${d.default !== null ? ` (default ${d.default})` : ""}`).join(", ") : ""}` : "A mark of the game master's own: any name, turns if you like.";
+  $("cond-turns").closest("label").hidden = spec ? !spec.details.some((d) => d.name === "turns") : lasts.value !== "turns";
+  $("cond-help").textContent = spec ? `${spec.summary}${spec.details.length ? "; details: " + spec.details.map((d) => `${d.name}${d.default !== null ? ` (default ${d.default})` : ""}`).join(", ") : ""}` : "A mark of the game master's own: any name; it lasts N of its bearer's turns, until removed, or until the start or the end of someone's next turn.";
 }
 
 function draw() {
@@ -123,6 +135,7 @@ function draw() {
   const c = byId(picked);
   $("quick-who").textContent = c ? `${c.name}: HP ${hpText(c)}` : "pick a token";
   $("quick-hp").setAttribute("aria-label", c ? `HP change for ${c.name}: -5 or +3, then Enter` : "HP change");
+  $("init-row").hidden = !state.initiative_roll;
   const copy = $("add-copy");
   const was = copy.value;
   copy.replaceChildren(...state.combatants.map((x) => el("option", { value: x.id, selected: x.id === was }, x.name)));
@@ -147,8 +160,11 @@ function addCondition(e) {
   const status = spec ? spec.name : $("cond-free").value.trim();
   if (!status) { notice("name the mark"); return; }
   const turns = $("cond-turns").value.trim();
+  const lasts = spec ? "turns" : $("cond-lasts").value;
   const details = {};
-  if (/^\d+$/.test(turns) && (!spec || spec.details.some((d) => d.name === "turns"))) details.turns = Number(turns);
+  if (lasts === "turns" && /^\d+$/.test(turns) && (!spec || spec.details.some((d) => d.name === "turns"))) details.turns = Number(turns);
+  const to = lasts.indexOf(":"); // until the start or the end of that one's next turn
+  if (to > 0) Object.assign(details, { until: lasts.slice(0, to), of: lasts.slice(to + 1) });
   gmAct2(picked, "status", { add: { [status]: details } });
 }
 
@@ -169,21 +185,31 @@ function addCopy(e) {
   $("add-name").value = "";
 }
 
+// A free roll: the game master's own (no actor: the log says "The game master rolls"),
+// a player's as the combatant it plays (whose turn it is, else its first); the table
+// checks whose it may be.
 function roll(e) {
   const { state } = store;
   e.preventDefault();
   const notation = $("roll-notation").value.trim();
   if (!notation) { notice("type a roll: 2d6+1"); return; }
-  const actor = state.turn || (state.you.owns[0]) || state.order[0];
   const params = { notation };
-  if ($("roll-secret").checked) params.secret = true;
-  gmAct2(actor, "roll", params);
+  if (state.you.role === "gm") {
+    if ($("roll-secret").checked) params.secret = true;
+    send({ type: "act", action: { do: "roll", ...params } });
+    return;
+  }
+  const owns = state.you.owns;
+  gmAct2(owns.includes(state.turn) ? state.turn : owns[0], "roll", params);
 }
 
 export function setup() {
   $("quick-form").addEventListener("submit", quickHp);
   $("cond-form").addEventListener("submit", addCondition);
   $("cond-name").addEventListener("change", drawConditions);
+  $("cond-lasts").addEventListener("change", drawConditions);
+  // initiative rolled again by the ruleset's own rule (the table rolls, logs, undoes)
+  $("init-roll").addEventListener("click", () => gmAct2(store.state.order[0], "initiative", { roll: true }));
   $("add-form").addEventListener("submit", addCopy);
   $("roll-form").addEventListener("submit", roll);
   $("cond-clear").addEventListener("click", () => {

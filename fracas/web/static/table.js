@@ -29,7 +29,7 @@ function drawRequests(state) {
   const asked = state.requests || [];
   $("requests-box").hidden = asked.length === 0;
   list.replaceChildren(...asked.map((r) => gm
-    ? item(`${r.text} (${r.action}) `,
+    ? item(`${r.text} (${r.action_words || r.action}) `,
       button("Accept", `request:${r.id}:accept`, () => send({ type: "answer", request: r.id, accept: true })),
       document.createTextNode(" "),
       button("Refuse", `request:${r.id}:refuse`, () => send({ type: "answer", request: r.id, accept: false })))
