@@ -77,7 +77,7 @@ start is the driver's hover, so its in-page figure is the mouseenter's)."""
 
 def _one(
     browser: Any, static: Path, example: Path, after: bool
-) -> tuple[float, int, list[float], float, list[float]]:
+) -> tuple[float, int, int, list[float], float, list[float]]:
     web_app.STATIC = static
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(Path(tmp), example.read_text().split("\nactions:")[0])
@@ -86,13 +86,21 @@ def _one(
             page = context.new_page()
             page.add_init_script(WATCH)
             sizes: list[int] = []
-            page.on("response", lambda r: sizes.append(len(r.body())) if r.ok else None)
+            wire: list[int] = []  # as sent: gzipped where the server gzips (issue 35)
+
+            def heard(r: Any) -> None:
+                if r.ok:
+                    sizes.append(len(r.body()))
+                    wire.append(int(r.headers.get("content-length") or len(r.body())))
+
+            page.on("response", heard)
             started = time.perf_counter()
             page.goto(f"{server.base}/t/{server.gm}")
             page.wait_for_selector("#order li")
             load = time.perf_counter() - started
             page_load = float(page.wait_for_function("window.__seen.order").json_value()) / 1000
             weight = sum(sizes)
+            sent = sum(wire)
             taps: list[float] = []
             seen: list[float] = []
             buttons = page.locator("#actions h3 + .row").first.locator("button:not([disabled])")
@@ -127,7 +135,7 @@ def _one(
                 got = page.wait_for_function("window.__seen.odds").json_value()
                 seen.append(float(got) / 1000)
             context.close()
-            return load, weight, taps, page_load, seen
+            return load, weight, sent, taps, page_load, seen
         finally:
             server.stop()
 
@@ -141,27 +149,30 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, launched() as browser:
         before = _static_of(args.before, Path(tmp))
         figures: dict[str, dict[str, list[float]]] = {
-            k: {"load": [], "weight": [], "odds": [], "page_load": [], "page_odds": []}
+            k: {"load": [], "weight": [], "wire": [], "odds": [], "page_load": [], "page_odds": []}
             for k in ("before", "after")
         }
         for _ in range(args.rounds):
             for example in EXAMPLES:
                 for which, static in (("before", before), ("after", now)):
-                    load, weight, taps, page_load, seen = _one(
+                    load, weight, sent, taps, page_load, seen = _one(
                         browser, static, example, which == "after"
                     )
                     figures[which]["page_load"].append(page_load)
                     figures[which]["page_odds"].extend(seen)
                     figures[which]["load"].append(load)
                     figures[which]["weight"].append(weight)
+                    figures[which]["wire"].append(sent)
                     figures[which]["odds"].extend(taps)
     print("issue 22's page on a phone, the five examples' starts, before | after")
+    print("(both served by this tree's server: 'sent' is gzipped for both where it gzips)")
     for which in ("before", "after"):
         f = figures[which]
         how = "tap" if which == "after" else "hover"
         print(
             f"{which:6}: first load p50 {1000 * statistics.median(f['load']):.0f} ms; "
-            f"weight {max(f['weight']) / 1024:.1f} KB; {how} -> odds p50 "
+            f"weight {max(f['weight']) / 1024:.1f} KB ({max(f['wire']) / 1024:.1f} KB sent); "
+            f"{how} -> odds p50 "
             f"{1000 * _pct(f['odds'], 0.5):.0f} ms, p95 {1000 * _pct(f['odds'], 0.95):.0f} ms "
             f"(n={len(f['odds'])}); in the page: first load p50 "
             f"{1000 * statistics.median(f['page_load']):.0f} ms, {how} -> odds p50 "
