@@ -23,6 +23,8 @@ from fracas.model import NO_ACTOR, Action, Combatant, Encounter
 from fracas.rulesets.base import is_down
 from fracas.words.render import outcome_words
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of, synced
+from tests.web.test_people_words import _plain as plain_words
+from tests.web.test_people_words import _shown as shown_words
 
 pytestmark = NEEDS_CHROMIUM
 START = Path(__file__).parents[2] / "examples" / "start"
@@ -312,6 +314,9 @@ def test_a_game_master_and_two_phones_play_the_example_to_the_winners_banner(
         assert page.locator("#outcome").inner_text() == words
     for phone in s.players.values():
         assert ROLL not in phone.locator("#log").inner_text()  # the secret roll stayed so
+        # issue 35: a whole fight, as a player's page shows it (its whole log, its
+        # actions, the odds last read, the outcome), in people's words
+        plain_words(shown_words(phone), f"{example}: a phone after the whole fight")
     SHOTS.mkdir(exist_ok=True)
     gm.screenshot(path=str(SHOTS / f"playthrough-{example}-gm.png"), full_page=True)
     s.players[p1].screenshot(path=str(SHOTS / f"playthrough-{example}-phone.png"), full_page=True)
