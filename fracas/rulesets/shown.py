@@ -138,11 +138,23 @@ def encounter_shown(p: Presenter, state: Encounter) -> tuple[Shown, ...]:
 
 
 def statuses_shown(state: Encounter, c: Combatant) -> tuple[Shown, ...]:
-    """``c``'s statuses, each with its details (``burning`` ``turns=2 damage=1``)."""
+    """``c``'s statuses, each with its details (``burning`` ``turns=2 damage=1``); a game
+    master's mark that lasts until a combatant's next turn says so in words (``until
+    the end of Bo's next turn``; its count of that combatant's turns left is the
+    table's own)."""
     return tuple(
-        Shown(name, " ".join(f"{k}={v}" for k, v in details.items()))
-        for name, details in c.statuses.items()
+        Shown(name, _details_words(state, details)) for name, details in c.statuses.items()
     )
+
+
+def _details_words(state: Encounter, details: Mapping[str, Any]) -> str:
+    until, of = details.get("until"), details.get("of")
+    if until not in ("start", "end") or not isinstance(of, str):
+        return " ".join(f"{k}={v}" for k, v in details.items())
+    who = state.combatants.get(of)
+    name = who.name if who is not None else of
+    rest = [f"{k}={v}" for k, v in details.items() if k not in ("until", "of", "left")]
+    return " ".join([*rest, f"until the {until} of {name}'s next turn"])
 
 
 def full_shown(p: Presenter, state: Encounter, c: Combatant) -> tuple[Shown, ...]:

@@ -16,7 +16,7 @@ from fracas.errors import Refusal
 from fracas.io.files import parse_text, play_file
 from fracas.io.store import open_store
 from fracas.model import StatusCleared, StatusSet
-from fracas.table import Act, Redo, Table, TableService, Undo
+from fracas.table import Act, Give, Redo, SetDice, Table, TableService, Undo
 
 ROOT = Path(__file__).parents[2]
 START = (ROOT / "examples" / "dice-combat.yaml").read_text().split("actions:")[0]
@@ -213,3 +213,23 @@ def test_initiative_needs_an_order_or_a_roll(table: Table) -> None:
     with pytest.raises(Refusal) as refused:
         table.submit(Act({"actor": "ana", "do": "initiative"}))
     assert refused.value.code == "missing_field"
+
+
+def test_SK_1_with_physical_dice_the_table_asks_each_initiative_die(tmp_path: Path) -> None:
+    table = _table(tmp_path, SOAK, "soak.yaml")
+    table.submit(SetDice(True))
+    table.submit(Act({"actor": "mara", "do": "initiative", "roll": True}))
+    asked = []
+    for face in (2, 15, 19):  # Mara, Finn, the Brute, in the file's order
+        pending = table.pending
+        assert pending is not None
+        asked.append(pending.needed.label)
+        table.submit(Give(face))
+    assert asked == ["initiative:mara", "initiative:finn", "initiative:brute"]
+    assert list(table.state.order) == ["brute", "finn", "mara"]
+    action = table.log[-1].action
+    assert action is not None and dict(action.dice) == {  # stored with the record: replayed
+        "initiative:mara": (2,),
+        "initiative:finn": (15,),
+        "initiative:brute": (19,),
+    }

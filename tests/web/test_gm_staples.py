@@ -68,6 +68,8 @@ def test_a_mark_until_the_end_of_bos_next_turn_ends_with_bos_turn(
     badge = gm.locator('.token[data-id="cy"] .badge')
     badge.first.wait_for()
     assert badge.all_text_contents() == ["spotted"]
+    card = gm.locator("#order li", has_text="Cy").inner_text()  # in words, not fields
+    assert "until the end of Bo's next turn" in card and "until=" not in card, card
     gm.click("#end-turn")  # Ana's turn ends; Bo's begins: the mark stays
     _seq(gm, server, 2)
     assert server.table.state.turn.actor == "bo" and badge.all_text_contents() == ["spotted"]

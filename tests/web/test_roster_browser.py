@@ -168,3 +168,28 @@ def test_ES_12_a_condition_from_escalations_list_is_set_shown_and_taken_off(
         )
     finally:
         server.stop()
+
+
+def test_one_selection_for_every_game_master_tool(server: Server, browser: Any) -> None:
+    """Issue 35, item 5: the game master's select, the roster's Pick and a token's click
+    choose the same combatant: a condition set after choosing Cy in the select goes to
+    Cy (it went to whoever the roster had picked), and a Pick in the roster moves the
+    select."""
+    gm = _gm(server, browser)
+    gm.get_by_role("button", name="Pick Bo for quick HP and conditions").click()
+    gm.wait_for_function("document.getElementById('quick-who').innerText.startsWith('Bo:')")
+    assert gm.locator("#gm-who").input_value() == "bo"
+    gm.select_option("#gm-who", "cy")  # the game-master box's select
+    gm.wait_for_function("document.getElementById('quick-who').innerText.startsWith('Cy:')")
+    assert "picked" in (gm.locator('#roster li[data-id="cy"]').get_attribute("class") or "")
+    seq = server.table.seq
+    gm.select_option("#cond-name", "burning")
+    gm.get_by_role("button", name="Set condition").click()
+    gm.wait_for_function(f"document.body.dataset.seq === '{seq + 1}'")
+    assert "burning" in server.table.state.get("cy").statuses
+    assert "burning" not in server.table.state.get("bo").statuses
+    gm.fill("#quick-hp", "-2")
+    gm.press("#quick-hp", "Enter")
+    gm.wait_for_function(f"document.body.dataset.seq === '{seq + 2}'")
+    cy = server.table.state.get("cy")
+    assert cy.hp == cy.max_hp - 2 and server.table.state.get("bo").hp == 12
