@@ -470,6 +470,10 @@ function renderActions() {
       row.append(b);
     }
     box.append(row);
+    if (store.state.outcome) { // the fight is over: one line, not the same reason per action
+      box.append(el("p", { class: "why" }, "The fight is over: no more actions. The game master can reopen it by undoing the last action."));
+      continue;
+    }
     for (const o of store.options[actor]) {
       if (o.allowed) continue;
       const why = el("p", { class: "why" }, `${title(o.do)}: ${o.refusal.words || o.refusal.message}`);
@@ -489,7 +493,7 @@ function reactPrompts(actor) {
   const out = [];
   for (const o of store.options[actor]) {
     for (const t of o.react || []) {
-      const said = `${name(actor)} can react: ${title(o.do)} on ${name(t)}`;
+      const said = `${name(actor)} can react: ${title(o.do)} on ${name(t)}`.replace(/^./, (x) => x.toUpperCase());
       const box = el("div", { class: "react-prompt", role: "group", "aria-label": said });
       box.style.border = "2px solid #d55e00"; // CSSOM: the CSP allows no style attribute
       box.style.padding = "0.3rem";
@@ -736,7 +740,9 @@ function setup() {
   $("gm-status-add").addEventListener("click", () => gmAct("status", { add: $("gm-status").value }));
   $("gm-status-remove").addEventListener("click", () => gmAct("status", { remove: $("gm-status").value }));
   $("gm-remove").addEventListener("click", () => gmAct("remove"));
-  $("gm-who").addEventListener("change", () => { notePicked = null; gmPicked(); });
+  // one selection (issue 35): the select, the roster's Pick and a token's click choose
+  // the same combatant for every game-master tool (roster.js keeps it)
+  $("gm-who").addEventListener("change", () => { notePicked = null; gmPicked(); roster.pick($("gm-who").value); });
   $("gm-hide").addEventListener("click", () => {
     const c = store.state.combatants.find((x) => x.id === $("gm-who").value);
     if (c) gmAct(c.hidden ? "show" : "hide");
