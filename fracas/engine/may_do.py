@@ -16,7 +16,7 @@ from typing import Any
 
 from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Encounter
-from fracas.rulesets.base import ActionSpec, Cost, Ruleset, costs_of, decide, is_down
+from fracas.rulesets.base import ActionSpec, Cost, Ruleset, decide, is_down
 
 __all__ = [
     "RELATIONS",
@@ -112,13 +112,17 @@ def _tries(
     return tries
 
 
-def _refusal(ruleset: Ruleset, state: Encounter, action: Action) -> FracasError | None:
+def _refusal(
+    ruleset: Ruleset, state: Encounter, action: Action, costs: list[Cost] | None = None
+) -> FracasError | None:
+    """Why the rules refuse ``action`` now (None: they allow it); where they allow it
+    and ``costs`` is given, what it spends before any die goes into it (issue 35)."""
     try:
         # decide, not decided: the decisions are not kept. Every action on every target
         # and tile is tried, and kept they outlived the state by seconds (a Molotov's
         # plan holds every victim): the garbage collector met them all in its oldest
         # generation, and they made it walk that generation every few seconds.
-        decide(ruleset, state, action)
+        decision = decide(ruleset, state, action)
     except FracasError as exc:
         # Kept in an Option for its code and message alone: without its traceback and
         # what it was raised while handling, whose frames held every state and object
@@ -126,6 +130,8 @@ def _refusal(ruleset: Ruleset, state: Encounter, action: Action) -> FracasError 
         # garbage collection walked all of them).
         exc.__traceback__ = exc.__context__ = exc.__cause__ = None
         return exc
+    if costs is not None:
+        costs.extend(decision.costs(ruleset, state))
     return None
 
 
@@ -171,13 +177,14 @@ def options_now(
         good: dict[str, set[str]] = {p: set() for p in spec.required}
         for params in _required_values(spec, choices):
             for action in _tries(spec, who, state, params, unseen):
-                refusal = _refusal(ruleset, state, action)
+                spent: list[Cost] | None = None if allowed else []  # the first allowed's
+                refusal = _refusal(ruleset, state, action, spent)
                 if refusal is not None:  # the first met, but a self-target one gives way
                     if first is None or first.code == "self_target":
                         first = refusal
                     continue
-                if not allowed:  # the first allowed: what it spends (issue 35)
-                    costs = costs_of(ruleset, state, action)
+                if spent is not None:  # the first allowed: what it spends (issue 35)
+                    costs = tuple(spent)
                 allowed = True
                 for p, v in params.items():
                     good[p].add(v)

@@ -155,11 +155,18 @@ class Decision(ABC):
         """The events of this decision: every die is asked of ``dice``; never refuses.
         Pure: reads ``state``, the decision and ``rules.options``, asks ``dice``."""
 
+    def costs(self, rules: Rules[Any], state: Encounter) -> tuple[Cost, ...]:
+        """What this decision (made in ``state``) spends of its actor's resources before
+        any die (AP, a reaction of the round), read from what it decided, the same that
+        its events spend: a face shows it before the action is confirmed (issue 35).
+        Default: none."""
+        return ()
+
 
 @dataclass(frozen=True, slots=True)
 class Cost:
     """What a decided action spends of one of its actor's resources before any die
-    (:meth:`Ruleset.costs`), as data a face shows before the action is confirmed
+    (:meth:`Decision.costs`), as data a face shows before the action is confirmed
     (issue 35): ``spent`` of ``what`` (points, ``AP``; or, with ``uses``, one use of a
     counted thing: a reaction of the round, a shot of an allowance), the actor's
     ``before`` and ``after``; ``owed``: what the next turn pays (an overflow)."""
@@ -480,12 +487,6 @@ class Ruleset(ABC):
         forbid it. Default: none (the move is logged, not checked)."""
         return []
 
-    def costs(self, state: Encounter, decision: Decision) -> tuple[Cost, ...]:
-        """What ``decision`` (decided in ``state``) spends of its actor's resources before
-        any die (AP, a reaction), read from the decision whose events spend them: a face
-        shows it before the action is confirmed (issue 35). Default: none."""
-        return ()
-
     def param_choices(
         self, state: Encounter, actor: str, spec: ActionSpec
     ) -> dict[str, tuple[str, ...]]:
@@ -595,13 +596,13 @@ def resolve(rules: Ruleset, state: Encounter, action: Action, dice: Dice) -> lis
 
 
 def costs_of(rules: Ruleset, state: Encounter, action: Action) -> tuple[Cost, ...]:
-    """What ``action`` would spend in ``state`` before any die (:meth:`Ruleset.costs` of
-    its decision); none where the rules refuse it."""
+    """What ``action`` would spend in ``state`` before any die (its decision's
+    :meth:`Decision.costs`); none where the rules refuse it."""
     try:
         decision = decide(rules, state, action)
     except FracasError:
         return ()
-    return rules.costs(state, decision)
+    return decision.costs(rules, state)
 
 
 def is_down(rules: Rules[Any], c: Combatant) -> bool:

@@ -326,9 +326,9 @@ class View:
             "gear": presenter.gear(state, c),
             "gear_note": gear_note(presenter, state, c),
         }
-        kept = ruleset.contract.initiative_field  # the rolled initiative, where kept
-        if kept is not None and getattr(c.sheet, kept, None) is not None:
-            entry["initiative"] = getattr(c.sheet, kept)
+        held = ruleset.contract.initiative_field  # the rolled initiative, where kept
+        if held is not None and getattr(c.sheet, held, None) is not None:
+            entry["initiative"] = getattr(c.sheet, held)
         if self.gm:
             entry["hidden"] = c.id in state.hidden
             entry["note"] = state.notes.get(c.id, "")
@@ -502,7 +502,7 @@ class View:
         snap = self.snap
         state = snap.state
         unseen = self.unseen(state)
-        return {
+        out = {
             actor: [
                 self._option(o, unseen)
                 for o in snap.options(actor, unseen)
@@ -510,6 +510,28 @@ class View:
             ]
             for actor in self.actors(state)
         }
+        if self.gm:  # the game master's own combatants' reactions, off turn (issue 35)
+            for actor in self._reactors(state):
+                found = [self._option(o, unseen) for o in snap.options(actor, unseen)]
+                found = [o for o in found if o["react"]]
+                if found:
+                    out[actor] = found
+        return out
+
+    def _reactors(self, state: Encounter) -> list[str]:
+        """Who, besides the acting combatant, may have a reaction the game master takes:
+        those no player plays (all, where that is not known) that stand, where the rules
+        have an off-turn action on a target at all."""
+        ruleset = self.snap.ruleset
+        if not any(s.off_turn and s.targets != "none" for s in ruleset.contract.actions):
+            return []
+        return [
+            cid
+            for cid in state.order
+            if cid != state.turn.actor
+            and (self.played is None or cid not in self.played)
+            and not is_down(ruleset, state.combatants[cid])
+        ]
 
     def _offered(self, do: str, actor: str) -> bool:
         """Whether the page offers ``do`` to this identity at all (a player is never

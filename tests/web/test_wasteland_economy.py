@@ -1,10 +1,10 @@
 """Issue 35, item 7, "Wasteland's economy in view", in Debian's Chromium on a touch
-phone (390x844, ``has_touch``, ``is_mobile``): a player taps Attack and a target and
-reads, before Confirm, what the attack costs and what is left (the rules' own figure:
-``Ruleset.costs`` of the decided action, sent with the odds: WL-5), a burst's too; then,
-in the raider's turn, Vera's phone is prompted to react ("Vera can react: Overwatch
-attack on the raider", WL-30) and the reaction is taken from it, previewed (a shot of
-the allowance) and confirmed."""
+phone (390x844, ``has_touch``, ``is_mobile``): a Final Action's cost in its panel
+(WL-29); a player taps Attack and a target and reads, before Confirm, what the attack
+costs and what is left (the rules' own figure: ``Ruleset.costs`` of the decided action,
+sent with the odds: WL-5), a burst's too; then, in the raider's turn, Vera's phone is
+prompted to react ("Vera can react: Overwatch attack on the raider", WL-30) and the
+reaction is taken from it, previewed (a shot of the allowance) and confirmed."""
 
 from __future__ import annotations
 
@@ -47,6 +47,11 @@ def test_WL_5_WL_30_the_phone_shows_the_cost_before_confirm_and_is_prompted_to_r
     page.goto(f"{server.base}/t/{token}")
     page.wait_for_selector("#order li")
     seq = server.table.seq
+    # an action without odds (a Final Action): its cost in the chosen action's panel
+    page.get_by_role("button", name="Defend", exact=True).tap()
+    panel = page.locator("#actions .cost-line")
+    panel.wait_for()
+    assert panel.inner_text() == "Costs 3 AP (Vera: 9 → 6 AP)"  # WL-29: all AP up to 3
     page.get_by_role("button", name="Attack", exact=True).tap()
     page.get_by_role("button", name="Attack the raider").tap()
     _cost(page, "Costs 3 AP (Vera: 9 → 6 AP)")  # WL-5: the smg's 3 AP
@@ -82,3 +87,17 @@ def test_WL_5_WL_30_the_phone_shows_the_cost_before_confirm_and_is_prompted_to_r
     assert isinstance(server.table.state.get("vera").sheet, Sheet)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    # the raider (nobody plays it) enters Overwatch: in Knox's turn the game master's
+    # page is prompted for it (its owner is the game master)
+    server.table.submit(Act({"actor": "raider", "do": "overwatch"}))
+    server.table.submit(Act({"actor": "raider", "do": "end_turn"}))
+    gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    gm.goto(f"{server.base}/t/{server.gm}")
+    gm.wait_for_selector("#order li")
+    synced(gm, server.table.seq)
+    said = gm.locator(".react-prompt strong").all_inner_texts()
+    assert said == [
+        "The raider can react: Overwatch attack on Vera",
+        "The raider can react: Overwatch attack on Knox",
+    ]
+    gm.locator("#act-box").screenshot(path=str(SHOTS / "gm-react-prompt.png"))

@@ -16,7 +16,7 @@ from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.model import Action, ActionUsed, Attempted, Combatant, Encounter, Event
 from fracas.model.grid import METRICS
-from fracas.rulesets.base import Decision, Rules, sheet_as
+from fracas.rulesets.base import Cost, Decision, Rules, sheet_as
 from fracas.rulesets.soak.damage import (
     Hits,
     additional_amount,
@@ -93,6 +93,10 @@ class Attack(Decision):
     def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
         """P-SK-1's dice and events (:func:`roll_attack`)."""
         return roll_attack(self, dice, rules.options)
+
+    def costs(self, rules: Rules[Options], state: Encounter) -> tuple[Cost, ...]:
+        """Issue 35: the attack's AP (SK-1, SK-G1), as decided."""
+        return (Cost(self.actor, "AP", self.cost, self.ap_left + self.cost, self.ap_left),)
 
 
 def decide_attack(state: Encounter, action: Action, o: Options) -> Attack:

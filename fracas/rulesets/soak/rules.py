@@ -18,17 +18,7 @@ from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.model.frozen import freeze
-from fracas.rulesets.base import (
-    About,
-    ActionSpec,
-    Contract,
-    Cost,
-    Decision,
-    DieSpec,
-    Rules,
-    TypedRuleset,
-    sheet_as,
-)
+from fracas.rulesets.base import About, ActionSpec, Contract, DieSpec, Rules, TypedRuleset, sheet_as
 from fracas.rulesets.soak.attack import PARAMS, Attack, decide_attack
 from fracas.rulesets.soak.data import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS
 from fracas.rulesets.soak.events import APRestored, InitiativeOrdered, InitiativeRolled, health
@@ -219,13 +209,6 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
                 ),
             )
         )
-
-    def costs(self, state: Encounter, decision: Decision) -> tuple[Cost, ...]:
-        """Issue 35: an attack's AP (SK-1, SK-G1), from its decision."""
-        if not isinstance(decision, Attack):
-            return ()
-        before = decision.ap_left + decision.cost
-        return (Cost(decision.actor, "AP", decision.cost, before, decision.ap_left),)
 
     def turn_start(self, state: Encounter, actor: str, dice: Dice) -> list[Event]:
         """SK-G1: AP back to ``max_ap`` at the start of each of the combatant's turns."""

@@ -123,6 +123,11 @@ class Opening(Decision):
         assert isinstance(then.step, FireOn)
         return [*events, Then(dataclasses.replace(then.step, tail=tuple(tail)))]
 
+    def costs(self, rules: Rules[Options], state: Encounter) -> tuple[Cost, ...]:
+        """Issue 35: what it spends before any die (WL-5, WL-29, WL-30, WL-31, WL-34),
+        read from its family's decision (:mod:`~fracas.rulesets.wasteland.costs`)."""
+        return family_costs(state, self.family)
+
 
 def _opening(
     rules: Rules[Options],
@@ -306,13 +311,6 @@ class Wasteland(TypedRuleset[Sheet, Options, Opening]):
         if "called" in spec.params:
             out["called"] = tuple(LIMBS)
         return out
-
-    def costs(self, state: Encounter, decision: Decision) -> tuple[Cost, ...]:
-        """Issue 35: what a decided action spends before any die (WL-5, WL-29, WL-30,
-        WL-31, WL-34), read from its decision (:mod:`~fracas.rulesets.wasteland.costs`)."""
-        if not isinstance(decision, Opening):
-            return ()
-        return family_costs(state, decision.family)
 
     def initial_values(self) -> dict[str, int]:
         """WL-33: the encounter opens; its first own-turn action ends the opening (not

@@ -14,7 +14,7 @@ from fracas.engine.may_do import Option, options_now
 from fracas.io.store import open_store
 from fracas.model import Action, Encounter
 from fracas.rulesets.base import Cost, Ruleset, costs_of
-from fracas.table import Act, Identity, TableService, View
+from fracas.table import Act, Identity, OddsQuestion, TableService, View
 from tests.helpers import Played, play
 from tests.rulesets.wasteland.support import act, fight, ok, who
 
@@ -186,5 +186,31 @@ def test_WL_30_the_owners_page_is_prompted_to_react_off_turn(tmp_path: Path) -> 
     view = View(table.snapshot(), pat)
     watch = next(o for o in view.options()["vera"] if o["do"] == "overwatch_attack")
     assert watch["allowed"] and watch["react"] == ["raider"]  # the enemy only, not Knox
-    gm = View(table.snapshot(), Identity.gm())
-    assert "vera" not in gm.options()  # the game master: the acting combatant's
+    gm = View(table.snapshot(), Identity.gm(), frozenset({"vera", "knox"}))
+    assert list(gm.options()) == ["raider"]  # Vera's reaction is her player's
+    assert "vera" in View(table.snapshot(), Identity.gm()).options()  # nobody known plays her
+    # the raider (nobody plays it) enters Overwatch: in Knox's turn the game master's
+    # page is prompted for the raider's reaction, on Vera and on Knox
+    table.submit(Act({"actor": "raider", "do": "overwatch"}))
+    table.submit(Act({"actor": "raider", "do": "end_turn"}))
+    assert table.state.turn.actor == "knox"
+    gm = View(table.snapshot(), Identity.gm(), frozenset({"vera", "knox"}))
+    options = gm.options()
+    assert list(options) == ["knox", "raider"]
+    assert [(o["do"], o["react"]) for o in options["raider"]] == [
+        ("overwatch_attack", ["vera", "knox"])
+    ]
+
+
+def test_WL_5_the_odds_answer_carries_the_cost(tmp_path: Path) -> None:
+    table = TableService(open_store(tmp_path / "s.sqlite3", durable=False)).create(
+        START, "w.yaml", seed=1
+    )
+    pat = Identity.player("Pat", "vera")
+    action = Action("vera", "attack", "raider", params={"burst": True})
+    question = OddsQuestion.of(table.ruleset, table.state, action, 1, pat, {})
+    shown = question.shown(table.odds(action))
+    assert shown["costs"] == [
+        {"actor": "vera", "what": "AP", "spent": 4, "before": 9, "after": 5, "owed": 0,
+         "uses": False}
+    ]  # fmt: skip
