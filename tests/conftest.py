@@ -75,30 +75,11 @@ def group_of(item: pytest.Item) -> str | None:
     return None
 
 
-def _weight(item: pytest.Item, group: str | None) -> int:
-    """How early ``item``'s module goes out to the workers (0 first): the groups that
-    run whole on one worker, then the modules with slow or browser tests, then the
-    rest, so the long units start first and the short ones fill in around them (the
-    longest-first order of a scheduler; xdist sends work in the order collected)."""
-    if group is not None:
-        return 0 if group == SERIAL else 1
-    if "slow" in item.keywords:
-        return 2
-    if "browser" in getattr(item, "fixturenames", ()):
-        return 3
-    return 4
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    first: dict[Path, int] = {}
     for item in items:
         group = group_of(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
-        weight = _weight(item, group)
-        first[item.path] = min(first.get(item.path, weight), weight)
-    # modules whole and in their own order (their fixtures set up once), heavy first
-    items.sort(key=lambda item: first[item.path])
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --slow (CI does)")
