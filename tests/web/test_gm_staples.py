@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import NEEDS_CHROMIUM, Server
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
+from tests.web.test_roster_browser import _gm
 
 pytestmark = NEEDS_CHROMIUM
-SHOTS = Path("/tmp/shots35f")
-SOAK = (Path(__file__).parents[2] / "examples" / "start" / "soak.yaml").read_text()
 
 
 @pytest.fixture
@@ -25,11 +24,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
-def _gm(server: Server, browser: Any) -> Any:
-    gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    gm.goto(f"{server.base}/t/{server.gm}")
-    gm.wait_for_selector("#roster li")
-    return gm
+SOAK = (Path(__file__).parents[2] / "examples" / "start" / "soak.yaml").read_text()
 
 
 def _seq(page: Any, server: Server, n: int) -> None:

@@ -20,10 +20,12 @@ from fracas.web.serve import free_port
 ROOT = Path(__file__).parents[2]
 
 
-def start(db: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
-    port = free_port("127.0.0.1")
+def start(db: Path, *args: str, port: bool = True) -> tuple[subprocess.Popen[str], list[str]]:
+    """``fracas serve ARGS --db DB`` until it prints its links (``port``: on a free port,
+    else on the one the command picks)."""
+    given = ["--port", str(free_port("127.0.0.1"))] if port else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "fracas", "serve", *args, "--db", str(db), "--port", str(port)],
+        [sys.executable, "-m", "fracas", "serve", *args, "--db", str(db), *given],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -6,37 +6,21 @@ the links; ``--port`` always wins."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 from fracas.io.store import open_store
 from fracas.table import TableService
 from fracas.web.serve import SERVED, _last_port, _listen_for
-from tests.web.test_serve_command import ROOT, get, link, stop
+from tests.web.test_serve_command import ROOT, get, link, start, stop
 
 EXAMPLE = ROOT / "examples" / "dice-combat.yaml"
 
 
 def _start(db: Path, *args: str) -> tuple[subprocess.Popen[str], list[str]]:
     """``fracas serve`` on the example, as typed (no port unless ``args`` give one)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fracas", "serve", str(EXAMPLE), "--db", str(db), *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    lines: list[str] = []
-    while not lines or "Ctrl-C stops" not in lines[-1]:
-        line = proc.stdout.readline()
-        assert line, "".join(lines)
-        lines.append(line)
-    return proc, lines
+    return start(db, str(EXAMPLE), *args, port=False)
 
 
 def test_a_restart_without_a_port_keeps_every_links_address(tmp_path: Path) -> None:

@@ -15,11 +15,10 @@ import pytest
 
 from fracas.model import NO_ACTOR
 from fracas.table import Act
-from tests.web.test_browser import NEEDS_CHROMIUM, Server, _centre_of, synced
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of, synced
 
 pytestmark = NEEDS_CHROMIUM
 
-SHOTS = Path("/tmp/shots35b")
 FIGHT = """\
 ruleset: dice-combat
 seed: 5

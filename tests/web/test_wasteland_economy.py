@@ -16,12 +16,11 @@ import pytest
 
 from fracas.rulesets.wasteland.sheet import Sheet
 from fracas.table import Act
-from tests.web.test_browser import NEEDS_CHROMIUM, Server, synced
+from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, synced
 
 pytestmark = NEEDS_CHROMIUM
 START = (Path(__file__).parents[2] / "examples" / "start" / "wasteland.yaml").read_text()
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-SHOTS = Path("/tmp/shots35e")
 
 
 @pytest.fixture
