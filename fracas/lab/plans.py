@@ -43,6 +43,7 @@ from fracas.engine.play import begin_turn
 from fracas.errors import FracasError
 from fracas.io.files import Tactic
 from fracas.model import Action, Encounter, Turn, fold
+from fracas.model.frozen import freeze
 from fracas.model.grid import Tile
 from fracas.rulesets.base import ActionSpec, distance, is_down, walk
 
@@ -268,7 +269,8 @@ def attacks(
     for spec in rs.contract.actions:
         if spec.targets == "none" or spec.off_turn:
             continue
-        for params in combos(spec, param_choices(rs, state, actor, spec), tactic):
+        for plain in combos(spec, param_choices(rs, state, actor, spec), tactic):
+            params = freeze(plain)  # frozen once: every action of it shares one (its hash)
             ok = [
                 a
                 for t in enemies

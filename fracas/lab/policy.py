@@ -28,7 +28,7 @@ from fracas.engine.play import plan
 from fracas.errors import FracasError
 from fracas.io.files import Tactic
 from fracas.lab.fight import canonical
-from fracas.lab.folds import traced_fold
+from fracas.lab.folds import Gain, traced_gains
 from fracas.lab.plans import rank
 from fracas.lab.presets import at_random, naive
 from fracas.lab.transitions import Transitions
@@ -51,6 +51,18 @@ _DEFAULT = Tactic()
 Score = tuple[Fraction, Fraction, Fraction, Fraction]
 """(expected enemies taken down minus allies, expected enemy HP lost minus allies',
 expected enemy HP lost, expected HP lost by the actor's allies other than itself)."""
+
+
+def _expected(sums: Gain, den: int) -> Score:
+    """The expected gains: the runs' gains summed, each times its probability's
+    numerator over the runs' one denominator ``den`` (one Fraction a figure, exactly
+    the sum of Fractions :meth:`Policy._total` makes)."""
+    return (
+        Fraction(sums[0], den),
+        Fraction(sums[1], den),
+        Fraction(sums[2], den),
+        Fraction(sums[3], den),
+    )
 
 
 class Policy:
@@ -152,21 +164,22 @@ class Policy:
 
     def _shared_score(self, state: Encounter, action: Action, actor: str) -> Score | None:
         """The score kept for every state that gives the action's rolling step the same
-        input and whose fold reads the same combatants with the same values (every other
-        field of the state equal too): :func:`~fracas.lab.folds.traced_fold`. None where
-        the events are not shared."""
+        input and whose folds read the same combatants with the same values (every other
+        field of the state, and the actor's side, equal too):
+        :func:`~fracas.lab.folds.traced_gains`. None where the events are not shared."""
         got = self.transitions.shared_runs(state, action, max_paths=SCORE_PATHS)
         if got is None:
             return None
-        runs, blind = got
-        base = (blind, actor, fields_but_combatants(state))
+        blind, (den, nums) = got
+        side = state.get(actor).side
+        base = (blind, actor, side, fields_but_combatants(state))
         combatants = state.combatants
         for ids in self._fold_reads.get(base, ()):
             found = self._shared.get((base, ids, tuple(peek(combatants, i) for i in ids)))
             if found is not None:
                 return found
-        folded, read = traced_fold(state, runs)
-        found = self._total(state, [(folded[run], p) for run, p in runs.items()], actor)
+        sums, read = traced_gains(self.ruleset, state, nums, side, actor)
+        found = _expected(sums, den)
         if read is not None:
             if len(self._shared) >= _CACHE:
                 self._shared.clear()

@@ -38,6 +38,7 @@ from typing import Any, ClassVar, NoReturn
 from fracas.dice.source import Dice
 from fracas.engine.catalogue import GM_ACTION_NAMES
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
+from fracas.lab.folds import Scaled
 from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event, fold
 from fracas.rulesets.base import Ruleset, decided, memos_on
@@ -98,15 +99,17 @@ class Transitions:
 
     def shared_runs(
         self, state: Encounter, action: Action, *, max_paths: int
-    ) -> tuple[Mapping[tuple[Event, ...], Fraction], Hashable] | None:
-        """The distribution of the runs of state-changing events ``action`` makes, and a
-        key naming it that every state giving the rolling step the same input shares
-        (the action, its decision, what the step read, HPs left out); None where no
-        such key is proven (an HP was read, a core action, dice given)."""
+    ) -> tuple[Hashable, tuple[int, Scaled]] | None:
+        """A key naming the distribution of the runs of state-changing events ``action``
+        makes, that every state giving the rolling step the same input shares (the
+        action, its decision, what the step read, HPs left out), and that distribution:
+        a denominator and each run with its probability's numerator over it (one tuple
+        per key, the same object each time); None where no such key is proven (an HP
+        was read, a core action, dice given)."""
         events = self._events(state, action, max_paths)
         if events is None or events.key is None:
             return None
-        return events.outcomes, events.key  # type: ignore[return-value]
+        return events.key, events.scaled  # type: ignore[return-value]
 
     def _events(self, state: Encounter, action: Action, max_paths: int) -> _Events | None:
         """The rolling step's events (shared, or enumerated and kept where proven

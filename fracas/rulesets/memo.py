@@ -292,15 +292,16 @@ class ReadMemo:
     and table of the same ruleset and options. Never pickled with anything."""
 
     def __init__(self) -> None:
-        self.reads: dict[_Base, list[tuple[str, ...] | None]] = {}
-        """Per base, each set of combatants (by id; None: all) a decide read."""
-        self.kept: dict[tuple[Any, ...], Decision | FracasError] = {}
+        self.reads: dict[_Base, tuple[list[tuple[str, ...] | None], dict[Any, Any]]] = {}
+        """Per base, each set of combatants (by id; None: all) a decide read, and what
+        was decided per (those ids, their records): the base hashed once a look-up."""
+        self.size = 0
         self.hits = 0
         self.traced = 0
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self.kept)
+        return self.size
 
     def __reduce__(self) -> tuple[type[ReadMemo], tuple[()]]:
         return (ReadMemo, ())
@@ -308,12 +309,16 @@ class ReadMemo:
     def find(
         self, base: _Base, combatants: Mapping[str, Combatant]
     ) -> Decision | FracasError | None:
-        for ids in self.reads.get(base, ()):
+        entry = self.reads.get(base)
+        if entry is None:
+            return None
+        kept = entry[1]
+        for ids in entry[0]:
             if ids is None:
-                key: tuple[Any, ...] = (base, None, combatants)
+                key: tuple[Any, ...] = (None, combatants)
             else:
-                key = (base, ids, _records(combatants, ids))
-            found = self.kept.get(key)
+                key = (ids, _records(combatants, ids))
+            found: Decision | FracasError | None = kept.get(key)
             if found is not None:
                 self.hits += 1
                 return found
@@ -327,24 +332,27 @@ class ReadMemo:
         found: Decision | FracasError,
     ) -> None:
         if ids is None:
-            key: tuple[Any, ...] = (base, None, combatants)
+            key: tuple[Any, ...] = (None, combatants)
         else:
-            key = (base, ids, _records(combatants, ids))
+            key = (ids, _records(combatants, ids))
         with self._lock:
-            kept = self.kept
-            if len(kept) >= READ_DECISIONS:
-                kept.clear()
+            if self.size >= READ_DECISIONS:
                 self.reads.clear()
-            known = self.reads.setdefault(base, [])
-            if ids not in known:
-                known.append(ids)
-            kept[key] = found
+                self.size = 0
+            entry = self.reads.get(base)
+            if entry is None:
+                entry = self.reads[base] = ([], {})
+            if ids not in entry[0]:
+                entry[0].append(ids)
+            if key not in entry[1]:
+                self.size += 1
+            entry[1][key] = found
 
     def forget(self, rules: Ruleset | None = None) -> None:
         with self._lock:
             if rules is None:
-                self.kept.clear()
                 self.reads.clear()
+                self.size = 0
                 return
             kind, options = type(rules), rules.options
 
@@ -353,9 +361,7 @@ class ReadMemo:
                 return bool(items[0] is kind and items[1] == options)
 
             for base in [b for b in self.reads if of(b)]:
-                del self.reads[base]
-            for key in [k for k in self.kept if of(k[0])]:
-                del self.kept[key]
+                self.size -= len(self.reads.pop(base)[1])
 
 
 _by_reads = ReadMemo()
@@ -485,25 +491,46 @@ def _fresh(exc: FracasError) -> FracasError:
 
 
 _LEAVES = (str, int, float, bool, type(None), bytes, Fraction, enum.Enum, type)
+_LEAF_KINDS = frozenset({str, int, float, bool, type(None), bytes, Fraction})
+"""Of :data:`_LEAVES`, the exact types met most (a set look-up before ``isinstance``)."""
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+"""Per type met, its dataclass fields' names (None: not a dataclass), looked up once."""
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    try:
+        return _FIELD_NAMES[kind]
+    except KeyError:
+        pass
+    names = (
+        tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+    )
+    _FIELD_NAMES[kind] = names
+    return names
 
 
 def _holds_state(value: Any, depth: int) -> bool:
     """Whether ``value`` holds a state or traced combatants (or anything this cannot
     look through: taken as holding one)."""
-    if isinstance(value, _LEAVES):
+    kind = type(value)
+    if kind in _LEAF_KINDS or isinstance(value, _LEAVES):
         return False
     if isinstance(value, Encounter | _Traced) or depth > 12:
         return True
     if isinstance(value, Combatant):
         return False  # a record: equal in every state the key matches
+    deeper = depth + 1
+    leaf = _LEAF_KINDS  # a leaf's own call skipped (most of what a decision holds)
     if isinstance(value, tuple | list | frozenset | set):
-        return any(_holds_state(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return any(
-            _holds_state(k, depth + 1) or _holds_state(v, depth + 1) for k, v in value.items()
-        )
-    if dataclasses.is_dataclass(value):
-        return any(
-            _holds_state(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)
-        )
-    return True
+        items: Any = value
+    elif isinstance(value, dict):
+        items = [x for kv in value.items() for x in kv]
+    else:
+        names = _field_names(kind)  # a dataclass instance (a class is a leaf, above)
+        if names is None:
+            return True
+        items = [getattr(value, name) for name in names]
+    for v in items:  # noqa: SIM110 (a loop, not a generator: this is hot)
+        if type(v) not in leaf and _holds_state(v, deeper):
+            return True
+    return False

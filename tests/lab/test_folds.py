@@ -11,7 +11,7 @@ import pytest
 
 from fracas.io.files import Tactic, load, parse_text
 from fracas.lab.fight import file_start, fold_runs
-from fracas.lab.folds import traced_fold
+from fracas.lab.folds import traced_fold, traced_gains
 from fracas.lab.plans import attacks
 from fracas.lab.policy import SCORE_PATHS, Policy, Score
 from fracas.model import Action, Damaged, Encounter, Event
@@ -62,14 +62,14 @@ def test_dc9_a_shot_scored_once_serves_every_bystander(monkeypatch: pytest.Monke
     policy = Policy(ef.ruleset)
     action = Action("ana", "attack", "bo")
     folds = 0
-    real = traced_fold
+    real = traced_gains
 
-    def counted(state, runs):  # type: ignore[no-untyped-def]
+    def counted(*args):  # type: ignore[no-untyped-def]
         nonlocal folds
         folds += 1
-        return real(state, runs)
+        return real(*args)
 
-    monkeypatch.setattr("fracas.lab.policy.traced_fold", counted)
+    monkeypatch.setattr("fracas.lab.policy.traced_gains", counted)
     for n in (8, 5, 1):
         s = _loaded(start, "dee", n)
         s = s.with_combatant(dataclasses.replace(s.get("cy"), hp=n))
@@ -143,3 +143,125 @@ def test_a_subclass_with_its_own_apply_keeps_its_whole_event_as_effect() -> None
     a, b = Doubled("bo", 1, "x"), Doubled("bo", 1, "y")
     assert a.effect() == a and a.effect() != b.effect()
     assert Damaged("bo", 1, "x").effect() == Damaged("bo", 1, "y").effect()
+
+
+# --- the gains without a whole state per run (issue 34) ---------------------------------
+
+
+def _fold_gains(
+    policy: Policy, state: Encounter, runs: list[tuple[Event, ...]], actor: str
+) -> list[tuple[int, int, int, int]]:
+    """Each run's gain from the state's own fold (the policy's ``_gain``)."""
+    side = state.get(actor).side
+    folded = fold_runs(state, runs)
+    return [policy._gain(state, folded[run], side, actor) for run in runs]
+
+
+def _gains(
+    policy: Policy, state: Encounter, runs: list[tuple[Event, ...]], actor: str
+) -> tuple[list[tuple[int, int, int, int]], tuple[str, ...] | None]:
+    """Each run's gain through :func:`traced_gains` (one run at a time, numerator 1)."""
+    side = state.get(actor).side
+    out = []
+    read: tuple[str, ...] | None = ()
+    for run in runs:
+        sums, ids = traced_gains(policy.ruleset, state, ((run, 1),), side, actor)
+        out.append(sums)
+        read = None if ids is None or read is None else tuple(sorted({*read, *ids}))
+    return out, read
+
+
+@dataclass(frozen=True, slots=True)
+class _Tick(Event):
+    """A test event of the turn alone (reads and changes no combatant): it commutes with
+    the changes of one combatant before it."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        return state.with_turn(actions_used=state.turn.actions_used + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Halved(Event):
+    """A test event that reads Bo as the damage before it left him (it must see it)."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        bo = state.get("bo")
+        return state.with_combatant(dataclasses.replace(bo, hp=bo.hp // 2))
+
+
+@dataclass(frozen=True, slots=True)
+class _Rebuilt(Event):
+    """A test event that makes a mapping of combatants of its own (its later reads would
+    go unseen)."""
+
+    def apply(self, state: Encounter) -> Encounter:
+        from typing import cast
+
+        from fracas.model import Combatant
+        from fracas.model.frozen import FrozenDict, evolve
+
+        table = cast(dict[str, Combatant], state.combatants)
+        return evolve(state, combatants=FrozenDict(dict(dict.items(table))))
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [(), (_Tick(),), (_Halved(),), (_Tick(), _Halved()), (_Rebuilt(),), (_EveryoneBleeds(),)],
+    ids=["none", "commutes", "reads", "commutes-then-reads", "rebuilt", "wide"],
+)
+def test_gains_equal_the_fold_whatever_follows_the_damage(tail: tuple[Event, ...]) -> None:
+    """Damage and a status on two combatants, then events that commute with them, read
+    what they changed, rebuild the mapping or read everything: the gains equal those of
+    the state's own fold; shared only where the reads are all seen."""
+    from fracas.model import StatusSet
+
+    ef = parse_text(TWO_V_TWO)
+    state = file_start(ef)
+    policy = Policy(ef.ruleset)
+    runs = [
+        (Damaged("bo", n), StatusSet("bo", "burning", {"turns": 1}), Damaged("cy", m), *tail)
+        for n in (0, 3, 12, 40)
+        for m in (1, 5)
+    ]
+    got, read = _gains(policy, state, runs, "ana")
+    assert got == _fold_gains(policy, state, runs, "ana")
+    if tail and isinstance(tail[-1], _Rebuilt | _EveryoneBleeds):
+        assert read is None
+    else:
+        assert read == ("bo", "cy")
+    # all runs at once, weighted: the sum of each run's gain times its numerator
+    side = state.get("ana").side
+    weighted = tuple((run, i + 1) for i, run in enumerate(runs))
+    sums, _ = traced_gains(policy.ruleset, state, weighted, side, "ana")
+    want = _fold_gains(policy, state, runs, "ana")
+    assert sums == tuple(sum((i + 1) * g[k] for i, g in enumerate(want)) for k in range(4))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_candidates_gains_equal_the_fold(path: Path) -> None:
+    """Along played fights of every example, every candidate attack's runs: the gains
+    :func:`traced_gains` makes equal those of the state's own fold, run by run."""
+    ef = load(path)
+    policy = Policy(ef.ruleset, ef.tactics)
+    checked = 0
+    for state in played(ef, policy, path.stem, 3 if path.stem == "wasteland" else 12):
+        me = state.get(state.turn.actor)
+        enemies = [
+            c.id
+            for c in state.combatants.values()
+            if c.side != me.side and not is_down(ef.ruleset, c)
+        ]
+        for action in attacks(policy, state, enemies, ef.tactics.get(me.id, Tactic())):
+            try:
+                got = policy.transitions.shared_runs(state, action, max_paths=SCORE_PATHS)
+            except Exception:  # too many paths: the sampled ranking
+                continue
+            if got is None:
+                continue
+            _, (_, nums) = got
+            runs = [run for run, _ in nums]
+            assert _gains(policy, state, runs, me.id)[0] == _fold_gains(
+                policy, state, runs, me.id
+            ), action
+            checked += 1
+    assert checked

@@ -236,3 +236,51 @@ def test_exact_chain_of_an_example_equal_with_and_without_memos() -> None:
     """The one example whose exact chain is small (tier-duel's): the same odds."""
     text = Path("examples/tier-duel.yaml").read_text()
     assert _win(text, True) == _win(text, False)
+
+
+# --- the scores kept by what their folds read (issue 34) --------------------------------
+
+
+def _scores_alike(path: Path, seeds: list[int], states: int) -> None:
+    """Along fights of ``path`` from random HPs (each seed's), every attack the tactics
+    consider in every state: its score through one policy shared by every state and
+    fight, memos on (scores kept by what the folds read, each run's gain made without a
+    whole state: :func:`~fracas.lab.folds.traced_gains`), equals a fresh policy's with
+    memos off (every run folded onto the state)."""
+    from fracas.io.files import Tactic
+    from fracas.lab.plans import attacks, enemies_of
+
+    ef = load(path)
+    rs = ef.ruleset
+    shared = Policy(rs, ef.tactics)
+    checked = 0
+    for seed in seeds:
+        start = _shuffled(file_start(ef), random.Random(seed))
+        engine = Engine(rs, start, seed, ef.bounds)
+        for _ in range(states):
+            state = engine.state
+            if outcome(rs, state) is not None:
+                break
+            actor = state.turn.actor
+            enemies = enemies_of(shared, state, actor)
+            for action in attacks(shared, state, enemies, ef.tactics.get(actor, Tactic())):
+                with keeping_decisions(Decisions()):
+                    got = shared.score(state, action)
+                with memos(False), keeping_decisions(Decisions()):
+                    want = Policy(rs, ef.tactics).score(state, action)
+                assert got == want, action
+                checked += 1
+            engine.act(shared.choose(state))
+    assert checked or path.stem in SHORT
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_every_score_equal_with_and_without_memos(path: Path) -> None:
+    _scores_alike(path, [5, 13], 3 if path.stem == "wasteland" else 10)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}-{p.stem}")
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32))
+def test_generated_scores_equal_with_and_without_memos(path: Path, seed: int) -> None:
+    _scores_alike(path, [seed], 2 if path.stem == "wasteland" else 6)
