@@ -39,7 +39,7 @@ from fracas.table.identity import Forbidden, Identity, Role
 from fracas.table.moving import MoveCost
 from fracas.table.physical import DieNeeded, Pending
 from fracas.table.projection import Asked, Entry, View, hp_label, mentions, named
-from fracas.table.questions import WIN_LIMITS, AdviceQuestion, OddsQuestion, WinQuestion
+from fracas.table.questions import AdviceQuestion, OddsQuestion, WinQuestion
 from fracas.table.service import Played, Refused, TableService, check_file, fresh_seed
 from fracas.table.snapshot import Snapshot
 from fracas.table.table import GAME_MASTER, Table
@@ -50,7 +50,6 @@ __all__ = [
     "DEFAULT_SECONDS",
     "GAME_MASTER",
     "MAX_DEPTH",
-    "WIN_LIMITS",
     "Act",
     "AdviceQuestion",
     "Answer",

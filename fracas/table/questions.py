@@ -18,9 +18,6 @@ from fracas.dice.source import RandomDice
 from fracas.engine.play import plan
 from fracas.errors import FracasError
 from fracas.io.files import EncounterFile, Tactic
-from fracas.lab.advisor import ADVICE_SECONDS, advise
-from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, FIRST, bar_in_worker
-from fracas.lab.keep import LOCK, kept
 from fracas.model import Action, Encounter, fold
 from fracas.model.frozen import FrozenDict
 from fracas.odds.action import Odds, action_odds
@@ -30,7 +27,6 @@ if TYPE_CHECKING:
     from fracas.table.identity import Identity
 
 __all__ = [
-    "WIN_LIMITS",
     "AdviceQuestion",
     "OddsQuestion",
     "WinQuestion",
@@ -38,14 +34,6 @@ __all__ = [
     "players_state",
     "win_question",
 ]
-
-WIN_LIMITS: Mapping[str, Any] = FrozenDict(
-    {"max_states": BAR_STATES, "fights": BAR_FIGHTS, "seconds": BAR_SECONDS, **FIRST}
-)
-"""The bounds of one win bar's slice (:func:`~fracas.lab.bar.bar_slice`'s): states past
-which it samples, fights it plays at most, the work of its first slice (states and
-fights; a later one's is :data:`~fracas.lab.bar.SLICE`), and the outer bound on a
-slice's wall time."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +129,8 @@ class WinQuestion:
 
     def answer(self) -> dict[str, Any]:
         """The bar as JSON (:meth:`~fracas.lab.bar.WinBar.to_json`)."""
+        from fracas.lab.bar import bar_in_worker  # the lab, where a bar is asked
+
         bar = bar_in_worker(self.key, self.ruleset, self.tactics, self.state, self.seq, self.limits)
         return bar if self.gm else {**bar, "idle": []}
 
@@ -157,7 +147,9 @@ class AdviceQuestion:
     state: Encounter
     seq: int
     seed: int
-    seconds: float = ADVICE_SECONDS
+    seconds: float | None = None
+    """The advisor's outer bound on wall time (None: the advisor's own,
+    :data:`~fracas.lab.advisor.ADVICE_SECONDS`)."""
     gm: bool = True
     no_down: frozenset[str] = frozenset()
     """Combatants whose HP the asker does not see exactly: their chance of going down
@@ -168,9 +160,13 @@ class AdviceQuestion:
 
     def answer(self) -> dict[str, Any]:
         """The advice as data, projected for its audience."""
+        from fracas.lab.advisor import ADVICE_SECONDS, advise  # the lab, where advice is asked
+        from fracas.lab.keep import LOCK, kept
+
+        seconds = ADVICE_SECONDS if self.seconds is None else self.seconds
         with LOCK:
             keep = kept(self.key, self.ruleset, self.tactics)
-            advice = advise(keep, self.state, seconds=self.seconds, seed=self.seed, win=self.win)
+            advice = advise(keep, self.state, seconds=seconds, seed=self.seed, win=self.win)
         return self.shown(advice.to_json(self.state))
 
     def shown(self, data: dict[str, Any]) -> dict[str, Any]:

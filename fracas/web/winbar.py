@@ -52,9 +52,9 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocketDisconnect
 
 from fracas.errors import FracasError
-from fracas.lab.bar import SLICE
+from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, FIRST, SLICE
 from fracas.lab.sim import wilson
-from fracas.table import WIN_LIMITS, AdviceQuestion, Change, Identity, Table, WinQuestion
+from fracas.table import AdviceQuestion, Change, Identity, Table, WinQuestion
 from fracas.table.questions import players_bar_withheld
 from fracas.web.workers import pool
 
@@ -68,6 +68,17 @@ _log = logging.getLogger(__name__)
 PLAYERS = Identity.player("players")
 """Who asks the players' bar (any player sees the same: the policy's, the projection's)."""
 
+
+WIN_LIMITS: dict[str, Any] = {
+    "max_states": BAR_STATES,
+    "fights": BAR_FIGHTS,
+    "seconds": BAR_SECONDS,
+    **FIRST,
+}
+"""The bounds of one win bar's slice (:func:`~fracas.lab.bar.bar_slice`'s): states past
+which it samples, fights it plays at most, the work of its first slice (states and
+fights; a later one's is :data:`~fracas.lab.bar.SLICE`), and the outer bound on a
+slice's wall time."""
 
 WIDE = 0.10
 """An estimate's figures are sent only once every one is within this of both ends of

@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 
 HEAVY = (
@@ -112,11 +110,8 @@ def test_a_shipped_ruleset_found_by_its_name_alone_is_the_one_every_ruleset_give
     subprocess.run([sys.executable, "-c", f"import sys\n{FIND}", *names], check=True, cwd=ROOT)
 
 
-@pytest.mark.xfail(
-    reason="fracas.table.questions imports the lab's advisor, bar and keep at its top "
-    "(concurrent.futures, multiprocessing with them): the table's to import when asked",
-    strict=True,
-)
 def test_odds_of_a_file_imports_no_balance_lab() -> None:
+    """The table's questions import the lab where a win bar or advice is asked, not
+    with the table (``fracas odds`` asks neither)."""
     _, names = _imported("odds", "examples/dice-combat.yaml")
     assert _of(names, ("fracas.lab",)) == []

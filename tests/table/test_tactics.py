@@ -20,7 +20,8 @@ from fracas.lab.chain import win_odds
 from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy
 from fracas.model import Action
-from fracas.table import WIN_LIMITS, Act, Identity, Table, TableService, View
+from fracas.table import Act, Identity, Table, TableService, View
+from fracas.web.winbar import WIN_LIMITS
 from fracas.words.render import entry_words
 from tests.lab.mirrors import mirror
 

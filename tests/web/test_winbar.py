@@ -13,9 +13,9 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from fracas.lab import bar
 from fracas.lab.bar import bar_in_worker
 from fracas.lab.chain import win_odds
-from fracas.table import questions
 from tests.web.support import served
 
 DUEL = """\
@@ -200,7 +200,7 @@ def test_a_bar_for_a_state_that_moved_on_is_dropped_or_cancelled(
         release.wait(10)
         return bar_in_worker(*args)
 
-    monkeypatch.setattr(questions, "bar_in_worker", held)
+    monkeypatch.setattr(bar, "bar_in_worker", held)  # the table asks it of the lab when asked
     with served(tmp_path, DUEL) as s:
         bars = s.app.state.hub.winbars
         real = bars._executor

@@ -20,8 +20,8 @@ from typing import Any
 
 from websockets.sync.client import connect
 
+from fracas.lab import bar
 from fracas.lab.bar import bar_in_worker
-from fracas.table import questions
 from tests.web.test_browser import Server
 
 DUEL = """\
@@ -53,7 +53,7 @@ def test_a_page_closed_while_its_bar_is_sent_logs_no_task_error(
         release.wait(20)
         return bar_in_worker(*args)
 
-    monkeypatch.setattr(questions, "bar_in_worker", held)
+    monkeypatch.setattr(bar, "bar_in_worker", held)  # the table asks it of the lab when asked
     server = Server(tmp_path, DUEL, win_bar=True)
     try:
         app: Any = server.server.config.app

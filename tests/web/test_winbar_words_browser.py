@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from fracas.table import WIN_LIMITS
+from fracas.web.winbar import WIN_LIMITS
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 from tests.web.test_winbar_browser import DUEL
 
