@@ -139,7 +139,11 @@ def _restore(cls: type[FracasError], args: tuple[Any, ...], state: dict[str, Any
 
 
 class Refusal(FracasError, ValueError):
-    """An action the rules refuse. Raised before any die is rolled; consumes nothing."""
+    """An action the rules refuse. Raised before any die is rolled; consumes nothing.
+    ``field``: the action's field it is about, where one is (``combatant.hp`` of an
+    ``add``; ``""``: none), for a page to point at its control."""
+
+    field: str = ""
 
 
 class DiceError(FracasError, ValueError):

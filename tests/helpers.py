@@ -30,6 +30,7 @@ GM_ACTIONS = (
     "roll",
     "hide",
     "show",
+    "reveal",
     "finish",
     "reopen",
     "note",

@@ -107,10 +107,12 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
         "initiative",
         "a game master's new turn order: `order: [ids]`, every combatant once, or `roll: "
         "true`: initiative rolled again by the ruleset's own rule, where it keeps a rolled "
-        "initiative (the turn in progress goes on; the next follows the new order)",
-        ("order", "roll"),
+        "initiative (the turn in progress goes on; the next follows the new order); or "
+        "`each_round: true|false`: initiative rolled again so at the start of each round "
+        "(or no longer), where the ruleset rolls it",
+        ("order", "roll", "each_round"),
         "none",
-        types={"order": list[str], "roll": bool},
+        types={"order": list[str], "roll": bool, "each_round": bool},
         combatant_params=("order",),
     ),
     ActionSpec(
@@ -144,6 +146,15 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
         "a game master's showing of a hidden actor to the players again",
         (),
         "none",
+    ),
+    ActionSpec(
+        "reveal",
+        "a game master's mark on a hidden actor: `on: true` shows it to the players when "
+        "its turn next begins (`on: false` takes the mark off); never sent to a player",
+        ("on",),
+        "none",
+        required=("on",),
+        types={"on": bool},
     ),
     ActionSpec(
         "finish",
@@ -200,9 +211,10 @@ ACTORLESS = frozenset({"roll"})
 """The actions an entry may give without ``actor`` (:data:`~fracas.model.NO_ACTOR`): a
 free roll that is the game master's own, no combatant's."""
 
-PRIVATE_ACTIONS = frozenset({"note", "tactics"})
+PRIVATE_ACTIONS = frozenset({"note", "tactics", "reveal"})
 """Table actions whose records only the game master reads (a player's log has no line of
-them, nor of their undo and redo)."""
+them, nor of their undo and redo): a note, a tactics preset, a mark to reveal a hidden
+combatant on its turn."""
 
 
 def is_private(action: Action) -> bool:
@@ -352,6 +364,7 @@ CORE_WHO: dict[str, Who] = {
     "roll": Who.ANY_TIME,
     "hide": Who.GM,
     "show": Who.GM,
+    "reveal": Who.GM,
     "note": Who.GM,
     "tactics": Who.GM,
     "policy": Who.GM,

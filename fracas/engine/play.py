@@ -16,7 +16,13 @@ from fracas.dice.source import Dice, GivenDice, RandomDice, Roll
 from fracas.engine.catalogue import GM_ACTION_NAMES, advances_turn, walks
 from fracas.engine.checking import Bounds, check_now
 from fracas.engine.combatants import check_free
-from fracas.engine.table_actions import marks_at_end, marks_at_start, plan_gm
+from fracas.engine.table_actions import (
+    initiative_each_round,
+    marks_at_end,
+    marks_at_start,
+    plan_gm,
+    reveals_at_start,
+)
 from fracas.errors import FracasError, Refusal
 from fracas.model import (
     Action,
@@ -99,27 +105,34 @@ def next_turn(
 ) -> list[Event]:
     """Begin the turn of ``state.order[index]``; where ``skip`` and the table skips down
     combatants, a down one's turn begins and ends at once (its effects firing: a round
-    rule, a start-of-turn effect) and the next is tried, up to ``stop``."""
+    rule, a start-of-turn effect) and the next is tried, up to ``stop``. A new round
+    (``round_`` past the state's) where the table rolls initiative each round begins
+    with that roll, and its first turn is the new order's (``index`` is then 0)."""
+    rolled = initiative_each_round(ruleset, state, dice) if round_ > state.round else []
+    if rolled:
+        state = fold(state, rolled)
     events = begin_turn(ruleset, state, state.order[index], round_, dice)
     if not skip or not state.table.skip_down:
-        return events
+        return rolled + events
     now = fold(state, events)
     who = now.turn.actor
     if who == stop or not is_down(ruleset, now.get(who)):
-        return events
+        return rolled + events
     skipped = TurnSkipped(who)
     rest = end_turn(ruleset, skipped.apply(now), dice, passed=False, stop=stop)
-    return [*events, skipped, *rest]
+    return [*rolled, *events, skipped, *rest]
 
 
 def begin_turn(
     ruleset: Ruleset, state: Encounter, actor: str, round_: int, dice: Dice
 ) -> list[Event]:
-    """A turn's start: TurnStarted, the actor's free-form marks counting down
-    (:func:`marks_tick`), then the ruleset's start-of-turn effects."""
+    """A turn's start: TurnStarted, the actor's reveal where the game master marked it
+    hidden until then (:func:`~fracas.engine.table_actions.reveals_at_start`), the
+    actor's free-form marks counting down (:func:`marks_tick`), then the ruleset's
+    start-of-turn effects."""
     started = TurnStarted(actor, round_)
     now = started.apply(state)
-    marks = marks_tick(ruleset, now, actor)
+    marks = [*reveals_at_start(now, actor), *marks_tick(ruleset, now, actor)]
     if marks:
         now = fold(now, marks)
     return [started, *marks, *ruleset.turn_start(now, actor, dice)]

@@ -1,6 +1,6 @@
 """The game master's table actions, in every ruleset: ``set``, ``heal``, ``damage``,
 ``status``, ``add``, ``remove``, ``initiative``, ``delay``, ``roll``, ``hide``, ``show``,
-``note``, ``tactics``, ``policy``, ``finish`` and ``reopen``.
+``reveal``, ``note``, ``tactics``, ``policy``, ``finish`` and ``reopen``.
 
 They take no turn (like ``set``): the engine plans them without advancing to the
 actor's turn, they are records of the log like any action (undo and redo work on
@@ -20,7 +20,7 @@ from fracas.dice import notation
 from fracas.dice.source import Dice, RandomDice
 from fracas.engine.catalogue import _STATUSES, NOTE_MAX, ROLL_LABEL, SET_ONLY_FIELDS, core_actions
 from fracas.engine.combatants import CORE_FIELDS, ID, check_free, check_tile, read_combatant
-from fracas.errors import FileError, FracasError, Refusal
+from fracas.errors import FileError, FracasError, Refusal, Where
 from fracas.model import (
     Action,
     Combatant,
@@ -32,10 +32,13 @@ from fracas.model import (
     Event,
     FieldsSet,
     HpChanged,
+    InitiativeEachRound,
     NoteWritten,
     OrderSet,
     Policy,
     PolicySet,
+    Revealed,
+    RevealSet,
     Rolled,
     StatusCleared,
     StatusSet,
@@ -48,11 +51,13 @@ from fracas.rulesets.base import Ruleset, on_sheet, plain, sheet_json_raw
 __all__ = [
     "added_ids",
     "change_hp",
+    "initiative_each_round",
     "judgement_calls",
     "marks_at_end",
     "marks_at_start",
     "plan_gm",
     "policy_of",
+    "reveals_at_start",
     "rolled_initiative",
     "rolls_initiative",
     "set_fields",
@@ -97,6 +102,8 @@ def plan_gm(ruleset: Ruleset, state: Encounter, action: Action, dice: Dice) -> l
                 f"already_{now}", f"{action.do} {actor!r}: {state.name(actor)} is already {now}"
             )
         return [Concealed(actor, hide)]
+    if action.do == "reveal":
+        return [_reveal(state, actor, params["on"])]
     if action.do == "note":
         text = params["text"].strip()
         if len(text) > NOTE_MAX:
@@ -246,8 +253,9 @@ def set_fields(
 
 
 def _where(path: Sequence[str | int]) -> str:
-    """A field's path in a table action's message: ``combatant.weapons.0``."""
-    return ".".join(str(p) for p in path)
+    """A field's path in a table action's message: ``combatant.weapons.0`` (the path
+    kept as data: the error's ``field``, for a page to point at the control)."""
+    return Where(".".join(str(p) for p in path), tuple(path))
 
 
 # --- statuses ----------------------------------------------------------------------
@@ -363,7 +371,9 @@ def _add(
             map_size=state.table.map_size,
         )
     except FileError as exc:
-        raise Refusal(exc.code, f"add {exc.where}: {exc.message}") from None
+        refusal = Refusal(exc.code, f"add {exc.where}: {exc.message}")
+        refusal.field = exc.field  # the new combatant's field it is about (a page's control)
+        raise refusal from None
     return _added(ruleset, state, c, after)
 
 
@@ -371,7 +381,11 @@ def _added(ruleset: Ruleset, state: Encounter, c: Combatant, after: str | None) 
     """``c`` added, on a free tile (:func:`check_free`), in the order after ``after``
     (default: last)."""
     if c.at is not None:
-        check_free(ruleset, state, c, c.at)
+        try:
+            check_free(ruleset, state, c, c.at)
+        except Refusal as exc:
+            exc.field = "combatant.at"
+            raise
     if after is None:
         return CombatantAdded(c, (*state.order, c.id))
     _known(state, after, "add after")
@@ -557,6 +571,19 @@ def _initiative(
     """A new turn order: the one given (``order``), or initiative rolled again
     (``roll: true``, :func:`rolled_initiative`)."""
     order = params.get("order")
+    each_round = params.get("each_round")
+    if each_round is not None:
+        if order is not None or "roll" in params:
+            raise Refusal(
+                "bad_value", "initiative: give `each_round` alone, not with `order` or `roll`"
+            )
+        if each_round and not rolls_initiative(ruleset, state):
+            raise Refusal(
+                "no_initiative_roll",
+                f"initiative each_round: {ruleset.about.name} rolls no initiative here; "
+                "the order is the game master's to set",
+            )
+        return [InitiativeEachRound(each_round)]
     if params.get("roll") is True:
         if order is not None:
             raise Refusal("bad_value", "initiative: give `order: [ids]` or `roll: true`, not both")
@@ -606,3 +633,48 @@ def rolls_initiative(ruleset: Ruleset, state: Encounter) -> bool:
     except FracasError:
         return False
     return True
+
+
+def initiative_each_round(ruleset: Ruleset, state: Encounter, dice: Dice) -> list[Event]:
+    """At the start of a new round, where the table rolls initiative again each round
+    (``HouseRules.reroll_initiative``, the game master's ``initiative`` with
+    ``each_round``): :func:`rolled_initiative` through ``dice`` (the ruleset's own rule:
+    physical dice, a replay and undo work as for any roll); none otherwise, nor where
+    the ruleset rolls no die for it (a file's order)."""
+    if not state.table.reroll_initiative:
+        return []
+    try:
+        return rolled_initiative(ruleset, state, dice)
+    except Refusal as exc:
+        if exc.code == "no_initiative_roll":  # raised before any die: nothing rolled
+            return []
+        raise
+
+
+# --- a hidden combatant revealed on its turn ---------------------------------------
+
+
+def _reveal(state: Encounter, actor: str, on: bool) -> RevealSet:
+    """The game master's mark on a hidden ``actor`` (``reveal``): shown to the players
+    when its turn next begins (:func:`reveals_at_start`); ``on`` false: the mark is off.
+
+    Raises:
+        Refusal: ``not_hidden`` (a mark on a combatant the players see), ``already_set``.
+    """
+    if on and actor not in state.hidden:
+        raise Refusal(
+            "not_hidden",
+            f"reveal {actor!r}: {state.name(actor)} is not hidden; hide it first",
+        )
+    if on == (actor in state.reveal_on_turn):
+        now = "marked to be revealed" if on else "not marked"
+        raise Refusal("already_set", f"reveal {actor!r}: {state.name(actor)} is {now} already")
+    return RevealSet(actor, on)
+
+
+def reveals_at_start(state: Encounter, actor: str) -> list[Event]:
+    """At the start of ``actor``'s turn: its reveal, where the game master marked it
+    (``reveal``) and it is hidden still."""
+    if actor in state.reveal_on_turn and actor in state.hidden:
+        return [Revealed(actor)]
+    return []

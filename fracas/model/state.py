@@ -146,12 +146,16 @@ class HouseRules(HashKept):
     move: int = 6
     """Tiles a combatant walks in its turn where the ruleset leaves movement to the house rules
     (a ``move`` with ``walk``: a player's own, the lab's tactics); 0: nobody walks."""
+    reroll_initiative: bool = False
+    """Initiative is rolled again at each new round, by the ruleset's own rule, and the
+    round's order follows it (the game master's ``initiative`` with ``each_round``;
+    offered only where the ruleset rolls initiative: ``fracas.engine.play.next_turn``)."""
 
     def __hash__(self) -> int:
         try:
             return self._hash
         except AttributeError:
-            h = hash((self.skip_down, self.map_size, self.move))
+            h = hash((self.skip_down, self.map_size, self.move, self.reroll_initiative))
             object.__setattr__(self, "_hash", h)
             return h
 
@@ -228,6 +232,10 @@ class Encounter(HashKept):
     start, then the game master's ``tactics`` action (which writes ``default`` too).
     Table state, never read by the rules; the win bar and the advisor play the fight
     out by it (a combatant not named: its file tactic's preset)."""
+    reveal_on_turn: frozenset[str] = frozenset()
+    """Hidden combatants the game master marked to be shown to the players when their
+    turn next begins (``reveal``): table state, never read by the rules, never sent to a
+    player; a combatant leaves it when shown (``fracas.engine.play.begin_turn``)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.combatants, FrozenDict):
@@ -241,6 +249,8 @@ class Encounter(HashKept):
             object.__setattr__(self, "presets", freeze(self.presets))
         if type(self.hidden) is not frozenset:
             object.__setattr__(self, "hidden", frozenset(self.hidden))
+        if type(self.reveal_on_turn) is not frozenset:
+            object.__setattr__(self, "reveal_on_turn", frozenset(self.reveal_on_turn))
         if type(self.order) is not tuple:
             object.__setattr__(self, "order", tuple(self.order))
 
@@ -261,6 +271,7 @@ class Encounter(HashKept):
                     self.notes,
                     self.policy,
                     self.presets,
+                    self.reveal_on_turn,
                 )
             )
             object.__setattr__(self, "_hash", h)

@@ -20,9 +20,12 @@ __all__ = [
     "Concealed",
     "Ended",
     "HpChanged",
+    "InitiativeEachRound",
     "NoteWritten",
     "OrderSet",
     "PolicySet",
+    "RevealSet",
+    "Revealed",
     "Rolled",
     "TacticsSet",
     "TurnSkipped",
@@ -84,6 +87,7 @@ class CombatantRemoved(Event):
             combatants={k: v for k, v in state.combatants.items() if k != self.actor},
             order=tuple(cid for cid in state.order if cid != self.actor),
             hidden=state.hidden - {self.actor},
+            reveal_on_turn=state.reveal_on_turn - {self.actor},
             notes={k: v for k, v in state.notes.items() if k != self.actor},
             presets={k: v for k, v in state.presets.items() if k != self.actor},
         )
@@ -142,12 +146,75 @@ class Concealed(Event):
     hidden: bool
 
     def apply(self, state: Encounter) -> Encounter:
-        hidden = state.hidden | {self.actor} if self.hidden else state.hidden - {self.actor}
-        return dataclasses.replace(state, hidden=hidden)
+        if self.hidden:
+            return dataclasses.replace(state, hidden=state.hidden | {self.actor})
+        return _shown(state, self.actor)
 
     def describe(self, state: Encounter) -> str | None:
         what = "hides" if self.hidden else "shows"
         return f"GM {what} {state.name(self.actor)}" + (" from the players" if self.hidden else "")
+
+
+def _shown(state: Encounter, actor: str) -> Encounter:
+    """``state`` with ``actor`` shown to the players: no longer hidden, nor marked to be
+    revealed (:class:`RevealSet`)."""
+    hidden, marked = state.hidden - {actor}, state.reveal_on_turn - {actor}
+    if marked == state.reveal_on_turn:  # a show as before the mark existed: one field
+        return dataclasses.replace(state, hidden=hidden)
+    return dataclasses.replace(state, hidden=hidden, reveal_on_turn=marked)
+
+
+@dataclass(frozen=True, slots=True)
+class RevealSet(Event):
+    """The game master marks a hidden combatant to be shown to the players when its
+    turn next begins (``reveal``; ``on`` false: the mark is taken off). Never sent to
+    a player (the ``reveal`` action is private)."""
+
+    actor: str
+    on: bool
+
+    def apply(self, state: Encounter) -> Encounter:
+        marked = state.reveal_on_turn
+        marked = marked | {self.actor} if self.on else marked - {self.actor}
+        return dataclasses.replace(state, reveal_on_turn=marked)
+
+    def describe(self, state: Encounter) -> str | None:
+        name = state.name(self.actor)
+        if self.on:
+            return f"GM: {name} will be shown to the players when its turn begins"
+        return f"GM: {name} stays hidden when its turn begins"
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed(Event):
+    """A hidden combatant the game master marked (:class:`RevealSet`) is shown to the
+    players as its turn begins."""
+
+    actor: str
+
+    def apply(self, state: Encounter) -> Encounter:
+        return _shown(state, self.actor)
+
+    def describe(self, state: Encounter) -> str | None:
+        return f"{state.name(self.actor)} is revealed as its turn begins"
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeEachRound(Event):
+    """The game master has initiative rolled again at each new round, or no longer
+    (``initiative`` with ``each_round``; ``HouseRules.reroll_initiative``)."""
+
+    on: bool
+
+    def apply(self, state: Encounter) -> Encounter:
+        return dataclasses.replace(
+            state, table=dataclasses.replace(state.table, reroll_initiative=self.on)
+        )
+
+    def describe(self, state: Encounter) -> str | None:
+        if self.on:
+            return "GM: initiative is rolled again at the start of each round"
+        return "GM: the turn order stays from round to round"
 
 
 @dataclass(frozen=True, slots=True)

@@ -340,6 +340,11 @@ class Contract:
     state``: one whose fight goes on exactly as the state's does under the lab's
     tactics, where the rules make the two the same (the chain then follows one of them
     instead of both). None: the state itself."""
+    order_by: str | None = None
+    """The value the turn order goes by, where it is no sheet field of its own (a
+    derived one): a key of :meth:`Presenter.sheet_json`'s, shown beside each combatant
+    in a page's turn order with its key's word (wasteland's ``sequence``, WL-1). None:
+    :attr:`initiative_field`'s value, where kept."""
     initiative_field: str | None = None
     """The sheet field that keeps a combatant's rolled initiative (soak's ``initiative``,
     SK-1): a face shows it in the turn order, and the game master's ``initiative`` with

@@ -55,6 +55,7 @@ from fracas.model import (
     policy_words,
 )
 from fracas.rulesets.base import (
+    Presenter,
     Ruleset,
     Shown,
     choice_words,
@@ -290,6 +291,7 @@ class View:
             "presets": list(PRESETS) if self.gm else [],
             "ranges_button": ruleset.about.ranges_button,
             "initiative_roll": self.gm and rolls_initiative(ruleset, state),
+            "initiative_each_round": self.gm and state.table.reroll_initiative,
             "move_params": list(move.params) if (move := spec_of(ruleset, "move")) else [],
             "outcome": _outcome(ruleset, state, unseen),
             "you": {
@@ -326,11 +328,12 @@ class View:
             "gear": presenter.gear(state, c),
             "gear_note": gear_note(presenter, state, c),
         }
-        held = ruleset.contract.initiative_field  # the rolled initiative, where kept
-        if held is not None and getattr(c.sheet, held, None) is not None:
-            entry["initiative"] = getattr(c.sheet, held)
+        word, value = _order_value(ruleset, presenter, state, c)
+        if value is not None:  # what the turn order goes by, where any
+            entry["initiative_word"], entry["initiative"] = word, value
         if self.gm:
             entry["hidden"] = c.id in state.hidden
+            entry["reveal_on_turn"] = c.id in state.reveal_on_turn  # the GM's only
             entry["note"] = state.notes.get(c.id, "")
             tactic = self.snap.file.tactics.get(c.id)
             entry["tactics"] = state.presets.get(c.id) or (
@@ -655,3 +658,17 @@ def _outcome(ruleset: Ruleset, state: Encounter, unseen: frozenset[str]) -> dict
     hidden = {state.combatants[c].name for c in state.combatants if c in unseen}
     shown = [n for n in done.standing if n not in hidden]
     return {"side": done.side, "standing": shown, "ended": state.ended, "over": True}
+
+
+def _order_value(
+    ruleset: Ruleset, presenter: Presenter, state: Encounter, c: Combatant
+) -> tuple[str, int | None]:
+    """The value the turn order goes by and its word: the derived value the contract's
+    ``order_by`` names (wasteland's ``sequence``, WL-1), else the rolled initiative its
+    ``initiative_field`` keeps (soak's, SK-1), else none."""
+    by, held = ruleset.contract.order_by, ruleset.contract.initiative_field
+    if by is not None:
+        value = presenter.sheet_json(state, c).get(by)
+    else:
+        value = getattr(c.sheet, held, None) if held is not None else None
+    return by or "initiative", value if isinstance(value, int) else None

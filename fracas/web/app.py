@@ -17,6 +17,9 @@ do is decided by :class:`fracas.table.Identity`; what it sees, by
 ``PUT /api/map`` ``DELETE /api/map``  the game master's map image (PNG, JPEG, WebP)
 ``GET /map/TOKEN``                   the map image, for every page of the table
 ``WS  /ws?token=TOKEN``              the live protocol (:mod:`fracas.web.live`)
+``/api/sheet...``                    the game master's sheet form of the ruleset (a new
+                                     combatant mid-fight) and the combatants kept with
+                                     the encounter (:mod:`fracas.web.sheet`)
 ``/setup/TOKEN``, ``/api/setup/...``   the setup page (:mod:`fracas.web.setup`), where a
                                      setup key is given
 
@@ -31,19 +34,21 @@ headers to every response.
 
 from __future__ import annotations
 
+import gzip
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio.to_thread
 import yaml
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
 from fracas.model.frozen import thaw
@@ -57,6 +62,7 @@ from fracas.web.mapimage import MapImageError, image_type
 from fracas.web.qr import qr_svg
 from fracas.web.refusal import HANDLERS, bearer
 from fracas.web.setup import SETUP_BODY, SetupKey, setup_routes
+from fracas.web.sheet import sheet_routes
 from fracas.web.shown import page_state
 
 __all__ = ["GZIP_FROM", "STATIC", "body_limit", "create_app"]
@@ -73,12 +79,45 @@ class Static(StaticFiles):
     load (``no-cache``: a new fracas's files are seen at once; an unchanged file costs
     a 304 with no body)."""
 
+    _kept: ClassVar[dict[str, tuple[tuple[int, int], bytes, bytes | None, dict[str, str]]]] = {}
+    """Every file served, by its path: its time and size, bytes, gzipped bytes, headers
+    (one for the process: its apps serve the same files)."""
+
     def file_response(
         self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200
     ) -> Response:
-        response = super().file_response(full_path, stat_result, scope, status_code)
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        asked = Headers(scope=scope)
+        if scope["method"] != "GET" or status_code != 200 or "range" in asked:
+            response = super().file_response(full_path, stat_result, scope, status_code)
+            response.headers["Cache-Control"] = "no-cache"
+            return response
+        # Kept in memory, gzipped once (issue 35, "speed and weight"): a first load asks
+        # for some fifteen files at once, and each read in threads and gzipped again on
+        # the server's one loop held the page's modules back by a few ms apiece.
+        plain, packed, headers = self._kept_file(str(full_path), stat_result)
+        if self.is_not_modified(Headers(headers=headers), asked):
+            return NotModifiedResponse(Headers(headers=headers))
+        if packed is not None and "gzip" in asked.get("accept-encoding", ""):
+            return Response(packed, headers={**headers, "Content-Encoding": "gzip"})
+        return Response(plain, headers=headers)
+
+    def _kept_file(
+        self, full_path: str, stat_result: Any
+    ) -> tuple[bytes, bytes | None, dict[str, str]]:
+        """The file's bytes, gzipped where it gains (``GZIP_FROM``), and its headers (its
+        type, ETag and date as Starlette's ``FileResponse`` gives them), read again when
+        its time or size changed."""
+        stamp = (stat_result.st_mtime_ns, stat_result.st_size)
+        kept = self._kept.get(full_path)
+        if kept is None or kept[0] != stamp:
+            plain = Path(full_path).read_bytes()
+            packed = gzip.compress(plain, 9, mtime=0) if len(plain) >= GZIP_FROM else None
+            told = FileResponse(full_path, stat_result=stat_result).headers
+            headers = {k: told[k] for k in ("content-type", "etag", "last-modified")}
+            headers |= {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+            kept = (stamp, plain, packed, headers)
+            self._kept[full_path] = kept
+        return kept[1], kept[2], kept[3]
 
 
 MAP_BODY = Limit(
@@ -265,6 +304,7 @@ def create_app(
             Route("/api/map", drop_map, methods=["DELETE"]),
             Route("/map/{token}", map_image),
             WebSocketRoute("/ws", Socket),
+            *sheet_routes(tables, links),  # the game master's sheet form and kept list
             *extra,
             Route("/favicon.ico", favicon),
             Mount("/static", Static(directory=STATIC), name="static"),

@@ -3,7 +3,8 @@
 exception handler for it, registered once on the app (:data:`HANDLERS`, in
 :func:`fracas.web.app.create_app`); no route catches its own.
 
-The answer is JSON ``{"code", "message"}``, the setup API's (``/api/setup/``) with
+The answer is JSON ``{"code", "message"}``, the setup API's (``/api/setup/``) and the
+game master's sheet form's (``/api/sheet``) with
 ``"field"`` too: the form's control it is about (a file error's field, ``""`` where
 none), as the :class:`~fracas.web.guard.Guard`'s own refusals there. Its status is
 its code's (:data:`STATUS`), 400 for any other: the pages served by a token
@@ -34,6 +35,8 @@ STATUS: Mapping[str, int] = {
 
 SETUP_API = "/api/setup/"
 """Where a refusal names its ``field`` too (:mod:`fracas.web.setup`)."""
+SHEET_API = "/api/sheet"
+"""The game master's sheet form (:mod:`fracas.web.sheet`): its refusals name their field too."""
 
 
 def bearer(request: Request) -> str:
@@ -46,7 +49,7 @@ async def refused(request: Request, exc: Exception) -> Response:
     """The app's answer to a route's :class:`~fracas.errors.FracasError`."""
     assert isinstance(exc, FracasError), exc  # registered for FracasError alone
     body: dict[str, Any] = {"code": exc.code, "message": exc.message}
-    if str(request.scope.get("path", "")).startswith(SETUP_API):
+    if str(request.scope.get("path", "")).startswith((SETUP_API, SHEET_API)):
         body["field"] = getattr(exc, "field", "")  # FileError's, SetupError's
     return JSONResponse(body, status_code=STATUS.get(exc.code, 400))
 

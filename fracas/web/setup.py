@@ -52,10 +52,12 @@ __all__ = [
     "SETUP_BODY",
     "SetupError",
     "SetupKey",
+    "combatant",
     "document",
     "export_text",
     "ruleset_forms",
     "setup_routes",
+    "sheet_form",
 ]
 
 MAX_SETUP = 262_144
@@ -350,9 +352,33 @@ def document(form: dict[str, Any]) -> dict[str, Any]:
             "bad_value", f"combatants: a list of at most {MAX_COMBATANTS}", "combatants"
         )
     doc["combatants"] = [
-        _entries(c, controls["combatant"], f"combatants[{i}]") for i, c in enumerate(combatants)
+        combatant(ruleset, c, f"combatants[{i}]", controls) for i, c in enumerate(combatants)
     ]
     return doc
+
+
+def combatant(
+    ruleset: str, given: Any, where: str, controls: dict[str, Fields] | None = None
+) -> dict[str, Any]:
+    """One combatant's sheet form (``{field: control's value}``, as the setup page and
+    the game master's page send it) as the entry a file's ``combatants:`` holds, which
+    the file loader (a setup) and the ``add`` action (mid-fight) then check. ``where``:
+    its path in errors (``combatants[1]``, ``combatant``).
+
+    Raises:
+        SetupError: a value the form could not have sent, or text that is not YAML.
+    """
+    fields = (controls or _controls(ruleset))["combatant"]
+    return _entries(given, fields, where)
+
+
+def sheet_form(ruleset: str) -> dict[str, Any]:
+    """The combatant-sheet form of ruleset ``ruleset`` (its canonical name), as
+    :func:`ruleset_forms` gives it: ``core``, ``sheet``, ``shorthands``, ..."""
+    for form in ruleset_forms():
+        if form["name"] == ruleset:
+            return form
+    raise SetupError("unknown_ruleset", f"no ruleset {ruleset!r}")
 
 
 def _source(name: str) -> str:

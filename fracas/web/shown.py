@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fracas.errors import FracasError
+from fracas.errors import FracasError, Refusal
 from fracas.model import Encounter
 from fracas.table import Asked, Request, View
 from fracas.words.people import (
@@ -98,12 +98,14 @@ def refusal_json(
     """A ``refused`` message: the refusal's ``code`` and ``message`` (for tools), its
     ``words`` and ``rules`` (for people; names from ``state``, as the page sees it)."""
     said = refusal_words(exc.code, exc.message, state, unseen)
+    field = exc.field if isinstance(exc, Refusal) else ""  # an add's field: the page's control
     return {
         "type": "refused",
         "id": ident,
         "code": exc.code,
         "message": exc.message,
         **said.to_json(),
+        **({"field": field} if field else {}),
     }
 
 

@@ -384,6 +384,14 @@ def _table_action(action: Action, names: Mapping[str, str]) -> str | None:
     if do == "delay":
         after = p.get("after")
         return f"{GM} delays {who}" + (f" until after {_name(names, after)}" if after else "")
+    if do == "initiative" and isinstance(p.get("each_round"), bool):
+        if p["each_round"]:
+            return f"{GM} has initiative rolled again at the start of each round"
+        return f"{GM} keeps the turn order from round to round"
+    if do == "reveal":
+        if p.get("on") is False:
+            return f"{GM} keeps {who} hidden when its turn begins"
+        return f"{GM} marks {who} to be revealed when its turn begins"
     if do == "tactics":
         preset = p.get("preset")
         return f"{GM} sets {who}'s tactics" + (f" to {preset}" if preset else "")

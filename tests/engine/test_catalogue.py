@@ -97,7 +97,8 @@ def _ruleset(name: str) -> Ruleset:
 def test_every_core_action_says_who_takes_it() -> None:
     assert set(CORE_WHO) == {spec.name for spec in CORE_ACTIONS}
     decrees = {"set", "heal", "damage", "status", "add", "remove", "initiative", "delay",
-               "hide", "show", "note", "tactics", "policy", "finish", "reopen"}  # fmt: skip
+               "hide", "show", "reveal", "note", "tactics", "policy", "finish",
+               "reopen"}  # fmt: skip
     assert {name for name, who in CORE_WHO.items() if who is Who.GM} == decrees
     assert CORE_WHO["roll"] is Who.ANY_TIME  # the table rolls it (never typed in)
     assert CORE_WHO["end_turn"] is Who.TURN and CORE_WHO["move"] is Who.MOVE

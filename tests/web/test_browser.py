@@ -606,7 +606,8 @@ def test_pan_zoom_and_the_game_master_drags_a_token(server: Server, browser: Any
     server.table.submit(Act({"actor": "ana", "do": "policy", "player_move": False}))
     pat = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
     pat.goto(f"{server.base}/t/{server.ana}")
-    pat.wait_for_selector("#order li")
+    pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
+    pat.locator("#map-box > h2 > button.fold").tap()  # the map unfolded
     seq = server.table.seq
     synced(pat, seq)
     ana = server.table.state.get("ana").at

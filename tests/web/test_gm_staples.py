@@ -116,3 +116,23 @@ def test_the_roll_initiative_button_is_only_where_the_ruleset_keeps_one(
     gm = _gm(server, browser)  # dice-combat: the file's order, no initiative roll
     assert gm.locator("#init-roll").is_hidden()
     assert "initiative" not in gm.locator("#order").inner_text()
+
+
+def test_WL_1_the_turn_order_shows_each_sequence_and_offers_no_initiative_roll(
+    tmp_path: Path, browser: Any
+) -> None:
+    text = (Path(__file__).parents[2] / "examples" / "start" / "wasteland.yaml").read_text()
+    server = Server(tmp_path, text)
+    try:
+        gm = _gm(server, browser)  # Vera 13, the raider 13 (players first), Knox 12
+        cards = gm.locator("#order li").all_inner_texts()
+        shown = [(c.split("\n")[0], "sequence 13" in c, "sequence 12" in c) for c in cards]
+        assert shown == [("Vera", True, False), ("the raider", True, False), ("Knox", False, True)]
+        assert "initiative" not in gm.locator("#order").inner_text()
+        assert gm.locator("#init-roll").is_hidden()  # WL-1: Sequence is static, no die
+        player = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        player.goto(f"{server.base}/t/{server.ana}")
+        player.locator("#order li").first.wait_for()
+        assert "sequence 12" in player.locator("#order li", has_text="Knox").inner_text()
+    finally:
+        server.stop()

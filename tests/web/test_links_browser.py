@@ -58,7 +58,7 @@ def test_links_listed_with_address_copy_and_qr_and_the_winner_said(
             viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
         ).new_page()
         phone.goto(f"{server.base}/t/{server.ana}")
-        phone.wait_for_selector("#order li")
+        phone.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
         assert phone.locator("#outcome").is_hidden()
         assert phone.locator("#gm-finish").count() == 0  # the game master's only
 

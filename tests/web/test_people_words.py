@@ -109,7 +109,7 @@ def test_a_players_page_reads_in_peoples_words(tmp_path: Path, browser: Any, exa
         gm.goto(f"{server.base}/t/{server.gm}")
         phone.goto(f"{server.base}/t/{token}")
         gm.wait_for_selector("#order li")
-        phone.wait_for_selector("#order li")
+        phone.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
         synced(phone, table.seq)
 
         # the odds preview: percentages and means in the box, the exact figures behind

@@ -92,6 +92,7 @@ ATTEMPTS: list[Attempt] = [
             ("remove", {}),
             ("hide", {}),
             ("show", {}),
+            ("reveal", {"on": True}),
             ("note", {"text": "mine"}),
             ("tactics", {"preset": "naive"}),
             ("policy", {"player_undo": True}),

@@ -45,7 +45,7 @@ def _last(server: Server) -> Action:
 def _phone(server: Server, browser: Any, token: str) -> Any:
     page = browser.new_context(**PHONE).new_page()
     page.goto(f"{server.base}/t/{token}")
-    page.wait_for_selector("#order li")
+    page.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
     return page
 
 

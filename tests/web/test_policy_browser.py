@@ -29,7 +29,7 @@ def _pages(server: Server, browser: Any) -> tuple[Any, Any]:
     gm.goto(f"{server.base}/t/{server.gm}")
     pat.goto(f"{server.base}/t/{server.ana}")
     gm.wait_for_selector("#order li")
-    pat.wait_for_selector("#order li")
+    pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
     return gm, pat
 
 

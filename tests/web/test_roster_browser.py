@@ -64,7 +64,8 @@ def test_quick_hp_a_condition_a_copy_and_a_secret_roll(server: Server, browser: 
     gm = _gm(server, browser)
     pat = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
     pat.goto(f"{server.base}/t/{server.ana}")
-    pat.wait_for_selector("#order li")
+    pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
+    pat.locator("#map-box > h2 > button.fold").tap()  # the map unfolded: its tokens seen
     gm.locator('.token[data-id="bo"]').click()  # no action chosen: picks Bo
     gm.wait_for_function("document.getElementById('quick-who').innerText.startsWith('Bo:')")
     assert gm.evaluate("document.activeElement.id") == "quick-hp"
@@ -111,6 +112,8 @@ def test_quick_hp_a_condition_a_copy_and_a_secret_roll(server: Server, browser: 
     gm.wait_for_function("document.getElementById('log').innerText.includes('3d6+2')")
     pat.wait_for_selector('.token[data-id="bo-two"]')
     assert "3d6+2" not in pat.locator("#log").inner_text()
+    pat.locator("#roll-box > h2 > button.fold").tap()  # the player's dice unfolded
+    assert pat.locator("#roll-notation").is_visible()
     assert pat.locator("#roster-box").is_hidden() and pat.locator("#roll-secret").is_hidden()
     gm.locator("#roster-box").screenshot(path=str(SHOTS / "roster-gm.png"))
     gm.locator("#roll-box").screenshot(path=str(SHOTS / "roller-gm.png"))

@@ -34,7 +34,8 @@ def test_gun_range_draws_the_throw_15_and_20_rings_labelled_on_screen(
     try:
         pat = browser.new_context(**PHONE).new_page()
         pat.goto(f"{server.base}/t/{server.ana}")
-        pat.wait_for_selector("#order li")
+        pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
+        pat.locator("#map-box > h2 > button.fold").tap()  # the map unfolded
         disc = pat.locator('.token[data-id="ana"] .disc')
         before = disc.bounding_box()
         button = pat.get_by_role("button", name="Gun range")

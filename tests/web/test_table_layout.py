@@ -55,7 +55,7 @@ def test_a_phone_shows_its_actions_first_and_the_odds_beside_confirm(
     try:
         pat = browser.new_context(**PHONE).new_page()
         pat.goto(f"{s.base}/t/{s.ana}")
-        pat.wait_for_selector("#order li")
+        pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
         assert _box(pat, "#act-box")["y"] < _box(pat, "#map-box")["y"]
         pat.get_by_role("button", name="Attack", exact=True).tap()
         pat.get_by_role("button", name="Attack Bo").tap()
@@ -77,7 +77,7 @@ def test_no_page_scrolls_sideways_at_360_px(tmp_path: Path, browser: Any) -> Non
         for token in (s.gm, s.ana):
             page = browser.new_context(**narrow).new_page()
             page.goto(f"{s.base}/t/{token}")
-            page.wait_for_selector("#order li")
+            page.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
             page.wait_for_selector("#actions > *")  # the game master's buttons, or words
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, (token == s.gm, width)

@@ -52,7 +52,7 @@ def test_the_game_master_picks_naive_for_bo_on_the_page(server: Server, browser:
     pat.goto(f"{server.base}/t/{server.ana}")
     gm.wait_for_selector("#roster li")
     gm.wait_for_selector(SHOWN)
-    pat.wait_for_selector("#order li")
+    pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
     seq = server.table.seq
     synced(gm, seq)
     bar_says(gm, default)

@@ -44,7 +44,7 @@ def test_WL_5_WL_30_the_phone_shows_the_cost_before_confirm_and_is_prompted_to_r
     _, token = server.links.add("fight", "Val", ["vera"])
     page = browser.new_context(**PHONE).new_page()
     page.goto(f"{server.base}/t/{token}")
-    page.wait_for_selector("#order li")
+    page.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
     seq = server.table.seq
     # an action without odds (a Final Action): its cost in the chosen action's panel
     page.get_by_role("button", name="Defend", exact=True).tap()

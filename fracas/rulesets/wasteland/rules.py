@@ -243,6 +243,7 @@ class Wasteland(TypedRuleset[Sheet, Options, Opening]):
         move_spec=MOVE_SPEC,  # WL-2: `ap: n`, MAP then AP
         own_move=COST,  # WL-2: a move with a cost is the actor's Movement Action
         down_statuses=(DYING,),  # WL-19: dying (0 HP, after the save abilities)
+        order_by="sequence",  # WL-1: the turn order goes by Sequence, highest first
         dice=(
             DieSpec(
                 "attack",

@@ -23,6 +23,7 @@ import * as advisor from "./advisor.js";
 import * as tableRules from "./table.js";
 import * as roster from "./roster.js";
 import * as links from "./links.js";
+import * as folds from "./folds.js";
 
 export { store, link, connect, send, notice }; // the page's parts, for a test's import()
 
@@ -52,6 +53,7 @@ function handle(m) {
     appendLog(m.lines);
     if (store.chosen && !findOption(store.chosen.actor, store.chosen.do)) store.chosen = null;
     keepFocus(() => {
+      folds.follow(store.state); // folds.js: a player's phone folds all but her turn
       render();
       // every panel follows the table, in one redraw (the focus kept by key)
       preview.follow();
@@ -59,6 +61,7 @@ function handle(m) {
       links.follow(store.state);
       tableRules.follow(store.state);
       roster.follow(store.state);
+      folds.follow(store.state); // the panels made since (the advisor's) folded too
     });
     if (first && store.state.you.role === "gm") loadLinks();
   } else if (m.type === "cost") {
@@ -76,6 +79,7 @@ function handle(m) {
     notice(m.words || m.message); // people's words (the code and message are for tools)
     if (m.words && m.rules && m.rules.length) $("notice").append(" ", rulesInfo(m.rules));
     advisor.refused(m);
+    if (roster.sheetLoaded) roster.sheetLoaded.refused(m); // an add from the sheet form: at its field
     refusedOdds(m.id);
   } else if (m.type === "asked") {
     notice("");
@@ -88,10 +92,12 @@ function handle(m) {
     changes.delete(m.id);
     notice("");
     changeAnswered(m.id);
+    if (roster.sheetLoaded) roster.sheetLoaded.done(m);
   } else if (m.type === "odds") {
     heardOdds(m);
   } else if (m.type === "winbar") {
     winbar.draw(m);
+    folds.follow(null); // the win bar's panel, made at its first figure
   } else if (m.type === "advice") {
     advisor.heard(m);
   }
@@ -168,6 +174,9 @@ function gmPicked() {
   if (!c) return;
   $("gm-hide").textContent = c.hidden ? "Show to players" : "Hide from players";
   $("gm-hide").setAttribute("aria-pressed", String(Boolean(c.hidden)));
+  // a hidden one may be marked to show itself as its turn begins (the mark is the GM's only)
+  $("gm-reveal-row").hidden = !c.hidden;
+  $("gm-reveal").checked = Boolean(c.reveal_on_turn);
   const note = $("gm-note");
   if (notePicked !== c.id || document.activeElement !== note) note.value = c.note || "";
   notePicked = c.id;
@@ -201,8 +210,11 @@ function renderMap() {
   const g = $("tokens");
   g.replaceChildren();
   for (const c of placed) g.append(tokenOf(c));
-  mapLayout.place(w * TILE, h * TILE); // layout.js: no label over another
-  phoneZoom();
+  // folded (folds.js), the map is measured and placed when it is unfolded
+  if (!folds.folded("map-box")) {
+    mapLayout.place(w * TILE, h * TILE); // layout.js: no label over another
+    phoneZoom();
+  }
   renderRings();
   showTile();
 }
@@ -374,7 +386,7 @@ function renderOrder() {
     const card = el("div", { class: "card" });
     card.append(el("strong", {}, c.name));
     card.append(el("span", { class: "small" }, c.side + (c.mine ? " (yours)" : "")));
-    if (c.initiative !== undefined) card.append(el("span", { class: "small initiative" }, `initiative ${c.initiative}`));
+    if (c.initiative !== undefined) card.append(el("span", { class: "small initiative" }, `${c.initiative_word} ${c.initiative}`));
     if (c.hp_shown === "exact") {
       const m = el("meter", { min: 0, max: c.max_hp, value: c.hp, low: Math.ceil(c.max_hp / 4) + 0.5, high: c.max_hp / 2 + 0.5, optimum: c.max_hp, "aria-label": `${c.name}'s HP` });
       card.append(m);
@@ -634,6 +646,7 @@ function severalBox(o) {
 function choose(actor, o) {
   store.chosen = store.chosen && store.chosen.actor === actor && store.chosen.do === o.do ? null : { actor, do: o.do, option: o, params: {} };
   hideOdds();
+  if (aiming()) folds.open("map-box"); // a tile to aim at: the map unfolded (folds.js)
   keepFocus(renderActions);
   renderRings();
   showTile();
@@ -671,7 +684,19 @@ function appendLog(lines) {
     if (line.rules && line.rules.length) li.append(" ", rulesInfo(line.rules)); // behind "Rules"
     ol.append(li);
   }
-  ol.scrollTop = ol.scrollHeight;
+  scrollLog();
+}
+
+// The log kept scrolled to its latest line, at the next frame: read at once, its height
+// laid the whole page out before the map and the panels were drawn (issue 35, "speed").
+let logScroll = 0;
+function scrollLog() {
+  if (logScroll) return;
+  logScroll = requestAnimationFrame(() => {
+    logScroll = 0;
+    const ol = $("log");
+    ol.scrollTop = ol.scrollHeight;
+  });
 }
 
 // --- the game master's links ------------------------------------------------------
@@ -747,6 +772,7 @@ function setup() {
     const c = store.state.combatants.find((x) => x.id === $("gm-who").value);
     if (c) gmAct(c.hidden ? "show" : "hide");
   });
+  $("gm-reveal").addEventListener("change", (e) => gmAct("reveal", { on: e.target.checked }));
   $("gm-dice").addEventListener("click", () => send({ type: "dice", physical: store.state.dice !== "physical" }));
   $("dice-box").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -868,4 +894,8 @@ preview.setup();
 setup();
 tableRules.setup();
 roster.setup();
+folds.setup((id) => { // a panel unfolded: the map measured and placed, the log at its end
+  if (id === "map-box") render();
+  if (id === "log-box") scrollLog();
+});
 connect(handle);

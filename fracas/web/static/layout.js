@@ -23,15 +23,32 @@ export const mapLayout = (() => {
     return out;
   }
 
-  // Inside the grid: a text running off an edge is anchored at that edge.
-  function clamp(text, W) {
+  const SHIFT = { start: 0, middle: 0.5, end: 1 }; // of its width, left of its x
+
+  // Each text measured once (one layout for the whole map, issue 35 "speed"): where it
+  // would be at any spot follows from its width, height and its offsets from its x and
+  // y; each spot was set and read before, a layout each.
+  function measured(text) {
     const b = text.getBBox();
-    if (b.x < 0) { text.setAttribute("x", 1); text.setAttribute("text-anchor", "start"); }
-    else if (b.x + b.width > W) { text.setAttribute("x", W - 1); text.setAttribute("text-anchor", "end"); }
+    const x = Number(text.getAttribute("x")), y = Number(text.getAttribute("y"));
+    const shift = SHIFT[text.getAttribute("text-anchor") || "start"] * b.width;
+    return { width: b.width, height: b.height, dx: b.x - (x - shift), dy: b.y - y };
+  }
+
+  // The box of a text measured `m` at (x, y, anchor), inside the grid: a text running
+  // off an edge is anchored at that edge.
+  function boxAt(m, x, y, anchor, W) {
+    let left = x - SHIFT[anchor] * m.width + m.dx;
+    if (left < 0) { x = 1; anchor = "start"; left = 1 + m.dx; }
+    else if (left + m.width > W) { x = W - 1; anchor = "end"; left = W - 1 - m.width + m.dx; }
+    return { x: left, y: y + m.dy, width: m.width, height: m.height, at: [x, y, anchor] };
   }
 
   function place(W, H) {
+    const texts = [...document.querySelectorAll("#tokens text.label, #tokens text.badge")];
+    for (const text of texts) text.removeAttribute("display"); // every write, then the reads
     const taken = [...document.querySelectorAll("#tokens .disc")].map((d) => d.getBBox());
+    const sizes = new Map(texts.map((text) => [text, measured(text)]));
     for (const t of document.querySelectorAll("#tokens .token")) {
       const cx = Number(t.dataset.cx), cy = Number(t.dataset.cy);
       let badge = 0;
@@ -39,17 +56,16 @@ export const mapLayout = (() => {
         const i = text.classList.contains("badge") ? badge++ : 0;
         let placed = null;
         for (const [x, y, anchor] of spotsFor(text, cx, cy, i)) {
-          text.setAttribute("x", x);
-          text.setAttribute("y", y);
-          text.setAttribute("text-anchor", anchor);
-          text.removeAttribute("display");
-          clamp(text, W);
-          const b = text.getBBox();
+          const b = boxAt(sizes.get(text), x, y, anchor, W);
           if (b.y < 0 || b.y + b.height > H) continue;
           if (!taken.some((o) => hit(b, o))) { placed = b; break; }
         }
-        if (placed) taken.push(placed);
-        else text.setAttribute("display", "none");
+        if (placed) {
+          taken.push(placed);
+          text.setAttribute("x", placed.at[0]);
+          text.setAttribute("y", placed.at[1]);
+          text.setAttribute("text-anchor", placed.at[2]);
+        } else text.setAttribute("display", "none");
         text.classList.toggle("crowded", !placed);
       }
     }

@@ -60,7 +60,7 @@ function row(cid, i) {
     class: `${picked === cid ? "picked" : ""}${c && c.acting ? " acting" : ""}`,
     "aria-label": `${name(cid)}, ${i + 1} in the order; Alt and the arrow keys move it` });
   li.append(el("span", { class: "roster-name" }, `${i + 1}. ${name(cid)}${c && c.hidden ? " (hidden)" : ""}`));
-  if (c && c.initiative !== undefined) li.append(el("span", { class: "small" }, `initiative ${c.initiative}`));
+  if (c && c.initiative !== undefined) li.append(el("span", { class: "small" }, `${c.initiative_word} ${c.initiative}`));
   if (c) li.append(el("span", { class: "small" }, `HP ${hpText(c)}`), tactics(c));
   const next = state.order[(i + 1) % state.order.length];
   li.append(
@@ -136,6 +136,7 @@ function draw() {
   $("quick-who").textContent = c ? `${c.name}: HP ${hpText(c)}` : "pick a token";
   $("quick-hp").setAttribute("aria-label", c ? `HP change for ${c.name}: -5 or +3, then Enter` : "HP change");
   $("init-row").hidden = !state.initiative_roll;
+  $("init-each").checked = Boolean(state.initiative_each_round);
   const copy = $("add-copy");
   const was = copy.value;
   copy.replaceChildren(...state.combatants.map((x) => el("option", { value: x.id, selected: x.id === was }, x.name)));
@@ -210,7 +211,12 @@ export function setup() {
   $("cond-lasts").addEventListener("change", drawConditions);
   // initiative rolled again by the ruleset's own rule (the table rolls, logs, undoes)
   $("init-roll").addEventListener("click", () => gmAct2(store.state.order[0], "initiative", { roll: true }));
+  // ... or at the start of every round, by the same rule (a table option: logged, undone)
+  $("init-each").addEventListener("change", (e) => gmAct2(store.state.order[0], "initiative", { each_round: e.target.checked }));
   $("add-form").addEventListener("submit", addCopy);
+  // a new combatant from the sheet form, the kept list: gmsheet.js, loaded when needed
+  $("sheet-box").addEventListener("toggle", () => { if ($("sheet-box").open) sheetModule().then((m) => m.setup()); });
+  $("add-keep").addEventListener("click", () => sheetModule().then((m) => m.keepCopy()));
   $("roll-form").addEventListener("submit", roll);
   $("cond-clear").addEventListener("click", () => {
     const c = byId(picked);
@@ -224,9 +230,21 @@ export function setup() {
   });
 }
 
+// gmsheet.js (and sheetform.js with it), loaded the first time the game master opens the
+// sheet panel or keeps a sheet: no player's page and no first load fetches them.
+let sheetLoading = null;
+export let sheetLoaded = null; // the module, once loaded (app.js hands it the answers)
+export function sheetModule() {
+  if (!sheetLoading) {
+    sheetLoading = import("./gmsheet.js").then(async (m) => { await m.setup(); sheetLoaded = m; return m; });
+  }
+  return sheetLoading;
+}
+
 // The table moved on (app.js, at each sync).
 export function follow(state) {
   draw();
+  $("sheet-box").hidden = state.you.role !== "gm";
   $("roll-box").hidden = !(state.you.role === "gm" || state.you.owns.length);
   $("roll-secret").closest("label").hidden = state.you.role !== "gm";
 }

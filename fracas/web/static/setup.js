@@ -3,6 +3,7 @@
 // it sends is checked by the server through the encounter-file loader; an error names
 // a field (combatants[1].hp) and the page points at that control.
 import { el } from "./dom.js";
+import { clearFieldErrors, control, controlOf, idFrom, sheetBox, showFieldError, values } from "./sheetform.js";
 
 const TILE = 40;
 const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
@@ -13,9 +14,6 @@ let forms = [];
 let form = null; // the chosen ruleset's form
 let rows = []; // one per combatant: {box, controls: {field: getter}, x, y}
 let sent = new Map(); // field path -> the control that gave it (for errors)
-let nextId = 1;
-
-function uid(prefix) { return `${prefix}-${nextId++}`; }
 
 async function api(path, method = "GET", body = undefined) {
   const r = await fetch(path, {
@@ -28,11 +26,6 @@ async function api(path, method = "GET", body = undefined) {
 }
 
 function notice(text) { $("notice").textContent = text; $("notice").hidden = !text; }
-
-function shown(v) {
-  if (v === null || v === undefined) return "";
-  return typeof v === "object" ? JSON.stringify(v) : String(v);
-}
 
 // --- the stored encounters ----------------------------------------------------------
 
@@ -69,110 +62,6 @@ async function download(name) {
   a.remove();
 }
 
-// --- controls, one per field kind --------------------------------------------------
-
-// A control: {node, get()} where get() is the value to send, or undefined (left out).
-function control(f, where) {
-  const id = uid("f");
-  const hint = f.meaning ? el("small", { id: `${id}-hint` }, f.meaning) : null;
-  const described = hint ? `${id}-hint` : null;
-  const wrap = el("div", { class: `field kind-${f.kind}` });
-  const label = el("label", { for: id }, f.name);
-  let get;
-  let focusable;
-  if (f.kind === "bool") {
-    const box = el("input", { type: "checkbox", id, "aria-describedby": described, checked: Boolean(f.default) });
-    wrap.classList.add("check");
-    wrap.append(box, label);
-    get = () => (box.checked === Boolean(f.default) ? undefined : box.checked);
-    focusable = box;
-  } else if (f.kind === "choice") {
-    const sel = el("select", { id, "aria-describedby": described });
-    sel.append(el("option", { value: "" }, `default${f.default !== null && f.default !== undefined ? ` (${shown(f.default)})` : ""}`));
-    for (const c of f.choices) sel.append(el("option", { value: String(c) }, String(c)));
-    wrap.append(label, sel);
-    get = () => sel.value || undefined;
-    focusable = sel;
-  } else if (f.kind === "choices") {
-    const set = el("fieldset", { class: "choices", "aria-describedby": described });
-    set.append(el("legend", {}, f.name));
-    const boxes = f.choices.map((c) => {
-      const b = el("input", { type: "checkbox", value: String(c), id: uid("c"), checked: (f.default || []).includes(c) });
-      const one = el("span", { class: "check" });
-      one.append(b, el("label", { for: b.id }, String(c)));
-      set.append(one);
-      return b;
-    });
-    wrap.append(set);
-    get = () => {
-      const v = boxes.filter((b) => b.checked).map((b) => b.value);
-      return JSON.stringify(v) === JSON.stringify((f.default || []).map(String)) ? undefined : v;
-    };
-    focusable = boxes[0] || set;
-  } else if (f.kind === "tile") {
-    const x = el("input", { id, inputmode: "numeric", autocomplete: "off", "aria-describedby": described, size: 3 });
-    const y = el("input", { id: `${id}-y`, inputmode: "numeric", autocomplete: "off", size: 3 });
-    const pair = el("span", { class: "pair" });
-    pair.append(x, el("label", { for: `${id}-y` }, "y"), y);
-    label.textContent = `${f.name} x`;
-    wrap.append(label, pair);
-    for (const i of [x, y]) i.addEventListener("input", renderMap);
-    get = () => (x.value.trim() || y.value.trim() ? [x.value, y.value] : undefined);
-    wrap.tile = { x, y };
-    focusable = x;
-  } else if (f.kind === "item" || f.kind === "items") {
-    const list = el("div", { class: "items", role: "group", "aria-labelledby": `${id}-name` });
-    label.removeAttribute("for");
-    label.id = `${id}-name`;
-    const items = [];
-    const addRow = () => {
-      const row = el("div", { class: "item-row" });
-      const n = items.length + 1;
-      const what = f.kind === "items" ? `${f.name} ${n}` : f.name;
-      const sel = el("select", { "aria-label": `${what}: short-hand` });
-      sel.append(el("option", { value: "" }, f.kind === "item" ? "none / own fields" : "own fields"));
-      for (const s of form.shorthands) sel.append(el("option", { value: s }, s));
-      const more = el("input", { "aria-label": `${what}: more fields`, autocomplete: "off", placeholder: "key: value, …" });
-      row.append(sel, more);
-      const item = { row, get: () => ({ is: sel.value, more: more.value }), blank: () => !sel.value && !more.value.trim(), focus: sel };
-      if (f.kind === "items") {
-        const rm = el("button", { type: "button", "aria-label": `Remove ${what}` }, "×");
-        rm.addEventListener("click", () => { items.splice(items.indexOf(item), 1); row.remove(); });
-        row.append(rm);
-      }
-      items.push(item);
-      list.append(row);
-      return item;
-    };
-    addRow();
-    wrap.append(label, list);
-    if (f.kind === "items") {
-      const add = el("button", { type: "button", class: "small-button" }, `Add to ${f.name}`);
-      add.addEventListener("click", () => addRow().focus.focus());
-      wrap.append(add);
-    }
-    get = () => {
-      const given = items.filter((i) => !i.blank());
-      if (!given.length) return undefined;
-      return f.kind === "item" ? given[0].get() : given.map((i) => i.get());
-    };
-    // each sent row is its own path, for errors inside one item
-    wrap.paths = (path) => items.filter((i) => !i.blank()).map((i, n) => [f.kind === "items" ? `${path}[${n}]` : path, i.focus]);
-    focusable = items[0].focus;
-  } else {
-    const input = el("input", {
-      id, autocomplete: "off", "aria-describedby": described,
-      inputmode: f.kind === "int" ? "numeric" : null,
-      placeholder: f.kind === "list" ? (f.default || []).join(", ") : shown(f.default),
-    });
-    wrap.append(label, input);
-    get = () => (input.value.trim() ? input.value : undefined);
-    focusable = input;
-  }
-  if (hint) wrap.append(hint);
-  return { node: wrap, get, focus: focusable, name: f.name, where };
-}
-
 // --- the form -----------------------------------------------------------------------
 
 let optionControls = [];
@@ -180,7 +69,7 @@ let optionControls = [];
 function chooseRuleset(name) {
   form = forms.find((f) => f.name === name);
   $("ruleset-summary").textContent = `${form.title}: ${form.summary}`;
-  optionControls = form.options.map((f) => control(f, "options"));
+  optionControls = form.options.map((f) => control(f, "options", { shorthands: form.shorthands }));
   $("options").replaceChildren(...optionControls.map((c) => c.node));
   rows = [];
   $("combatants").replaceChildren();
@@ -190,24 +79,11 @@ function chooseRuleset(name) {
 
 function addCombatant() {
   const n = rows.length;
-  const box = el("fieldset", { class: "combatant" });
-  const legend = el("legend");
-  box.append(legend);
-  const core = form.core.map((f) => control(f, "core"));
-  const items = form.sheet.filter((f) => f.kind === "item" || f.kind === "items").map((f) => control(f, "sheet"));
-  const rest = form.sheet.filter((f) => f.kind !== "item" && f.kind !== "items").map((f) => control(f, "sheet"));
-  const coreBox = el("div", { class: "fields" });
-  coreBox.append(...core.map((c) => c.node));
-  const more = el("details");
-  more.append(el("summary", {}, `Sheet fields (${rest.length}; blank: the default)`));
-  const restBox = el("div", { class: "fields" });
-  restBox.append(...rest.map((c) => c.node));
-  more.append(restBox);
+  const sheet = sheetBox(form, { onTile: renderMap }); // sheetform.js: shared with the GM's page
+  const { box, get } = sheet;
   const remove = el("button", { type: "button", class: "small-button" }, "Remove this combatant");
-  box.append(coreBox, ...items.map((c) => c.node), more, remove);
-  const row = { box, legend, controls: [...core, ...items, ...rest] };
-  const get = (name) => row.controls.find((c) => c.name === name);
-  row.tile = get("at").node.tile;
+  box.append(remove);
+  const row = { box, legend: sheet.legend, controls: sheet.controls, tile: sheet.tile };
   const id = get("id").focus;
   const nameInput = get("name").focus;
   const side = get("side").focus;
@@ -249,18 +125,7 @@ function relabel() {
 
 function collect() {
   sent = new Map();
-  const take = (controls, prefix) => {
-    const out = {};
-    for (const c of controls) {
-      const v = c.get();
-      if (v === undefined) continue;
-      const path = prefix ? `${prefix}.${c.name}` : c.name;
-      out[c.name] = v;
-      sent.set(path, c.focus);
-      if (c.node.paths) for (const [p, node] of c.node.paths(path)) sent.set(p, node);
-    }
-    return out;
-  };
+  const take = (controls, prefix) => values(controls, prefix, sent);
   const data = {
     ruleset: form.name, name: $("enc-name").value, seed: $("seed").value,
     map: { width: $("map-width").value, height: $("map-height").value },
@@ -275,42 +140,17 @@ function collect() {
 }
 
 function clearErrors() {
-  for (const n of document.querySelectorAll("[aria-invalid]")) {
-    n.removeAttribute("aria-invalid");
-    if (n.dataset.describedby) n.setAttribute("aria-describedby", n.dataset.describedby);
-    else n.removeAttribute("aria-describedby");
-  }
-  for (const n of document.querySelectorAll(".field-error")) n.remove();
+  clearFieldErrors(document);
   $("error").hidden = true;
   $("error").className = "";
-}
-
-// The control a loader's field names: the longest sent path that starts it.
-function controlOf(field) {
-  let best = null;
-  let bestLen = -1;
-  for (const [path, node] of sent) {
-    const starts = field === path || field.startsWith(`${path}.`) || field.startsWith(`${path}[`);
-    if (starts && path.length > bestLen) { best = node; bestLen = path.length; }
-  }
-  return best;
 }
 
 function showError(data) {
   const text = `${data.field ? `${data.field}: ` : ""}${data.code}: ${data.message}`;
   $("error").textContent = text;
   $("error").hidden = false;
-  const node = data.field ? controlOf(data.field) : null;
-  if (!node) return;
-  for (let d = node.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
-  const msg = el("p", { class: "field-error", id: uid("err") }, text);
-  (node.closest(".field") || node.parentElement).append(msg);
-  node.setAttribute("aria-invalid", "true");
-  // the message is read with the control (aria-describedby: announced where
-  // aria-errormessage is not); the hint, if any, after it
-  node.dataset.describedby = node.getAttribute("aria-describedby") || "";
-  node.setAttribute("aria-describedby", `${msg.id} ${node.dataset.describedby}`.trim());
-  node.focus();
+  const node = data.field ? controlOf(sent, data.field) : null;
+  if (node) showFieldError(node, text);
 }
 
 async function submit(start) {
@@ -392,10 +232,3 @@ async function main() {
 }
 
 main();
-
-// An id from a name that keeps its letters: "Ölga the 🐀" -> "olga-the" (accents taken
-// off the letters, not the letters dropped); the name itself is kept as typed.
-function idFrom(name) {
-  return name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "");
-}

@@ -5,6 +5,7 @@
 // tile cursor, the token dragged.
 
 import { $ } from "./dom.js";
+import { socketUrl, HELLO, takeEarly } from "./socket.js";
 
 export const TILE = 40;
 export const token = location.pathname.split("/").pop();
@@ -29,12 +30,13 @@ let onMessage = () => {};
 
 export function connect(handler = onMessage) {
   onMessage = handler;
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+  // the socket socket.js opened as the page loaded (its first sync perhaps heard), once
+  const early = store.seq === 0 ? takeEarly() : null;
+  const ws = early ? early.ws : new WebSocket(socketUrl());
   link.ws = ws;
   ws.onopen = () => {
     $("conn").textContent = "live";
-    ws.send(JSON.stringify({ type: "hello", seq: store.seq, winbar: true })); // winbar.js draws it
+    ws.send(JSON.stringify({ ...HELLO, seq: store.seq })); // winbar.js draws the bar
   };
   ws.onmessage = (e) => onMessage(JSON.parse(e.data));
   ws.onclose = (e) => {
@@ -45,6 +47,10 @@ export function connect(handler = onMessage) {
     $("conn").textContent = "reconnecting…";
     setTimeout(() => connect(), 1000);
   };
+  if (!early) return;
+  if (early.opened) $("conn").textContent = "live"; // its hello sent
+  for (const e of early.heard) ws.onmessage(e);
+  if (early.closed) ws.onclose(early.closed);
 }
 
 export const RETRIES = 5; // a change refused because the store is down is sent again, this often

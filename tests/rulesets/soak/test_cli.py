@@ -225,7 +225,7 @@ def test_rules_soak_json() -> None:
     assert [a["do"] for a in out["actions"]] == [
         "attack",
         *("end_turn", "move", "set", "heal", "damage", "status"),
-        *("add", "remove", "initiative", "delay", "roll", "hide", "show"),
+        *("add", "remove", "initiative", "delay", "roll", "hide", "show", "reveal"),
         *("finish", "reopen", "note", "tactics", "policy"),
     ]
     attack = out["actions"][0]
