@@ -8,7 +8,6 @@ the kept list, which outlives a restart of the server."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +21,6 @@ from fracas.io.store import open_store
 from fracas.table import TableService
 from fracas.web.app import create_app
 from fracas.web.links import Links
-from fracas.web.serve import free_port
 from tests.web.support import served
 from tests.web.test_browser import NEEDS_CHROMIUM, Server
 
@@ -32,42 +30,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s = Server(tmp_path)
     yield s
     s.stop()
-
-
-class Restarted:
-    """The server started again on a stopped :class:`Server`'s store (a new process's
-    table service and links over the same SQLite file): the same game master's link."""
-
-    def __init__(self, tmp: Path) -> None:
-        import uvicorn
-
-        self.store = open_store(tmp / "s.sqlite3", durable=False)
-        self.tables = TableService(self.store)
-        self.table = self.tables.open("fight")
-        self.links = Links(self.store)
-        self.gm = self.links.gm("fight", renew=False)
-        self.pool = ThreadPoolExecutor(1)
-        port = free_port("127.0.0.1")
-        self.base = f"http://127.0.0.1:{port}"
-        app = create_app(self.tables, self.links, self.pool)
-        app.state.hub.winbars.enabled = False
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(60)
-        assert not self.thread.is_alive()
-        self.pool.shutdown()
-        self.store.close()
 
 
 def _page(browser: Any, base: str, token: str, width: int = 1280) -> Any:
@@ -194,7 +156,7 @@ def test_the_kept_list_outlives_a_restart_and_adds(tmp_path: Path, browser: Any)
         gm.context.close()
     finally:
         first.stop()
-    again = Restarted(tmp_path)
+    again = Server(tmp_path, resume=True)
     try:
         gm = _page(browser, again.base, again.gm)
         _open_sheet(gm)

@@ -47,23 +47,35 @@ CURSOR_OFF = "async () => { (await import('/static/state.js')).store.cursor = nu
 class Server:
     """A served store with one encounter, ``fight`` (``text``, else the example's start),
     a game master's and a player's (Pat: Ana) link to it; with ``setup``, the setup page
-    too (its token: ``setup``)."""
+    too (its token: ``setup``). ``resume``: the store a stopped server left in ``tmp``
+    served again (a restart: its ``fight`` and its game master's link as they were)."""
 
     def __init__(
-        self, tmp: Path, text: str | None = None, *, setup: bool = False, win_bar: bool = False
+        self,
+        tmp: Path,
+        text: str | None = None,
+        *,
+        setup: bool = False,
+        win_bar: bool = False,
+        resume: bool = False,
     ) -> None:
         import uvicorn
 
         self.store = open_store(tmp / "s.sqlite3", durable=False)
         self.tables = TableService(self.store)
-        if text is None:
-            text = EXAMPLE.read_text().split("actions:")[0]  # the start, no actions played
-        self.table: Table = self.tables.create(
-            text, "dice-combat.yaml", name="fight", seed=5
-        )  # Ana hits Bo: 12 -> 8
         self.links = Links(self.store)
-        self.gm = self.links.gm("fight")
-        _, self.ana = self.links.add("fight", "Pat", ["ana"])
+        if resume:
+            self.table: Table = self.tables.open("fight")
+            self.gm = self.links.gm("fight", renew=False)
+            self.ana = ""
+        else:
+            if text is None:
+                text = EXAMPLE.read_text().split("actions:")[0]  # the start, no actions played
+            self.table = self.tables.create(
+                text, "dice-combat.yaml", name="fight", seed=5
+            )  # Ana hits Bo: 12 -> 8
+            self.gm = self.links.gm("fight")
+            _, self.ana = self.links.add("fight", "Pat", ["ana"])
         self.pool = ThreadPoolExecutor(1)
         port = free_port("127.0.0.1")
         self.base = f"http://127.0.0.1:{port}"
