@@ -25,7 +25,7 @@ from fracas.model.events import changes_one
 from fracas.model.frozen import evolve
 from fracas.rulesets.base import Ruleset, is_down
 
-__all__ = ["Gain", "Scaled", "traced_fold", "traced_gains"]
+__all__ = ["Gain", "Gains", "Scaled", "traced_fold", "traced_gains"]
 
 _LOCK = threading.Lock()
 """One traced fold at a time in a process (the tracker's win bar runs the lab in
@@ -103,7 +103,7 @@ def _same(kind: type[Event]) -> bool:
     return found
 
 
-class _Gains:
+class Gains:
     """What a combatant's record contributes to a run's :data:`Gain` (its HP lost, and
     whether it went down, by side), per combatant of the state scored."""
 
@@ -125,6 +125,14 @@ class _Gains:
             return (int(is_down(rs, now) and not is_down(rs, c)), lost, lost, 0)
         down = -int(is_down(rs, now) and not is_down(rs, c))
         return (down, -lost, 0, lost if cid != self.actor else 0)
+
+    def of_state(self, after: Encounter) -> Gain:
+        """The gain of the state ``after``: its records' contributions summed."""
+        d = h = a = f = 0
+        for cid in self.before:
+            g = self.of(cid, peek(after.combatants, cid))
+            d, h, a, f = d + g[0], h + g[1], a + g[2], f + g[3]
+        return (d, h, a, f)
 
 
 class _One:
@@ -160,7 +168,7 @@ class _Whole:
         self.gains: dict[str, Gain] = {}
         self.summed: Gain | None = None
 
-    def total(self, out: _Gains) -> Gain:
+    def total(self, out: Gains) -> Gain:
         """The gain of this state's records, each combatant's kept in :attr:`gains`."""
         found = self.summed
         if found is None:
@@ -170,7 +178,7 @@ class _Whole:
             gains = self.gains
             for cid, c in out.before.items():
                 now = look(combatants, cid)
-                if now is c:  # the very record it was: no gain (``_Gains.of``)
+                if now is c:  # the very record it was: no gain (``Gains.of``)
                     gains[cid] = _NONE
                     continue
                 g = gains[cid] = out.of(cid, now)
@@ -251,7 +259,7 @@ def _compiled(runs: Scaled) -> list[tuple[Steps, int]]:
 
 
 def _weighted(
-    out: _Gains, state: Encounter, runs: Scaled, traced: bool
+    out: Gains, state: Encounter, runs: Scaled, traced: bool
 ) -> tuple[Gain, list[_Whole]]:
     """The sum of each run's gain times its numerator, and the whole states the runs
     end in. An event of one combatant (``changes_one``: its ``apply`` is
@@ -336,7 +344,7 @@ def traced_gains(
 
     Equal to the sum over :func:`~fracas.lab.fight.fold_runs`' states, made without a
     whole state per run: see :func:`_weighted`."""
-    out = _Gains(ruleset, state, side, actor)
+    out = Gains(ruleset, state, side, actor)
     with _LOCK:
         _NOTES.reset()
         seen = evolve(state, combatants=_Seen(state.combatants))

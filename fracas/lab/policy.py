@@ -28,13 +28,13 @@ from fracas.engine.play import plan
 from fracas.errors import FracasError
 from fracas.io.files import Tactic
 from fracas.lab.fight import canonical
-from fracas.lab.folds import Gain, traced_gains
+from fracas.lab.folds import Gain, Gains, traced_gains
 from fracas.lab.plans import rank
 from fracas.lab.presets import at_random, naive
 from fracas.lab.transitions import Transitions
 from fracas.lab.watch import peek
 from fracas.model import Action, Encounter, fold
-from fracas.rulesets.base import Presenter, Ruleset, is_down, presenter_of
+from fracas.rulesets.base import Presenter, Ruleset, presenter_of
 from fracas.rulesets.memo import decision_of, fields_but_combatants, memos_on
 
 __all__ = ["SAMPLE_FIGHTS", "SCORE_PATHS", "Policy", "Score"]
@@ -191,10 +191,10 @@ class Policy:
         return found
 
     def _total(self, state: Encounter, dist: list[tuple[Encounter, Fraction]], actor: str) -> Score:
-        side = state.get(actor).side
-        gains: dict[tuple[int, int, int, int], Fraction] = {}
+        gain_of = Gains(self.ruleset, state, state.get(actor).side, actor).of_state
+        gains: dict[Gain, Fraction] = {}
         for after, p in dist:
-            gain = self._gain(state, after, side, actor)
+            gain = gain_of(after)
             gains[gain] = gains.get(gain, _ZERO) + p
         out = [_ZERO, _ZERO, _ZERO, _ZERO]
         for gain, p in gains.items():
@@ -202,25 +202,6 @@ class Policy:
                 if g:
                     out[i] += p * g
         return (out[0], out[1], out[2], out[3])
-
-    def _gain(
-        self, before: Encounter, after: Encounter, side: str, actor: str
-    ) -> tuple[int, int, int, int]:
-        rs = self.ruleset
-        downs = hp = harm = friendly = 0
-        for cid, c in before.combatants.items():
-            now = peek(after.combatants, cid)
-            if now is None or now is c:  # gone, or the very record it was: no gain
-                continue
-            lost = max(0, c.hp - now.hp)
-            sign = 1 if c.side != side else -1
-            downs += sign * (is_down(rs, now) and not is_down(rs, c))
-            hp += sign * lost
-            if sign > 0:
-                harm += lost
-            elif cid != actor:
-                friendly += lost
-        return downs, hp, harm, friendly
 
     def _sample(self, state: Encounter, action: Action) -> dict[Encounter, Fraction]:
         """A seeded sample of the states ``action`` leads to (the same seed for every

@@ -151,10 +151,33 @@ def test_a_subclass_with_its_own_apply_keeps_its_whole_event_as_effect() -> None
 def _fold_gains(
     policy: Policy, state: Encounter, runs: list[tuple[Event, ...]], actor: str
 ) -> list[tuple[int, int, int, int]]:
-    """Each run's gain from the state's own fold (the policy's ``_gain``)."""
+    """Each run's gain from the state's own fold, worked out here over whole states (the
+    reference the gains followed record by record must equal)."""
     side = state.get(actor).side
     folded = fold_runs(state, runs)
-    return [policy._gain(state, folded[run], side, actor) for run in runs]
+    return [_gain(policy, state, folded[run], side, actor) for run in runs]
+
+
+def _gain(
+    policy: Policy, before: Encounter, after: Encounter, side: str, actor: str
+) -> tuple[int, int, int, int]:
+    """(enemies down minus allies, enemy HP lost minus allies', enemy HP lost, HP lost
+    by the actor's allies but itself) from ``before`` to ``after``."""
+    rs = policy.ruleset
+    downs = hp = harm = friendly = 0
+    for cid, c in before.combatants.items():
+        now = after.combatants.get(cid)
+        if now is None or now is c:
+            continue
+        lost = max(0, c.hp - now.hp)
+        sign = 1 if c.side != side else -1
+        downs += sign * (is_down(rs, now) and not is_down(rs, c))
+        hp += sign * lost
+        if sign > 0:
+            harm += lost
+        elif cid != actor:
+            friendly += lost
+    return downs, hp, harm, friendly
 
 
 def _gains(
