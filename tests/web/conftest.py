@@ -7,18 +7,21 @@ Between tests the session's Playwright is put to sleep: its sync API marks its e
 loop as this thread's running loop for as long as it lives, which would make every
 later ``asyncio.run`` (or a second Playwright) of the session refuse to start. The loop
 is marked running again only while a test that asked for ``browser`` runs. A Chromium
-that died (a crash, a test that closed it) is launched anew for the next test."""
+that died (a crash, a test that closed it) is launched anew for the next test. ``server``
+is the example's start served for one test (a module needing another table defines its
+own)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.test_browser import launched
+from tests.web.test_browser import Server, launched
 
 
 class Chromium:
@@ -82,3 +85,12 @@ def browser(shared_chromium: Chromium) -> Iterator[Any]:
         yield b
     finally:
         shared_chromium.leave()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A served example's start (:class:`~tests.web.test_browser.Server`), stopped after
+    the test; a module needing another table defines its own ``server``."""
+    s = Server(tmp_path)
+    yield s
+    s.stop()

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
 from fracas.io.store import open_store
@@ -23,13 +21,6 @@ from fracas.web.app import create_app
 from fracas.web.links import Links
 from tests.web.support import served
 from tests.web.test_browser import NEEDS_CHROMIUM, Server
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def _page(browser: Any, base: str, token: str, width: int = 1280) -> Any:

@@ -108,13 +108,6 @@ class Server:
         self.store.close()
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
-
-
 @contextmanager
 def launched() -> Iterator[Any]:
     """Debian's Chromium under Playwright (the one launch of every browser test). Its

@@ -5,23 +5,13 @@ roster's button, the values in the turn order and the roster."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 from tests.web.test_roster_browser import _gm
 
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 SOAK = (Path(__file__).parents[2] / "examples" / "start" / "soak.yaml").read_text()

@@ -5,11 +5,7 @@ again: nothing guessed from an id, a label or a text."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from fracas.table import Act
 from tests.web.test_browser import NEEDS_CHROMIUM, Server
@@ -35,13 +31,6 @@ FOCUSED = (
     " return {key: a.getAttribute('data-key'), id: a.id, connected: a.isConnected,"
     " same: a === window.__focused, text: a.textContent}; }"
 )
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def _open(server: Server, browser: Any, token: str) -> Any:

@@ -5,23 +5,12 @@ notice goes when the table moves on."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from fracas.table import Act
 from tests.web.test_browser import NEEDS_CHROMIUM, Server
 
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def test_actions_and_parameters_read_as_words(server: Server, browser: Any) -> None:

@@ -8,12 +8,9 @@ damage, TD-3)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from fracas.model import Action
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
@@ -26,13 +23,6 @@ CHOSEN = (
     " return store.chosen && store.chosen.do; }"
 )
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def _last(server: Server) -> Action:

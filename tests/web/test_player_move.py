@@ -6,23 +6,12 @@ test_pan_zoom_and_the_game_master_drags_a_token.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from fracas.table import Act
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of
 
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def _drag(page: Any, start: tuple[int, int], end: tuple[int, int]) -> None:

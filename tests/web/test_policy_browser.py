@@ -5,22 +5,11 @@ with a click; the rules panel changes the table live (players may undo, and read
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def _pages(server: Server, browser: Any) -> tuple[Any, Any]:

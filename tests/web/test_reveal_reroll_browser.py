@@ -6,11 +6,8 @@ only as its turn begins."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from fracas.table import Act
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server
@@ -23,13 +20,6 @@ SOAK = (Path(__file__).parents[2] / "examples" / "start" / "soak.yaml").read_tex
 ROUND_2 = {"initiative:mara": 2, "initiative:finn": 15, "initiative:brute": 19}
 STATE = "async () => JSON.stringify((await import('/static/state.js')).store.state)"
 ORDER = "[...document.querySelectorAll('#order li strong')].map(s => s.textContent).join()"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def _seq(page: Any, n: int) -> None:

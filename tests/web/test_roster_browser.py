@@ -5,22 +5,12 @@ combatant added mid-fight, and a secret roll the player's page never shows."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.web.test_browser import EXAMPLE, NEEDS_CHROMIUM, SHOTS, Server
 
 pytestmark = NEEDS_CHROMIUM
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path)
-    yield s
-    s.stop()
 
 
 def _gm(server: Server, browser: Any) -> Any:
