@@ -120,9 +120,12 @@ ITEM_FIELDS = ("hand", "inventory", "weapons")
 DICE_FIELDS = ("damage", "crit_dice", "dice", "upgrades", "notation")
 
 
+_PERCENT = st.integers(1, 100)
+
+
 def _chance(draw: st.DrawFn, percent: int) -> bool:
     """True ``percent`` times in 100 (a float draw leans to its bounds)."""
-    return draw(st.integers(1, 100)) <= percent
+    return draw(_PERCENT) <= percent
 
 
 def _ruleset(name: str) -> type[Ruleset]:
@@ -183,16 +186,23 @@ def _object(
     """A mapping of ``schema``'s required fields and some of its others."""
     props = {k: v for k, v in schema["properties"].items() if k not in KEEP_DEFAULT.get(rs, ())}
     required = set(schema.get("required", ()))
+    # Each field's strategy made once, at its first draw, and kept: hypothesis works out
+    # the properties of every new strategy object, and strategies made anew at each draw
+    # cost as much as the commands the files were made for.
+    fields: dict[str, st.SearchStrategy[Any]] = {}
+
+    def field(name: str, sub: dict[str, Any]) -> st.SearchStrategy[Any]:
+        if name not in fields:
+            make = _items if name in ITEM_FIELDS else _value
+            fields[name] = make(sub, defs, rs, name)
+        return fields[name]
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, Any]:
         out = {}
         for name, sub in props.items():
             if name in required or name in ALWAYS.get(rs, ()) or _chance(draw, some):
-                if name in ITEM_FIELDS:
-                    out[name] = draw(_items(sub, defs, rs, name))
-                else:
-                    out[name] = draw(_value(sub, defs, rs, name))
+                out[name] = draw(field(name, sub))
         return out
 
     return build()
@@ -235,8 +245,11 @@ def _schema_of(kind: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 # --- a file -----------------------------------------------------------------------------
 
 
+_TILE = st.lists(st.integers(0, 5), min_size=2, max_size=2)
+
+
 def _tile() -> st.SearchStrategy[list[int]]:
-    return st.lists(st.integers(0, 5), min_size=2, max_size=2)
+    return _TILE
 
 
 @cache

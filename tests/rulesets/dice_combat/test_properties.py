@@ -94,41 +94,79 @@ def item_name(item: Any) -> str:
     return str(item if isinstance(item, str) else item["is"])
 
 
+# Each strategy built once, at import: hypothesis works out a strategy's properties
+# (its validity, whether it can be empty, ...) for each new strategy object, and one made
+# anew at every draw cost as much as the play it generated (half this harness's time).
+_SHORT_OR_FULL = st.sampled_from(["short", "full"])
+_SHORTHAND = st.sampled_from(SHORTHANDS)
+_LOADED = {
+    name: st.sampled_from(sorted({n for n in (0, 1, 2, 3, cap) if n <= cap}))
+    for name, cap in GUNS.items()
+}
+
+
 @st.composite
 def items(draw: st.DrawFn) -> Any:
-    name = draw(st.sampled_from(SHORTHANDS))
-    if draw(st.sampled_from(["short", "full"])) == "short":
+    name = draw(_SHORTHAND)
+    if draw(_SHORT_OR_FULL) == "short":
         return name
     item: dict[str, Any] = {"is": name, "scrap": draw(st.booleans())}
     if name in GUNS:  # mostly nearly empty: DC-9 fires what is left
-        cap = GUNS[name]
-        item["loaded"] = draw(st.sampled_from(sorted({n for n in (0, 1, 2, 3, cap) if n <= cap})))
+        item["loaded"] = draw(_LOADED[name])
     return item
 
 
+ITEMS = items()
+_HAND = st.one_of(st.none(), ITEMS, ITEMS)
+_TRAITS = st.lists(st.sampled_from(TRAITS), unique=True, max_size=3)
+_SIDES = {cid: st.sampled_from(["players", "raiders", cid]) for cid in IDS}
+_AT = st.one_of(near_tiles, near_tiles, tiles)
+_HP = st.sampled_from([12, 12, 12, 10, 8, 5, 3, 2, 1, 0])
+_BONUS = st.integers(min_value=-3, max_value=3)
+_CRIT = st.sampled_from(["normal", "wildcard", "even_keel"])
+_LUCK = st.sampled_from(["none", "lucky", "unlucky"])
+_INVENTORY = st.lists(ITEMS, max_size=2)
+
+
 @st.composite
-def combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
-    hand = draw(st.one_of(st.none(), items(), items()))
-    traits = draw(st.lists(st.sampled_from(TRAITS), unique=True, max_size=3))
+def _combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
+    hand = draw(_HAND)
+    traits = draw(_TRAITS)
     if hand is not None and item_name(hand) in ("knife", "club") and draw(st.booleans()):
         traits = [*traits, "strong_arm"] if "strong_arm" not in traits else traits
     out: dict[str, Any] = {
         "id": cid,
-        "side": draw(st.sampled_from(["players", "raiders", cid])),
+        "side": draw(_SIDES[cid]),
         # Mostly a small board, so that melee reach (1 tile) and blasts catch people.
-        "at": list(draw(st.one_of(near_tiles, near_tiles, tiles))),
-        "hp": draw(st.sampled_from([12, 12, 12, 10, 8, 5, 3, 2, 1, 0])),
-        "attack_bonus": draw(st.integers(min_value=-3, max_value=3)),
-        "defend_close_bonus": draw(st.integers(min_value=-3, max_value=3)),
-        "defend_ranged_bonus": draw(st.integers(min_value=-3, max_value=3)),
-        "crit": draw(st.sampled_from(["normal", "wildcard", "even_keel"])),
-        "luck": draw(st.sampled_from(["none", "lucky", "unlucky"])),
+        "at": list(draw(_AT)),
+        "hp": draw(_HP),
+        "attack_bonus": draw(_BONUS),
+        "defend_close_bonus": draw(_BONUS),
+        "defend_ranged_bonus": draw(_BONUS),
+        "crit": draw(_CRIT),
+        "luck": draw(_LUCK),
         "traits": traits,
         "cover": draw(st.booleans()),
         "hand": hand,
-        "inventory": draw(st.lists(items(), max_size=2)),
+        "inventory": draw(_INVENTORY),
     }
     return out
+
+
+_COMBATANTS = {cid: _combatant(cid) for cid in IDS}
+
+
+def combatant(cid: str) -> st.SearchStrategy[dict[str, Any]]:
+    """A generated dice-combat combatant of id ``cid`` (one of :data:`IDS`)."""
+    return _COMBATANTS[cid]
+
+
+_DO = st.sampled_from(
+    ["attack"] * 6 + ["throw"] * 2 + ["reload"] * 2 + ["equip"] * 2 + ["end_turn"] * 4 + ["move"]
+)
+_0_TO = {n: st.integers(min_value=0, max_value=n) for n in (3, 4, 5, 7, 9)}
+_EDGE = st.sampled_from(["advantage", "disadvantage"])
+_CRITICAL_FACE = st.sampled_from([1, 2, 19, 20])
 
 
 @st.composite
@@ -136,16 +174,7 @@ def actions(draw: st.DrawFn, people: Sequence[Mapping[str, Any]]) -> Action:
     ids = [p["id"] for p in people]
     me = draw(st.sampled_from(people))
     actor = me["id"]
-    do = draw(
-        st.sampled_from(
-            ["attack"] * 6
-            + ["throw"] * 2
-            + ["reload"] * 2
-            + ["equip"] * 2
-            + ["end_turn"] * 4
-            + ["move"]
-        )
-    )
+    do = draw(_DO)
     if do == "end_turn":
         return Action(actor, do)
     if do == "move":
@@ -154,21 +183,21 @@ def actions(draw: st.DrawFn, people: Sequence[Mapping[str, Any]]) -> Action:
         return Action(actor, do)
     if do == "equip":
         carried = [item_name(i) for i in me["inventory"]]
-        pick_carried = bool(carried) and draw(st.integers(min_value=0, max_value=4)) > 0
+        pick_carried = bool(carried) and draw(_0_TO[4]) > 0
         item = draw(st.sampled_from(carried)) if pick_carried else "sword"
         return Action(actor, do, params={"item": item})
     params: dict[str, Any] = {}
-    if draw(st.integers(min_value=0, max_value=5)) == 0:
-        params["edge"] = draw(st.sampled_from(["advantage", "disadvantage"]))
-    if do == "attack" and draw(st.integers(min_value=0, max_value=5)) == 0:
-        params["defend_edge"] = draw(st.sampled_from(["advantage", "disadvantage"]))
+    if draw(_0_TO[5]) == 0:
+        params["edge"] = draw(_EDGE)
+    if do == "attack" and draw(_0_TO[5]) == 0:
+        params["defend_edge"] = draw(_EDGE)
     dice: dict[str, tuple[int, ...]] = {}
-    if draw(st.integers(min_value=0, max_value=3)) == 0:  # push towards criticals
-        dice["attack"] = (draw(st.sampled_from([1, 2, 19, 20])),)
-    if draw(st.integers(min_value=0, max_value=7)) == 0:
+    if draw(_0_TO[3]) == 0:  # push towards criticals
+        dice["attack"] = (draw(_CRITICAL_FACE),)
+    if draw(_0_TO[7]) == 0:
         return Action(actor, do, at=draw(near_tiles), params=params, dice=dice)
     others = [cid for cid in ids if cid != actor]
-    target = draw(st.sampled_from(others)) if draw(st.integers(min_value=0, max_value=9)) else actor
+    target = draw(st.sampled_from(others)) if draw(_0_TO[9]) else actor
     return Action(actor, do, target, params=params, dice=dice)
 
 

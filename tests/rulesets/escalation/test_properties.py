@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import pytest
@@ -66,6 +67,7 @@ def _sheet(state: Encounter, cid: str) -> Sheet:
 near = st.tuples(st.integers(min_value=0, max_value=3), st.integers(min_value=0, max_value=3))
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def weapons(draw: st.DrawFn) -> dict[str, Any]:
     out: dict[str, Any] = {"is": draw(st.sampled_from(["melee", "remote", "whelm"]))}
@@ -78,6 +80,7 @@ def weapons(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
     arms = draw(st.lists(weapons(), min_size=1, max_size=2))
@@ -102,6 +105,7 @@ def combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
     }
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def actions(draw: st.DrawFn, ids: tuple[str, ...]) -> Action:
     actor = draw(st.sampled_from(ids))

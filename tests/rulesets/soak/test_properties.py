@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -41,6 +42,7 @@ WEAPONS: dict[str, dict[str, Any]] = {
 TYPES = ("sword", "bow", "sling", "club", "torch", "claw")
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
     max_hp = draw(st.integers(min_value=4, max_value=30))
@@ -95,6 +97,7 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def attack_params(draw: st.DrawFn, names: tuple[str, ...] = tuple(WEAPONS)) -> dict[str, Any]:
     params: dict[str, Any] = {}

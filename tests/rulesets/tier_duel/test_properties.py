@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import icepool
@@ -44,6 +45,7 @@ SPELLS = ("fireball", "hex")
 # --- strategies ------------------------------------------------------------------------------
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def items(draw: st.DrawFn) -> Any:
     name = draw(st.sampled_from((*WEAPONS, *SPELLS)))
@@ -68,6 +70,7 @@ def items(draw: st.DrawFn) -> Any:
     return item
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
     names = draw(st.lists(st.sampled_from(SKILLS), unique=True, max_size=4))
@@ -87,6 +90,7 @@ def combatant(draw: st.DrawFn, cid: str) -> dict[str, Any]:
     }
 
 
+@cache  # one strategy per argument: hypothesis prepares each new one anew
 @st.composite
 def options(draw: st.DrawFn) -> dict[str, Any]:
     return {
