@@ -21,6 +21,7 @@ __all__ = [
     "FileError",
     "FracasError",
     "Path",
+    "PluginError",
     "Refusal",
     "UnknownRuleError",
     "UnknownRulesetError",
@@ -209,3 +210,14 @@ class UnknownRulesetError(FracasError, LookupError):
 
 class UnknownRuleError(FracasError, LookupError):
     """A rule ID that is not one of the ruleset's (``fracas rules RULESET RULE_ID``)."""
+
+
+class PluginError(FracasError):
+    """An installed ruleset that fails to load: an entry point of the group
+    ``fracas.rulesets`` whose module does not import, whose object is not a ruleset
+    class, or whose ruleset's name is taken. ``plugin`` is the entry point's name; fracas
+    plays every other ruleset, and names this one with its error."""
+
+    def __init__(self, code: str, message: str, plugin: str = "") -> None:
+        super().__init__(code, message)
+        self.plugin = plugin

@@ -114,3 +114,23 @@ main.add_lazy(
 main.add_lazy(
     "lab", "fracas.cli.cmd_lab:lab", "The balance lab: who wins, how often (docs/lab.md)."
 )
+main.add_lazy(
+    "roster",
+    "fracas.cli.cmd_roster:roster",
+    "Rosters from spreadsheets: import a CSV file's rows as an encounter's combatants.",
+)
+main.add_lazy(
+    "log",
+    "fracas.cli.cmd_roster:log",
+    "The log of a fight as Markdown for a campaign channel (the players' view; --gm).",
+)
+main.add_lazy(
+    "party",
+    "fracas.cli.cmd_party:party",
+    "A party that carries over from fight to fight: list, show, export, rest, set.",
+)
+main.add_lazy(
+    "roll",
+    "fracas.cli.cmd_roll:roll",
+    "Roll NOTATION as d20 (Avrae's dice) writes it: 4d6kh3, 1d20+5, (1d4+1)*2, 1d20 [fire].",
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import click
 from rich.markup import escape
@@ -18,11 +19,23 @@ from fracas.table import (
     TableService,
     read_text,
 )
+from fracas.table.rolls import free_roll_odds
 from fracas.words.render import action_title, choice_lines, choices_json, damage_rows, odds_heading
+
+if TYPE_CHECKING:
+    from fracas.table.rolls import FreeOdds
 
 
 @click.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=click.Path(), required=False, metavar="FILE")
+@click.option(
+    "--roll",
+    "notation",
+    default=None,
+    metavar="NOTATION",
+    help="The exact odds of a free roll in d20's notation (4d6kh3, 8d6ro1) instead of a "
+    "file's action.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the odds as one JSON object.")
 @click.option(
     "--depth",
@@ -65,7 +78,8 @@ from fracas.words.render import action_title, choice_lines, choices_json, damage
     "it is (each action on each target or tile), fastest first, within the budget.",
 )
 def odds(
-    file: str,
+    file: str | None,
+    notation: str | None,
     as_json: bool,
     depth: int | None,
     seconds: float,
@@ -85,9 +99,24 @@ def odds(
     intervals, marked as such, instead of exact: the same answer on a quiet and a
     busy machine. --seconds (or --budget MS) only bounds the wall time; an answer it
     cuts says "cut by the time limit".
+
+    --roll NOTATION (no FILE): the exact odds of a free roll's total, pooled
+    (8d6 in milliseconds); --json prints {"notation", "min", "max", "mean",
+    "distribution", "exact": {"mean", "distribution"}} (fractions "p/q"), and
+    "estimate": true where an explosion (e) was cut at a depth (--depth: new dice
+    per exploding die, default 12), with the depth.
     """
     if budget_ms is not None:
         seconds = budget_ms / 1000
+    if file is None and notation is None:  # click's own usage error, as before --roll
+        ctx = click.get_current_context()
+        raise click.MissingParameter(ctx=ctx, param=ctx.command.params[0])
+    if file is not None and notation is not None:
+        raise click.UsageError("give FILE or --roll NOTATION, not both")
+    if notation is not None:
+        _guard(lambda: _roll_odds(notation, depth, as_json), as_json=as_json)
+        return
+    assert file is not None  # one of the two, by the checks above
 
     def go() -> None:
         if choices:
@@ -114,6 +143,32 @@ def odds(
             _print_odds(table, result, n)
 
     _guard(go, as_json=as_json)
+
+
+def _roll_odds(notation: str, depth: int | None, as_json: bool) -> None:
+    """``fracas odds --roll NOTATION``: the odds of a free roll's total (issue 36)."""
+    found = free_roll_odds(notation, depth)
+    if as_json:
+        click.echo(json.dumps(found.to_json(), indent=2))
+        return
+    _print_roll(found)
+
+
+def _print_roll(found: FreeOdds) -> None:
+    """A free roll's total: its range, exact mean, and one bar per total."""
+    data = found.to_json()
+    _out.print(
+        f"[bold]Odds of {escape(found.notation)}[/bold]   min {data['min']}   "
+        f"max {data['max']}   mean {float(found.mean):.4f} ({found.mean})"
+    )
+    if found.estimate:
+        _out.print(f"[yellow]estimate: {escape(str(data['note']))}[/yellow]")
+    top = max(found.dist.values())
+    for value, p in found.dist.items():
+        if p * 10**6 < top and found.estimate:
+            continue  # the cut's long tail: --json lists each
+        bar = "█" * round(30 * p / top)
+        _out.print(f"  {value:>5} [cyan]{bar:<30}[/cyan] {_pct(p)}  [dim]{p}[/dim]")
 
 
 def _played(file: str, actions: int | None) -> Table:
@@ -151,6 +206,8 @@ def _print_odds(table: Table, result: Odds, number: int) -> None:
     )
     paths, *cut = odds_heading(result)
     _out.print(f"[dim]{paths}[/dim]")
+    if result.roll is not None:  # a free roll: its total (issue 36), pooled
+        _print_roll(result.roll)
     for line in cut:
         _out.print(f"[yellow]{escape(line)}[/yellow]")
     for cid, o in result.combatants.items():

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from fracas.cli.common import _echo, _guard, _out
 from fracas.words.rule_text import find_rule
-from fracas.words.rules_info import describe_ruleset, ruleset_table
+from fracas.words.rules_info import broken_table, describe_ruleset, ruleset_table
 
 
 @click.command()
@@ -20,7 +20,10 @@ from fracas.words.rules_info import describe_ruleset, ruleset_table
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def rules(ruleset: str | None, rule_id: str | None, as_json: bool) -> None:
     """List the rulesets, or one RULESET's sheet fields, items, actions, dice and options,
-    or one rule of it (RULE_ID, e.g. DC-29): its section and a short statement."""
+    or one rule of it (RULE_ID, e.g. DC-29): its section and a short statement.
+
+    The list holds the installed rulesets too (entry points of the group
+    fracas.rulesets); one that fails to load is listed as broken, with its error."""
 
     def go() -> None:
         if ruleset is not None and rule_id is not None:
@@ -36,6 +39,12 @@ def rules(ruleset: str | None, rule_id: str | None, as_json: bool) -> None:
                 table.add_column(col)
             for row in ruleset_table():
                 table.add_row(row["name"], row["seed"], row["summary"])
+            for broken in broken_table():  # installed, failed to load: named with its error
+                table.add_row(
+                    escape(broken["name"]),
+                    "[red]broken[/red]",
+                    escape(f"{broken['code']}: {broken['message']}"),
+                )
             _out.print(table)
             _out.print("[dim]fracas rules NAME shows one ruleset's contract[/dim]")
             return

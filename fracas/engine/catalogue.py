@@ -126,9 +126,11 @@ GM_ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec(
         "roll",
-        "a free roll for the table: `notation: 2d6+1` (NdS, NdS! explodes, khN/klN keep, "
-        "+/- terms), logged; its dice are labelled `roll`; `secret: true`: only the game "
-        "master reads it; without an `actor`, the game master's own roll",
+        "a free roll for the table: `notation: 4d6kh3` in d20's notation (NdS, d%, + - * / "
+        "// %, ( ), sets (1d4, 1d6)kh1, keep/drop k p kh kl ph pl with < >, reroll rr ro ra, "
+        "mi ma, explode e, notes [fire]; NdS! as before), logged; its dice are labelled "
+        "`roll`; `secret: true`: only the game master reads it; without an `actor`, the game "
+        "master's own roll",
         ("notation", "secret"),
         "none",
         required=("notation",),

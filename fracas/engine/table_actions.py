@@ -458,10 +458,18 @@ class _Faces:
 
 
 def _roll(actor: str, text: str, dice: Dice) -> Rolled:
-    try:
-        expr = notation.parse(text)
-    except FracasError as exc:
-        raise Refusal(exc.code, f"roll: {exc.message}") from None
+    """A free roll in d20's notation (issue 36); one the older parser reads the same way
+    keeps its older terms (:func:`~fracas.dice.d20_free.is_legacy`: stored logs replay
+    to the same events)."""
+    from fracas.dice.d20_free import is_legacy, roll_notation  # d20's grammar: ~60 ms
+
+    if not is_legacy(text):
+        try:
+            out = roll_notation(text, dice, ROLL_LABEL)
+        except FracasError as exc:
+            raise Refusal(exc.code, f"roll: {exc.message}") from None
+        return Rolled(actor, out.notation, ((1, out.faces, out.total),), out.total)
+    expr = notation.parse(text)
     terms: list[tuple[int, tuple[int, ...], int]] = []
     for sign, term in expr.terms:
         faces = _Faces(dice)

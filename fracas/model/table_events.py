@@ -109,7 +109,14 @@ class TurnSkipped(Event):
 
 @dataclass(frozen=True, slots=True)
 class Rolled(Event):
-    """A free roll of dice notation (``2d6+1``), for the table: it changes nothing."""
+    """A free roll of dice notation (``2d6+1``, ``4d6kh3``, ``1d20 [fire]``), for the
+    table: it changes nothing.
+
+    The notation is d20's (issue 36). One the older parser reads the same way
+    (``2d6+1``, ``3d8!``: :func:`~fracas.dice.d20_free.is_legacy`) keeps its older
+    terms, one per signed term; any other has one term: sign 1, every face in the order
+    rolled, the total; it is shown as d20 shows it, rolled again from those faces. No
+    field was added, so the rolls stored before replay to the same events."""
 
     actor: str
     """Who rolls: a player's combatant, or :data:`~fracas.model.state.NO_ACTOR` (the
@@ -121,21 +128,32 @@ class Rolled(Event):
     total: int
 
     def describe(self, state: Encounter) -> str | None:
-        text = ""
-        for i, (sign, faces, value) in enumerate(self.terms):
-            shown = " + ".join(str(f) for f in faces)
-            if sum(faces) != value:  # some faces not kept (2d20kh1)
-                shown = f"({', '.join(str(f) for f in faces)} -> {value})"
-            elif sign < 0 and len(faces) > 1:
-                shown = f"({shown})"
-            if i == 0:
-                text = ("-" if sign < 0 else "") + shown
-            else:
-                text += f" {'+' if sign > 0 else '-'} {shown}"
+        # here, not at the top: d20's grammar takes ~60 ms to load, and only a roll needs it
+        from fracas.dice.d20_free import is_legacy, shown
+
+        text = None
+        if len(self.terms) == 1 and not is_legacy(self.notation):
+            text = shown(self.notation, self.terms[0][1])
+        if text is None:
+            text = self._terms_text()
         who = state.name(self.actor)
         if self.actor == NO_ACTOR:  # the game master's: a sentence begins with it
             who = who[:1].upper() + who[1:]
         return f"{who} rolls {self.notation}: {text} = {self.total}"
+
+    def _terms_text(self) -> str:
+        text = ""
+        for i, (sign, faces, value) in enumerate(self.terms):
+            shown_ = " + ".join(str(f) for f in faces)
+            if sum(faces) != value:  # some faces not kept (2d20kh1)
+                shown_ = f"({', '.join(str(f) for f in faces)} -> {value})"
+            elif sign < 0 and len(faces) > 1:
+                shown_ = f"({shown_})"
+            if i == 0:
+                text = ("-" if sign < 0 else "") + shown_
+            else:
+                text += f" {'+' if sign > 0 else '-'} {shown_}"
+        return text
 
 
 @dataclass(frozen=True, slots=True)

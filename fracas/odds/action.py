@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fracas.dice.budget import CUT_BY_TIME, DEFAULT_SECONDS, Budget, Cancel
 from fracas.dice.source import Dice, GivenDice, RandomDice
@@ -33,6 +33,10 @@ from fracas.odds.outcomes import Entry, Exact, Partial, Sampled, exact_outcomes,
 from fracas.rulesets import base as rulesets_base
 from fracas.rulesets.base import Ruleset, decided, roll
 from fracas.rulesets.steps import roll_all
+
+if TYPE_CHECKING:
+    from fracas.dice.d20_odds import FreeOdds
+    from fracas.dice.d20_tree import Node
 
 __all__ = ["ODDS_PATHS", "ODDS_SAMPLES", "CombatantOdds", "Estimate", "Odds", "action_odds"]
 
@@ -102,6 +106,8 @@ class Odds:
     cut_by_time: bool = False
     """The wall-time bound cut the work: the answer is an estimate that depends on the
     machine's speed (fewer samples than asked, or the exact part given up early)."""
+    roll: FreeOdds | None = None
+    """A free roll's odds of its total, pooled (issue 36: ``roll 8d6`` exact in ms)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``fracas odds --json`` object (README, "Command line")."""
@@ -122,6 +128,8 @@ class Odds:
                 "down": _frac(o.down),
             }
         out: dict[str, Any] = {"paths": self.paths, "combatants": floats}
+        if self.roll is not None:
+            out["roll"] = self.roll.to_json()
         if self.estimate is not None:
             e = self.estimate
             out["estimate"] = {
@@ -197,6 +205,11 @@ def action_odds(
         dice = GivenDice(action.dice, RandomDice(seed))
         state = fold(state, advance_to(ruleset, state, action.actor, dice))
     before = state
+    pooled = _pooled_roll(
+        action, ruleset.contract.odds_max_rolls if max_rolls is None else max_rolls
+    )
+    if pooled is not None:
+        return pooled
     # The game master's table actions (set, heal, status, roll, ...), moves and ends of
     # turns are not a ruleset's decision: their odds are planned as the engine plans
     # them, whole.
@@ -264,6 +277,41 @@ def action_odds(
     if at_least is None and least:
         at_least = min(least)
     return Odds(found.paths, combatants, found.truncated, depth, at_least)
+
+
+def _pooled_roll(action: Action, depth: int) -> Odds | None:
+    """A free roll's odds by pooling (:mod:`fracas.dice.d20_odds`): its total's exact
+    distribution, and no combatant's (a roll changes nothing). None where it is not
+    pooled: dice given (the odds are conditional on them), fracas's own ``!`` (its
+    explosion adds into the die), a notation refused (the plan refuses it as play
+    does) or past the pooled work (the enumeration, then an estimate)."""
+    text = action.params.get("notation")
+    if action.do != "roll" or action.dice or not isinstance(text, str) or "!" in text:
+        return None
+    from fracas.dice.d20_odds import free_odds  # d20's grammar and icepool: only here
+    from fracas.dice.d20_tree import parse_free
+
+    try:
+        found = free_odds(parse_free(text), text)
+    except FracasError:
+        return None
+    return Odds(_dice_paths(parse_free(text)), {}, Fraction(0), depth, roll=found)
+
+
+def _dice_paths(node: Node) -> int:
+    """The rolls of a notation's dice as written (rerolls and explosions aside): the
+    dice paths a die-by-die enumeration would take (``2d6``: 36)."""
+    from fracas.dice.d20_tree import BinOp, DiceN, Literal, NumSet
+
+    if isinstance(node, DiceN):
+        return int(len(node.faces()) ** node.num)
+    if isinstance(node, BinOp):
+        return _dice_paths(node.left) * _dice_paths(node.right)
+    if isinstance(node, NumSet):
+        return math.prod(_dice_paths(v) for v in node.values)
+    if isinstance(node, Literal):
+        return 1
+    return _dice_paths(node.value)
 
 
 def _ids(action: Action, paths: Any) -> list[str]:

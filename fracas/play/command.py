@@ -9,9 +9,11 @@ import sys
 import click
 
 from fracas.errors import FracasError
-from fracas.io.store import open_store
+from fracas.io.store import EncounterStore, open_store
 from fracas.play.loop import play as play_loop
 from fracas.play.view import encounters_table
+from fracas.table import TableService
+from fracas.table import party as parties
 from fracas.words.console import echo as _echo
 from fracas.words.console import guard as _guard
 from fracas.words.console import out as _out
@@ -37,6 +39,12 @@ from fracas.words.console import store_option as _store_option
     help="auto: fracas rolls; manual: it asks for every die (physical dice). "
     "`dice manual|auto` at the prompt switches.",
 )
+@click.option(
+    "--party",
+    metavar="NAME",
+    help="FILE: bring in stored party NAME (`fracas party list`): its members in the file "
+    "(by id or name) start with what lasts of them. Not for a stored encounter.",
+)
 @click.option("--list", "list_", is_flag=True, help="List the stored encounters and exit.")
 @click.option("--delete", metavar="ENCOUNTER", help="Delete a stored encounter and exit.")
 def play(
@@ -45,6 +53,7 @@ def play(
     name: str | None,
     seed: int | None,
     dice_mode: str,
+    party: str | None,
     list_: bool,
     delete: str | None,
 ) -> None:
@@ -79,10 +88,32 @@ def play(
                     "missing_argument",
                     "give FILE (a new encounter) or ENCOUNTER (a stored one); --list lists them",
                 )
-            status = play_loop(store, target, name=name, seed=seed, manual=dice_mode == "manual")
+            manual = dice_mode == "manual"
+            if party is None:
+                status = play_loop(store, target, name=name, seed=seed, manual=manual)
+            else:  # the new encounter made first; the prompt opens it as stored
+                status = play_loop(
+                    store, _with_party(store, target, party, name, seed), manual=manual
+                )
         finally:
             store.close()
         if status:
             sys.exit(status)
 
     _guard(go)
+
+
+def _with_party(
+    store: EncounterStore, target: str, party: str, name: str | None, seed: int | None
+) -> str:
+    """``--party``: the new encounter started from file ``target`` with the party
+    brought in, as ``fracas party start`` starts it (:func:`fracas.table.party.start_file`);
+    its name, for the prompt to open."""
+    started = parties.start_file(TableService(store), party, target, name=name, seed=seed)
+    table = started.table
+    _echo(
+        f"party {party!r} brought into a new encounter {table.name!r} from {target} "
+        f"({', '.join(started.members)} with what lasts of them); live dice from seed "
+        f"{table.seed}"
+    )
+    return table.name

@@ -23,7 +23,7 @@ The game master's table actions (they take no turn; :data:`GM_USAGE`)::
     remove bo                      out of the fight
     initiative bo ana cy           a new turn order (every combatant once)
     delay ana bo                   ana moves to just after bo in the order
-    roll 2d6+1 [roll=4,2]          a free roll, logged (its dice given as roll=...)
+    roll 4d6kh3 [roll=4,2,6,1]     a free roll in d20's notation, logged (dice: roll=...)
     status | odds ACTION | hint [N] | undo | redo | log [N] | dice manual|auto
     save FILE | list | delete NAME | help [ACTION] | quit
 
@@ -247,6 +247,20 @@ def parse_action(words: Sequence[str], ef: EncounterFile, state: Encounter) -> E
     return _build(actor, spec, rest[1:], ef, state)
 
 
+def _joined(text: str, word: str) -> str:
+    """A notation's words joined as typed: glued next to an operator (``1d20 + 5`` is
+    ``1d20+5``), but a space kept between two numbers (``1d2 0`` is no ``1d20``: d20's
+    notation refuses it, issue 36)."""
+    if (
+        text
+        and word
+        and (text[-1].isalnum() or text[-1] == ".")
+        and (word[0].isalnum() or word[0] == ".")
+    ):
+        return f"{text} {word}"
+    return text + word
+
+
 def _build(
     actor: str, spec: ActionSpec, tokens: list[str], ef: EncounterFile, state: Encounter
 ) -> Entry:
@@ -259,7 +273,7 @@ def _build(
             i += add_word(raw, tokens, i) + 1
             continue
         if spec.name == "roll" and "=" not in token:
-            raw["notation"] = raw.get("notation", "") + token  # `roll 1d20 + 5`
+            raw["notation"] = _joined(raw.get("notation", ""), token)  # `roll 1d20 + 5`
         elif spec.name == "initiative" and "=" not in token:  # `initiative bo ana cy`
             given = raw.get("order", [])
             raw["order"] = [*(given if isinstance(given, list) else [given]), token]

@@ -33,7 +33,7 @@ GM_USAGE: dict[str, str] = {
     "remove": "remove ID",
     "initiative": "initiative ID ID ... (every combatant once)",
     "delay": "delay ID AFTER-ID",
-    "roll": "roll NOTATION (2d6+1) [roll=FACES]",
+    "roll": "roll NOTATION (as d20 writes it: 2d6+1, 4d6kh3, 1d20 [fire]) [roll=FACES]",
 }
 """How the prompt gives each of the game master's actions (``help`` lists them)."""
 SUBJECT = frozenset(["move", "set", "heal", "damage", "status", "remove", "delay"])

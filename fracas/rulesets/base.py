@@ -74,6 +74,7 @@ __all__ = [
     "Decisions",
     "Detail",
     "DieSpec",
+    "Lasting",
     "Presenter",
     "Reach",
     "ReadMemo",
@@ -129,6 +130,31 @@ OptionsT_co = TypeVar("OptionsT_co", covariant=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Lasting:
+    """What of a combatant lasts from one fight to the next (issue 36: a party that
+    carries over), as the ruleset's rule text says: data, read by the table's party
+    (``fracas.table.party``), never a branch on a ruleset's name. Everything else of a
+    combatant (a turn's AP, cover, initiative, a fire that burns out with the fight) is
+    the next encounter file's afresh."""
+
+    hp: bool = True
+    """The HP lasts as it is (False where the sheet's fields make it: soak's track)."""
+    sheet: tuple[str, ...] = ()
+    """Sheet fields that last, whole (ammo spent and items used live in ``inventory``
+    or ``weapons``; injuries in ``limbs``; wounds; conditions kept on the sheet)."""
+    statuses: tuple[str, ...] = ()
+    """Statuses that outlast a fight (escalation's ``dead``)."""
+    rest: tuple[tuple[str, Any], ...] = ()
+    """What a rest sets, by the rule text's own rest rule: (sheet field, its value)
+    pairs, as a file gives them (wasteland's once-per-Long-Rest abilities:
+    ``("rest_uses", ())``, WL-19). Tuples, so that the declaration hashes."""
+    rest_heals: bool = False
+    """A rest brings HP back to its maximum (tier-duel's "temporarily removed", TD-5)."""
+    rules: str = ""
+    """The rule IDs the declaration follows, for the party's words and the tests."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class About:
     """A ruleset in words: its ``name`` (files and the CLI say it), a ``title``, the
     ``rule_text`` it follows (a seed file) and a one-line ``summary``."""
@@ -139,6 +165,8 @@ class About:
     summary: str
     ranges_button: str = "Ranges"
     """The words of the map's button that draws a combatant's range rings."""
+    lasting: Lasting = Lasting()
+    """What of a combatant lasts between fights (issue 36); default: its HP alone."""
 
 
 # --- the declarative contract ---------------------------------------------

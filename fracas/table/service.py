@@ -23,9 +23,12 @@ import yaml
 
 from fracas.errors import FileError, FracasError
 from fracas.io.files import EncounterFile, parse_text, play_file, read_text
+from fracas.io.roster_csv import Roster, read_roster
 from fracas.io.store import NAME_PATTERN, EncounterInfo, EncounterStore, NewEncounter
 from fracas.io.store.records import record_json
 from fracas.model.frozen import thaw
+from fracas.table.identity import Identity
+from fracas.table.projection import View
 from fracas.table.table import Table, resume
 
 __all__ = ["Played", "Refused", "TableService", "check_file", "fresh_seed"]
@@ -222,6 +225,32 @@ class TableService:
                 f"{self.store.location}: {', '.join(sorted(stored)) or 'none yet'}",
             )
         return self.create(read_text(target), target, name=name, seed=seed), True
+
+    @staticmethod
+    def roster(text: str, source: str, **how: Any) -> Roster:
+        """A spreadsheet's CSV rows as combatants of an encounter file (issue 36), checked
+        by the file loader, every bad cell named, nothing half-imported (``how``:
+        ``ruleset``, ``mapping``, ``into``, ``into_source``:
+        :func:`fracas.io.roster_csv.read_roster`).
+
+        Raises:
+            FracasError: ``bad_roster`` (its ``cells``), ``unknown_ruleset``, ...
+        """
+        return read_roster(text, source=source, **how)
+
+    def log_view(self, name: str, *, gm: bool = False) -> View:
+        """Stored encounter ``name`` as its log may be posted where the players read it
+        (issue 36's Markdown log): the players' view, as one player of the whole
+        players' side sees it (the first combatant's side, as files are written, hidden
+        ones aside: hidden combatants, notes and enemy HP as their pages show them), or
+        with ``gm`` the game master's."""
+        snap = self.open(name).snapshot()
+        if gm:
+            return View(snap, Identity.gm())
+        state = snap.state
+        first = next(iter(state.combatants.values()))
+        ours = [c.id for c in state.combatants.values() if c.side == first.side]
+        return View(snap, Identity.player("players", *(c for c in ours if c not in state.hidden)))
 
     def list(self) -> list[EncounterInfo]:
         return self.store.list()

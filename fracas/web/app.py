@@ -56,9 +56,11 @@ from fracas.table import Identity, TableService, View
 from fracas.web.guard import Guard, Limit, Site, json_object
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub, Socket
+from fracas.web.logmd import log_routes
 from fracas.web.mapimage import KEY as MAP_KEY
 from fracas.web.mapimage import MAX_BYTES as MAX_IMAGE
 from fracas.web.mapimage import MapImageError, image_type
+from fracas.web.party import party_routes
 from fracas.web.qr import qr_svg
 from fracas.web.refusal import HANDLERS, bearer
 from fracas.web.setup import SETUP_BODY, SetupKey, setup_routes
@@ -118,6 +120,26 @@ class Static(StaticFiles):
             kept = (stamp, plain, packed, headers)
             self._kept[full_path] = kept
         return kept[1], kept[2], kept[3]
+
+
+_pages: dict[str, tuple[tuple[int, int], bytes]] = {}
+"""The pages served (``index.html``, ``setup.html``, ``landing.html``) by name: their
+time and size and their bytes, read again when either changed."""
+
+
+def page_response(name: str) -> Response:
+    """A page of :data:`STATIC`, never kept by the browser (``no-store``: its token is in
+    its address), from memory: the first request of every load, it held the page's
+    scripts back while Starlette's ``FileResponse`` stat-ed, opened, read and closed the
+    file in some twenty hops to worker threads (issue 35, "speed"). The app's
+    ``GZipMiddleware`` gzips it where the browser takes that."""
+    path = STATIC / name
+    info = path.stat()
+    stamp = (info.st_mtime_ns, info.st_size)
+    kept = _pages.get(name)
+    if kept is None or kept[0] != stamp:
+        kept = _pages[name] = (stamp, path.read_bytes())
+    return Response(kept[1], media_type="text/html", headers={"Cache-Control": "no-store"})
 
 
 MAP_BODY = Limit(
@@ -200,7 +222,7 @@ def create_app(
             links.identify(request.path_params["token"])
         except LinkError as exc:
             return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        return static_page("index.html")
 
     async def state(request: Request) -> Response:
         encounter, link = who(request)
@@ -281,8 +303,8 @@ def create_app(
             headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
         )
 
-    def static_page(name: str) -> FileResponse:
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
+    def static_page(name: str) -> Response:
+        return page_response(name)
 
     extra = (
         []
@@ -305,6 +327,8 @@ def create_app(
             Route("/map/{token}", map_image),
             WebSocketRoute("/ws", Socket),
             *sheet_routes(tables, links),  # the game master's sheet form and kept list
+            *log_routes(tables, links),  # the log as Markdown (fracas.web.logmd)
+            *party_routes(tables, links, setup),  # the party: write back, next fight (issue 36)
             *extra,
             Route("/favicon.ico", favicon),
             Mount("/static", Static(directory=STATIC), name="static"),

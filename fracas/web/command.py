@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from fracas.errors import FracasError
 from fracas.web.stopping import stop_signals
 from fracas.words.console import echo
 from fracas.words.console import guard as _guard
@@ -68,6 +69,13 @@ __all__ = ["serve"]
     "missing). Default: STORE.secret beside a SQLite store; for PostgreSQL, `secret` in "
     "fracas's data directory: every process sharing one database needs the same one.",
 )
+@click.option(
+    "--party",
+    metavar="NAME",
+    help="FILE: bring in stored party NAME (`fracas party list`): its members in the file "
+    "(by id or name) start with what lasts of them. The file's unfinished fight that "
+    "brought it in goes on (--new: another); not for a stored encounter.",
+)
 @click.option("--keep-links", is_flag=True, hidden=True, help="The default now; kept for scripts.")
 def serve(
     target: str | None,
@@ -81,13 +89,15 @@ def serve(
     new: bool,
     new_links: bool,
     secret_file: str | None,
+    party: str | None,
 ) -> None:
     """Serve an encounter in the browser: FILE starts a new stored encounter (or goes on
     with its unfinished one, with the same links; --new starts another), ENCOUNTER
     resumes one; no argument: the setup page only, which lists the stored encounters
     and starts new ones from a form. Prints the game master's link and one link per
     player, and the setup page's (yours only); every page shows every change live.
-    `fracas play` on the same store goes on with the same encounter."""
+    `fracas play` on the same store goes on with the same encounter. --party NAME
+    brings a stored party into the fight FILE starts."""
 
     # Ctrl-C and SIGTERM stop it cleanly from here on, the web stack's imports too
     stopping = stop_signals()
@@ -95,10 +105,52 @@ def serve(
     def go() -> None:
         from fracas.web.serve import serve as run_server
 
+        served = target if party is None else _with_party(db, target, party, enemy_hp, new)
         run_server(
-            db, target, host, port, open_browser, echo, enemy_hp=enemy_hp,
+            db, served, host, port, open_browser, echo, enemy_hp=enemy_hp,
             keep_links=keep_links, new=new, new_links=new_links, stopping=stopping,
             secret_file=secret_file, public_url=public_url,
         )  # fmt: skip
 
     _guard(go)
+
+
+def _with_party(db: str, target: str | None, party: str, enemy_hp: str | None, new: bool) -> str:
+    """``--party``: what to serve. The latest unfinished fight of file ``target`` goes on
+    where it brought this party in (unless ``new``), as a file's unfinished fight goes on
+    without ``--party``; else a new encounter from the file with the party brought in, as
+    ``fracas party start`` starts it (:func:`fracas.table.party.start_file`), served by
+    its name (the server opens it as stored).
+
+    Raises:
+        FracasError: ``missing_argument`` (no FILE); ``bad_command`` (a stored encounter:
+            the party comes in as a fight starts); ``unknown_party``, ``wrong_ruleset``,
+            ``no_member``; the file's own refusals.
+    """
+    from fracas.io.store import open_store
+    from fracas.table import TableService
+    from fracas.table import party as parties
+    from fracas.web.serve import _unfinished as unfinished
+
+    if target is None:
+        raise FracasError(
+            "missing_argument",
+            f"--party {party!r} brings the party into the fight a FILE starts: give FILE "
+            "(the setup page's 'Bring in the party' does it for a fight set up there)",
+        )
+    store = open_store(db)
+    try:
+        tables = TableService(store, {"enemy_hp": enemy_hp} if enemy_hp else None)
+        parties.Parties(store).get(party)  # gone or mistyped: said before anything opens
+        going = None if new or target in tables.names() else unfinished(tables, target)
+        if going is not None and parties.party_of(tables, going) == party:
+            return target  # the server goes on with it, its links and all
+        started = parties.start_file(tables, party, target)
+    finally:
+        store.close()
+    table = started.table
+    echo(
+        f"party {party!r} brought into a new encounter {table.name!r} from {target} "
+        f"({', '.join(started.members)} with what lasts of them):"
+    )
+    return table.name

@@ -17,6 +17,7 @@ start like the game master's link) whose SHA-256 alone is kept (:class:`SetupKey
 ``GET /api/setup/rulesets``              every ruleset's form schema
 ``GET /api/setup/encounters``            the stored encounters
 ``POST /api/setup/check``                validate a setup; nothing is stored
+``POST /api/setup/roster``               a CSV roster's combatants, as the form holds them
 ``POST /api/setup/start``                validate, store, and return the GM's link
 ``POST /api/setup/open``                 ``{"name"}``: the GM's link of a stored one
 ``GET /api/setup/export/NAME``           a stored encounter as an encounter file
@@ -25,6 +26,7 @@ start like the game master's link) whose SHA-256 alone is kept (:class:`SetupKey
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import hmac
 import secrets
@@ -32,9 +34,11 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio.to_thread
 import yaml
+from starlette.background import BackgroundTask
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from fracas.errors import FracasError
@@ -372,6 +376,40 @@ def combatant(
     return _entries(given, fields, where)
 
 
+def _flow(value: Any) -> str:
+    """``value`` as one line of YAML, as a control reads it back."""
+    return str(yaml.safe_dump([value], default_flow_style=True, width=10**6).strip()[1:-1])
+
+
+def _row(value: Any) -> dict[str, str]:
+    """A file's item (``pistol``, ``{is: pistol, loaded: 6}``) as an item row."""
+    if not isinstance(value, dict):
+        return {"is": str(value), "more": ""}
+    more = ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in value.items() if k != "is")
+    return {"is": str(value.get("is", "")), "more": more}
+
+
+def form_values(ruleset: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """A file's combatant entry as the sheet form's controls hold it (what
+    :func:`combatant` reads back): the setup page fills its form with a CSV roster's
+    combatants (issue 36) and sends them as any other."""
+    fields = _controls(ruleset)["combatant"]
+    out: dict[str, Any] = {}
+    for name, value in entry.items():
+        kind = fields.get(name, {}).get("kind", "yaml")
+        if kind == "bool":
+            out[name] = value
+        elif kind in ("choices", "tile"):
+            out[name] = [str(v) for v in value]
+        elif kind in ("item", "items"):
+            out[name] = _row(value) if kind == "item" else [_row(v) for v in value]
+        elif kind == "list":
+            out[name] = ", ".join(str(v) for v in value)
+        else:
+            out[name] = value if isinstance(value, str) and kind != "yaml" else _flow(value)
+    return out
+
+
 def sheet_form(ruleset: str) -> dict[str, Any]:
     """The combatant-sheet form of ruleset ``ruleset`` (its canonical name), as
     :func:`ruleset_forms` gives it: ``core``, ``sheet``, ``shorthands``, ..."""
@@ -422,7 +460,7 @@ def setup_routes(
     links: Links,
     key: SetupKey,
     gm_tokens: dict[str, str],
-    page: Callable[[str], FileResponse],
+    page: Callable[[str], Response],
 ) -> list[Route]:
     """The setup page's routes. ``gm_tokens``: the game master's token of each
     encounter this process has minted one for (opening it again gives the same link,
@@ -430,7 +468,6 @@ def setup_routes(
     routes raise their refusals: the app answers them (:mod:`fracas.web.refusal`'s
     handler, which :func:`fracas.web.app.create_app` registers)."""
     lock = threading.Lock()
-    ruleset_forms()  # derived now (about 0.2 s), not on the first page's request
 
     def keyed(fn: Endpoint) -> Endpoint:
         """An API route behind the setup key (``bad_token`` without it; every refusal
@@ -458,7 +495,12 @@ def setup_routes(
             key.check(request.path_params["token"])
         except SetupError as exc:
             return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
-        return page("setup.html")
+        response = page("setup.html")
+        # The forms (about 0.2 s of CPU) derived once the page is sent, while the browser
+        # loads its script, rather than at every start of `fracas serve` whether the
+        # setup page is opened or not; the page's ask for them waits for that.
+        response.background = BackgroundTask(ruleset_forms)
+        return response
 
     async def rulesets(request: Request) -> Response:
         return JSONResponse(ruleset_forms())
@@ -474,6 +516,33 @@ def setup_routes(
     async def check(request: Request) -> Response:
         loaded(await form_of(request))
         return JSONResponse({"ok": True})
+
+    async def roster(request: Request) -> Response:
+        """``{"ruleset", "text", "source"?, "map"?}``: a CSV roster's combatants as the
+        form holds them. ``map`` (``{column: field}``, ``"-"``: leave it out) is the
+        page's answer to a column that names no field. A refusal is raised as any other
+        route's: the app's handler answers ``bad_roster`` with its every bad cell
+        (``cells``: row, column, code, message; a column naming no field is row 1's
+        ``unknown_column``, which the page offers to map)."""
+        form = await form_of(request)
+        ruleset, source = form.get("ruleset"), form.get("source") or "roster.csv"
+        text, mapping = form.get("text"), form.get("map") or {}
+        if not isinstance(text, str) or not isinstance(ruleset, str) or not isinstance(source, str):
+            raise SetupError("bad_value", "send {ruleset, text}: the CSV file's text", "roster")
+        if not isinstance(mapping, dict) or not all(isinstance(v, str) for v in mapping.values()):
+            raise SetupError("bad_value", "map: {column: field}", "roster")
+        # each row checked by the file loader: off the event loop, as the pages go on
+        made = await anyio.to_thread.run_sync(
+            functools.partial(tables.roster, text, source, ruleset=ruleset, mapping=mapping)
+        )
+        name = made.document["ruleset"]
+        return JSONResponse(
+            {
+                "ruleset": name,
+                "columns": made.columns,
+                "combatants": [form_values(name, c) for c in made.combatants],
+            }
+        )
 
     async def start(request: Request) -> Response:
         name, text = loaded(await form_of(request))
@@ -506,6 +575,7 @@ def setup_routes(
         Route("/api/setup/rulesets", keyed(rulesets)),
         Route("/api/setup/encounters", keyed(encounters)),
         Route("/api/setup/check", keyed(check), methods=["POST"]),
+        Route("/api/setup/roster", keyed(roster), methods=["POST"]),
         Route("/api/setup/start", keyed(start), methods=["POST"]),
         Route("/api/setup/open", keyed(open_one), methods=["POST"]),
         Route("/api/setup/export/{name}", keyed(download)),

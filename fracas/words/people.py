@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fracas.model import Action, Encounter, NoteWritten
+from fracas.model import Action, Encounter, NoteWritten, Rolled
 from fracas.rulesets.base import RULE_ID
 from fracas.words.render import TITLE_TEXT, entry_words
 
@@ -470,6 +470,8 @@ def line_said(entry: Entry, state: Encounter, unseen: Iterable[str] = ()) -> Sai
     text = entry_words(entry)
     if not text:
         return Said("")
+    if isinstance(event, Rolled):  # the notation as typed: plain words would eat its [notes]
+        return Said(text)
     lead = len(text) - len(text.lstrip())
     body = text[lead:]
     if body.startswith("GM "):

@@ -7,10 +7,10 @@ from typing import Any
 
 from fracas.engine.catalogue import core_actions
 from fracas.model.validation import adapter
-from fracas.rulesets import find_ruleset, rulesets
+from fracas.rulesets import broken_plugins, find_ruleset, rulesets
 from fracas.rulesets.base import plain
 
-__all__ = ["describe_ruleset", "ruleset_table"]
+__all__ = ["broken_table", "describe_ruleset", "ruleset_table"]
 
 _CORE_SHEET = (
     ("id", "string [a-z0-9_-]+", None, "unique id; required"),
@@ -32,6 +32,12 @@ def ruleset_table() -> list[dict[str, str]]:
         }
         for r in rulesets()
     ]
+
+
+def broken_table() -> list[dict[str, str]]:
+    """One row per installed ruleset that failed to load: its entry point's name, and its
+    error's code and message (the rulesets it did not hide still play)."""
+    return [{"name": e.plugin, "code": e.code, "message": e.message} for e in broken_plugins()]
 
 
 def _type(prop: dict[str, Any]) -> str:

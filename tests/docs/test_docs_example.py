@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -264,12 +265,36 @@ def test_fracas_rules_prints_pools_rule_po_4() -> None:
     assert _cli("rules", "pools", "po-4").startswith("PO-4 (Stagger): A hit of 3 net")
 
 
-def test_the_docs_launcher_runs_fracas_odds_with_pools_registered() -> None:
-    """``python docs/example/fracas_pools.py odds FILE`` (the walkthrough's command): the
-    command line in a process of its own, the ruleset registered by the launcher."""
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE / "fracas_pools.py"), "odds", str(DUEL), "--json"],
-        capture_output=True, text=True, timeout=120, check=True, cwd=ROOT,
+def test_pip_install_of_the_example_makes_fracas_play_pools_with_no_launcher(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, item 4: ``pip install ./docs/example`` (docs/writing-a-ruleset.md,
+    "Publishing a ruleset") into a fresh environment beside fracas, offline (no index,
+    no build isolation: the setuptools fracas's tests have); there, ``fracas`` itself
+    finds pools through its entry point: ``odds`` on the duel (PO-2, PO-3: 35/81) and
+    ``rules pools PO-4`` (the rule text, installed as package data)."""
+    from tests.test_plugins import fresh_venv, run_in, site_packages
+
+    python = fresh_venv(tmp_path / "env")
+    source = tmp_path / "example"  # a copy: the build leaves build/ and *.egg-info in it
+    shutil.copytree(
+        EXAMPLE, source, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info")
+    )
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+         "--no-index", "--disable-pip-version-check", str(source)],
+        capture_output=True, text=True, timeout=300, check=True, cwd=tmp_path,
     )  # fmt: skip
-    bo = json.loads(done.stdout)["exact"]["combatants"]["bo"]
+    site = site_packages(tmp_path / "env")
+    (info,) = site.glob("fracas_pools-*.dist-info")
+    assert (info / "entry_points.txt").read_text().split() == [
+        "[fracas.rulesets]", "pools", "=", "pools.rules:Pools"
+    ]  # fmt: skip
+    assert {p.name for p in (site / "pools").glob("*.yaml")} == {"duel.yaml", "rule_text.yaml"}
+    duel = site / "pools" / "duel.yaml"  # the installed copy: nothing of the repository's
+    odds = run_in(python, "odds", str(duel), "--json", cwd=tmp_path)
+    assert odds.returncode == 0 and odds.stderr == "", odds.stderr
+    bo = json.loads(odds.stdout)["exact"]["combatants"]["bo"]
     assert Fraction(bo["hit"]) == Fraction(35, 81)
+    rule = run_in(python, "rules", "pools", "PO-4", cwd=tmp_path)
+    assert rule.stdout.startswith("PO-4 (Stagger): A hit of 3 net"), rule.stderr

@@ -202,6 +202,20 @@ class EncounterStore(Protocol):
         """Every encounter's ``key`` extra: encounter name -> body."""
         ...
 
+    def party(self, name: str) -> str | None:
+        """Party ``name``'s body, as :meth:`put_party` kept it (None: no such party)."""
+        ...
+
+    def put_party(self, name: str, body: str | None) -> None:
+        """Keep ``body`` (JSON text) as party ``name``'s, replacing what was there (None:
+        remove it). A party is a campaign's player characters (issue 36): kept in the
+        store beside the encounters, belonging to none of them."""
+        ...
+
+    def parties(self) -> dict[str, str]:
+        """Every party: name -> body, by name."""
+        ...
+
     def scrub(self) -> None:
         """Leave in the store's own files no copy of what was replaced or removed,
         where the backend can (SQLite: deleted content is zeroed as it goes, and this

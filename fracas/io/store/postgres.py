@@ -100,6 +100,16 @@ MIGRATIONS: tuple[str, ...] = (
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
+_PARTIES = """
+CREATE TABLE IF NOT EXISTS fracas_parties (
+    name text PRIMARY KEY,
+    body text NOT NULL,
+    updated text NOT NULL
+)
+"""
+"""A campaign's parties (issue 36): made wherever missing, under the migration's lock,
+with no new schema version (an older fracas ignores the table)."""
+
 _LOCK_KEY = 0x66726163  # "frac": the advisory lock taken while migrating
 _POOL = 8
 """At most this many connections per store object (threads beyond wait for one)."""
@@ -109,6 +119,7 @@ POSTGRES = Dialect(
     records="fracas_records",
     extras="fracas_extras",
     lookups="fracas_lookups",
+    parties="fracas_parties",
     param="%s",
     next_stamp="nextval('fracas_stamp')",
     lock_row=" FOR UPDATE",  # the appending transaction holds its encounter's row
@@ -270,6 +281,9 @@ class PostgresStore(SQLStore[psycopg.Connection[Any]]):
             for step in range(version, SCHEMA_VERSION):
                 conn.execute(MIGRATIONS[step])
                 conn.execute("UPDATE fracas_schema SET version = %s", (step + 1,))
+            missing = conn.execute("SELECT to_regclass('fracas_parties') IS NULL").fetchone()
+            if missing and missing[0]:  # only then: a read-only database still opens
+                conn.execute(_PARTIES)
 
     # --- the interface (create to delete: SQLStore's) -------------------------------
 

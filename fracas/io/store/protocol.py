@@ -5,7 +5,8 @@ number of records in its log, and ``stamp``: the store's write counter at its la
 change, the list's order), the records, keyed by ``(encounter, seq)``, the extras,
 a few named blobs per encounter outside its log (its links, its map image), keyed by
 ``(encounter, key)``, and the lookups: a text that finds its encounter and a label in
-one indexed read (a link token's keyed hash -> its link), keyed by the lookup.
+one indexed read (a link token's keyed hash -> its link), keyed by the lookup. A fifth
+keeps the parties (issue 36), keyed by name: a campaign's, no encounter's.
 :class:`SQLStore` is the protocol over them:
 
 * An append runs in a write transaction that holds its encounter (SQLite's
@@ -95,6 +96,9 @@ class Dialect:
     lookups: str
     """The lookups' table: ``lookup`` (its key) -> an encounter and a label, deleted
     with the encounter."""
+    parties: str
+    """The parties' table: a party's name -> its body (issue 36), kept across
+    encounters (a campaign's, no encounter's)."""
     param: str
     """The driver's placeholder (the protocol's statements are written with ``?``)."""
     next_stamp: str
@@ -116,6 +120,7 @@ def _render(dialect: Dialect, template: str) -> str:
         records=dialect.records,
         extras=dialect.extras,
         lookups=dialect.lookups,
+        parties=dialect.parties,
         next_stamp=dialect.next_stamp,
         lock_row=dialect.lock_row,
     )
@@ -154,6 +159,13 @@ _FIND = (
     "LEFT JOIN {extras} x ON x.encounter = f.encounter AND x.key = ? WHERE f.lookup = ?"
 )
 """A lookup's encounter, label and one extra of that encounter, in one indexed read."""
+_PARTY_PUT = (
+    "INSERT INTO {parties} (name, body, updated) VALUES (?, ?, ?) "
+    "ON CONFLICT (name) DO UPDATE SET body = excluded.body, updated = excluded.updated"
+)
+_PARTY_DROP = "DELETE FROM {parties} WHERE name = ?"
+_PARTY_GET = "SELECT body FROM {parties} WHERE name = ?"
+_PARTY_ALL = "SELECT name, body FROM {parties} ORDER BY name"
 _SINCE_NAMED = (
     "SELECT r.body FROM {encounters} e LEFT JOIN {records} r "
     "ON r.encounter = e.id AND r.seq >= ? WHERE e.name = ? ORDER BY r.seq"
@@ -361,6 +373,26 @@ class SQLStore(ABC, Generic[DB]):
         with self._guard("read"), self._transaction(write=False) as db:
             rows = self._run(db, _ALL, (key,)).fetchall()
         return {str(r[0]): bytes(r[1]) for r in rows}
+
+    def party(self, name: str) -> str | None:
+        """Party ``name``'s body (None: no such party)."""
+        with self._guard("read"), self._transaction(write=False) as db:
+            row = self._run(db, _PARTY_GET, (name,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_party(self, name: str, body: str | None) -> None:
+        """Keep ``body`` as party ``name``'s, replacing what was there (None: remove it)."""
+        with self._guard("write"), self._transaction(write=True) as db:
+            if body is None:
+                self._run(db, _PARTY_DROP, (name,))
+            else:
+                self._run(db, _PARTY_PUT, (name, body, now_stamp()))
+
+    def parties(self) -> dict[str, str]:
+        """Every party: name -> body, by name."""
+        with self._guard("read"), self._transaction(write=False) as db:
+            rows = self._run(db, _PARTY_ALL).fetchall()
+        return {str(r[0]): str(r[1]) for r in rows}
 
     def scrub(self) -> None:
         """Nothing, unless the dialect can (SQLite's)."""

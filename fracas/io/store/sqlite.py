@@ -92,11 +92,22 @@ CREATE TABLE lookups (
 """Version 3: a text that finds its encounter in one indexed read (a link token's keyed
 hash -> its link)."""
 
+_PARTIES = """
+CREATE TABLE IF NOT EXISTS parties (
+    name TEXT PRIMARY KEY,
+    body TEXT NOT NULL,
+    updated TEXT NOT NULL
+) WITHOUT ROWID
+"""
+"""A campaign's parties (issue 36): made wherever missing, at every open, with no new
+store version (an older fracas ignores the table; its stores gain it)."""
+
 SQLITE = Dialect(
     encounters="encounters",
     records="records",
     extras="extras",
     lookups="lookups",
+    parties="parties",
     param="?",
     next_stamp="(SELECT coalesce(max(stamp), 0) + 1 FROM encounters)",
     lock_row="",  # BEGIN IMMEDIATE holds the whole store already
@@ -127,6 +138,7 @@ class _SQLite(SQLStore[sqlite3.Connection]):
         self._db.execute(_EXTRAS)
         for statement in _LOOKUPS:
             self._db.execute(statement)
+        self._db.execute(_PARTIES)
 
     @contextmanager
     def _transaction(
@@ -333,6 +345,7 @@ class SQLiteStore(_SQLite):
                     f"{self.location!r} was written by a newer fracas (store version "
                     f"{version}; this one reads {SCHEMA_VERSION})",
                 )
+            db.execute(_PARTIES)  # a store of a fracas before the parties gains them
 
 
 class MemoryStore(_SQLite):

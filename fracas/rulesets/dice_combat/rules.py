@@ -27,6 +27,7 @@ from fracas.rulesets.base import (
     Contract,
     Detail,
     DieSpec,
+    Lasting,
     Rules,
     StatusSpec,
     TypedRuleset,
@@ -105,6 +106,10 @@ class DiceCombat(TypedRuleset[Sheet, Options, Strike | Blast | Ready]):
         summary="opposed d20 attack vs Defend, fixed weapon damage, 12 HP, tile ranges, "
         "ammo, explosives, burning",
         ranges_button="Gun range",  # DC-A5: "press Gun range"
+        # Issue 36: HP, the ammo spent (DC-7, DC-8: `loaded`) and the items used up
+        # (DC-29: an explosive is deleted as it is rolled) last; a fire burns out
+        # with its fight (PROPOSED), cover and surrender are the next fight's own.
+        lasting=Lasting(sheet=("hand", "inventory"), rules="DC-7, DC-8, DC-29"),
     )
     contract = Contract(
         sheet=Sheet,

@@ -27,6 +27,7 @@ from fracas.rulesets.base import (
     Decision,
     Detail,
     DieSpec,
+    Lasting,
     Rules,
     StatusSpec,
     TypedRuleset,
@@ -111,6 +112,12 @@ class Escalation(TypedRuleset[Sheet, Options, AttackPlan | Acting]):
         rule_text="003_891464a053191b77.txt",
         summary="damage = Escalation + combat rating - defense; a d12 trigger die per target "
         "for failure, crits and conditions; sides take turns, Escalation rises each round",
+        # Issue 36: HP, the Energy spent (ES-2) and conditions (ES-12, ES-13: the text
+        # gives them no end) last, and death (ES-20); Escalation is 1 again at the
+        # beginning of every conflict (ES-G3: the encounter's own value).
+        lasting=Lasting(
+            sheet=("energy", "conditions"), statuses=("dead",), rules="ES-2, ES-12, ES-20"
+        ),
     )
     contract = Contract(
         sheet=Sheet,

@@ -18,7 +18,16 @@ from fracas.dice.source import Dice
 from fracas.errors import FracasError
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.model.frozen import freeze
-from fracas.rulesets.base import About, ActionSpec, Contract, DieSpec, Rules, TypedRuleset, sheet_as
+from fracas.rulesets.base import (
+    About,
+    ActionSpec,
+    Contract,
+    DieSpec,
+    Lasting,
+    Rules,
+    TypedRuleset,
+    sheet_as,
+)
 from fracas.rulesets.soak.attack import PARAMS, Attack, decide_attack
 from fracas.rulesets.soak.data import D20, DEFAULT_MAX_HP, MAX_SIDES, ODDS_MAX_ROLLS
 from fracas.rulesets.soak.events import APRestored, InitiativeOrdered, InitiativeRolled, health
@@ -43,6 +52,13 @@ class Soak(TypedRuleset[Sheet, Options, Attack]):
         title="Combat Process (armor soak with AV erosion)",
         rule_text="004_3533b04603d44f26.txt",
         summary="d20+Agility+skill vs EV/DV, exploding damage dice, armor soak that erodes, wounds",
+        # Issue 36: the health track (HP follows from it, SK-15), the eroded armor
+        # (SK-13) and the wounds (SK-14) last; AP and initiative are the next fight's.
+        lasting=Lasting(
+            hp=False,
+            sheet=("superficial", "aggravated", "av", "wounds"),
+            rules="SK-13, SK-14, SK-15",
+        ),
     )
     contract = Contract(
         sheet=Sheet,

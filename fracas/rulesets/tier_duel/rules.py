@@ -22,6 +22,7 @@ from fracas.rulesets.base import (
     ActionSpec,
     Contract,
     DieSpec,
+    Lasting,
     Rules,
     TypedRuleset,
     distance,
@@ -238,6 +239,14 @@ class TierDuel(TypedRuleset[Sheet, Options, Contest | Ready]):
         summary="both sides roll 1d20+reflex+skill; the winner's margin becomes damage; "
         "Tier-rated weapons and armor; crossbows, firearms and magic skip the contest; "
         "stealth strikes",
+        # Issue 36: HP and the damage taken last (TD-5), and what is loaded (TD-15);
+        # the damage is "temporarily removed": a rest gives it back (PROPOSED).
+        lasting=Lasting(
+            sheet=("temporary_damage", "hand", "inventory"),
+            rest=(("temporary_damage", 0),),
+            rest_heals=True,
+            rules="TD-5, TD-15",
+        ),
     )
     contract = Contract(
         sheet=Sheet,

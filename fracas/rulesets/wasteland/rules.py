@@ -23,6 +23,7 @@ from fracas.rulesets.base import (
     Decide,
     Decision,
     DieSpec,
+    Lasting,
     Rules,
     TypedRuleset,
     sheet_as,
@@ -231,6 +232,14 @@ class Wasteland(TypedRuleset[Sheet, Options, Opening]):
         rule_text="002_92315dd1f9cf7eef.txt",
         summary="AP turns, d20 must exceed Evasion, limbs with DT and Cripple Thresholds, "
         "DR, crits, burst fire, cover, overwatch",
+        # Issue 36: HP, the limbs' Cripple Thresholds and injuries (WL-21, WL-22), the
+        # weapons' Condition and explosives thrown (WL-27) and the once-per-Long-Rest
+        # abilities used (WL-19) last; a Long Rest gives those abilities back.
+        lasting=Lasting(
+            sheet=("limbs", "weapons", "rest_uses"),
+            rest=(("rest_uses", ()),),
+            rules="WL-19, WL-21, WL-22, WL-27",
+        ),
     )
     contract = Contract(
         sheet=Sheet,

@@ -64,6 +64,7 @@ function handle(m) {
       folds.follow(store.state); // the panels made since (the advisor's) folded too
     });
     if (first && store.state.you.role === "gm") loadLinks();
+    if (store.state.you.role === "gm" && (store.state.outcome || $("party-box"))) import("./party.js").then((m) => m.follow(store.state)); // issue 36: the party, once the fight is over
   } else if (m.type === "cost") {
     moveCosts.heard(m); // movecost.js: a dragged token's move, before the drop
   } else if (m.type === "refused") {
@@ -841,6 +842,15 @@ function setup() {
     const a = el("a", { href: URL.createObjectURL(await r.blob()), download: `${store.state.encounter}.yaml` });
     a.click();
   });
+  for (const id of ["log-md", "log-md-gm"]) { // issue 36: the log as Markdown, behind the page's token
+    $(id).addEventListener("click", async (e) => {
+      e.preventDefault();
+      const r = await fetch($(id).getAttribute("href"), { headers: { Authorization: `Bearer ${token}` } });
+      if (!r.ok) { notice((await r.json()).message); return; }
+      const name = (r.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+      el("a", { href: URL.createObjectURL(await r.blob()), download: name ? name[1] : "log.md" }).click();
+    });
+  }
   document.addEventListener("keydown", (e) => {
     const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
     if (typing) return;

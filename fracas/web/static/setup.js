@@ -68,6 +68,9 @@ let optionControls = [];
 
 function chooseRuleset(name) {
   form = forms.find((f) => f.name === name);
+  roster = null; // a mapping is to one ruleset's fields
+  $("roster-map").hidden = true;
+  $("roster-map-rows").replaceChildren();
   $("ruleset-summary").textContent = `${form.title}: ${form.summary}`;
   optionControls = form.options.map((f) => control(f, "options", { shorthands: form.shorthands }));
   $("options").replaceChildren(...optionControls.map((c) => c.node));
@@ -158,7 +161,9 @@ async function submit(start) {
   notice("");
   const data = collect();
   try {
-    const done = await api(start ? "/api/setup/start" : "/api/setup/check", "POST", data);
+    const party = start && $("party").value; // issue 36: its members take what lasts
+    const done = party ? await api("/api/setup/party-start", "POST", { party, form: data })
+      : await api(start ? "/api/setup/start" : "/api/setup/check", "POST", data);
     if (start) location.href = done.gm;
     else {
       $("error").textContent = "The setup reads as a valid encounter file.";
@@ -168,6 +173,106 @@ async function submit(start) {
   } catch (err) {
     if (err.data) showError(err.data); else notice(err.message);
   }
+}
+
+// --- a roster from a spreadsheet (CSV): the server reads it as files are read ---------
+
+// `values` (a combatant as the form's controls hold it: the server's answer) into `row`
+function fill(row, values) {
+  const kinds = Object.fromEntries([...form.core, ...form.sheet].map((f) => [f.name, f.kind]));
+  for (const c of row.controls) {
+    const v = values[c.name];
+    const kind = kinds[c.name];
+    if (v === undefined) continue;
+    if (kind === "bool") c.focus.checked = v;
+    else if (kind === "choices") for (const b of c.node.querySelectorAll("input[type=checkbox]")) b.checked = v.includes(b.value);
+    else if (kind === "tile") { c.node.tile.x.value = v[0]; c.node.tile.y.value = v[1]; }
+    else if (kind === "item" || kind === "items") {
+      (kind === "item" ? [v] : v).forEach((item, i) => {
+        if (i > 0) c.node.querySelector(":scope > button").click(); // another item row
+        const r = c.node.querySelectorAll(".item-row")[i];
+        r.querySelector("select").value = item.is;
+        r.querySelector("input").value = item.more;
+      });
+    } else c.focus.value = v;
+  }
+}
+
+// The CSV file being imported, kept for a second try with a column mapping: {text,
+// name, map: {column: field or "-"}} (null: none).
+let roster = null;
+
+async function importRoster(file) {
+  roster = { text: await file.text(), name: file.name, map: {} };
+  $("roster-file").value = ""; // the same file again, once corrected, is read again
+  $("roster-map").hidden = true;
+  $("roster-map-rows").replaceChildren();
+  await sendRoster();
+}
+
+async function sendRoster() {
+  const out = $("roster-result");
+  out.replaceChildren();
+  out.className = "";
+  const { text, name, map } = roster;
+  try {
+    const done = await api("/api/setup/roster", "POST", { ruleset: form.name, text, source: name, map });
+    rows = [];
+    $("combatants").replaceChildren();
+    for (const values of done.combatants) fill(addCombatant(), values);
+    relabel();
+    $("roster-map").hidden = true;
+    out.className = "ok";
+    out.textContent = `${done.combatants.length} combatants imported from ${name}.`;
+  } catch (err) {
+    const cells = (err.data && err.data.cells) || [];
+    // a column that names no field (row 1): offered a choice of field, not listed
+    const unknown = cells.filter((c) => c.row === 1 && c.code === "unknown_column").map((c) => c.column);
+    const rest = cells.filter((c) => !(c.row === 1 && c.code === "unknown_column"));
+    if (unknown.length) offerMapping(unknown);
+    const mapping = !$("roster-map").hidden;
+    if (!cells.length) out.textContent = err.message;
+    else if (unknown.length) {
+      const n = unknown.length;
+      out.textContent = `${n} column${n > 1 ? "s" : ""} of ${name} name${n > 1 ? "" : "s"} no field of ${form.name}: choose below what ${n > 1 ? "each" : "it"} holds, then import again. Nothing imported yet.`;
+    } else out.textContent = `${rest.length} bad cell${rest.length > 1 ? "s" : ""} in ${name}; nothing imported${mapping ? " (the columns can still be chosen again below)" : ""}:`;
+    const list = el("ul");
+    for (const c of rest) {
+      const where = c.row ? `row ${c.row}${c.column ? `, column ${c.column}` : ""}` : "the encounter";
+      list.append(el("li", {}, `${where}: ${c.code}: ${c.message}`));
+    }
+    if (rest.length) out.append(list);
+    if (unknown.length) $("roster-map-rows").querySelector("select").focus();
+  }
+  out.hidden = false;
+}
+
+// A select for each column that names no field (and each chosen before): the
+// ruleset's sheet fields, or "leave it out"; "Import with these columns" sends them.
+function offerMapping(columns) {
+  const box = $("roster-map-rows");
+  const chosen = new Map([...box.querySelectorAll("select")].map((s) => [s.dataset.column, s.value]));
+  const all = [...new Set([...chosen.keys(), ...columns])];
+  const fields = [...form.core, ...form.sheet].map((f) => [f.name, f.name]);
+  fields.push(["x", "x (the tile's column)"], ["y", "y (the tile's row)"]);
+  box.replaceChildren();
+  all.forEach((column, i) => {
+    const select = el("select", { id: `roster-map-${i}`, "data-column": column });
+    select.append(el("option", { value: "-" }, "leave it out"));
+    for (const [value, text] of fields) select.append(el("option", { value }, text));
+    select.value = chosen.get(column) || roster.map[column] || "-";
+    const label = el("label", { class: "field" }, `Column “${column}” holds`);
+    label.append(select);
+    box.append(label);
+  });
+  $("roster-map-what").textContent = `the fields of ${form.name}`;
+  $("roster-map").hidden = false;
+}
+
+function importMapped() {
+  if (!roster) return;
+  roster.map = Object.fromEntries([...$("roster-map-rows").querySelectorAll("select")].map((s) => [s.dataset.column, s.value]));
+  sendRoster();
 }
 
 // --- the map preview ----------------------------------------------------------------
@@ -217,6 +322,7 @@ function placeAt(e) {
 
 async function main() {
   const stored = loadStored().catch((err) => notice(err.message)); // both asked at once
+  api("/api/setup/parties").then((ps) => { for (const p of ps) $("party").append(el("option", { value: p.name }, `${p.name} (${p.ruleset}: ${p.members.join(", ")})`)); }).catch((err) => notice(err.message));
   try {
     forms = await api("/api/setup/rulesets");
   } catch (err) { notice(err.message); return; }
@@ -226,6 +332,8 @@ async function main() {
   $("add").addEventListener("click", () => { const row = addCombatant(); row.controls[1].focus.focus(); });
   $("new").addEventListener("submit", (e) => { e.preventDefault(); submit(true); });
   $("check").addEventListener("click", () => submit(false));
+  $("roster-file").addEventListener("change", (e) => { if (e.target.files[0]) importRoster(e.target.files[0]); });
+  $("roster-map-go").addEventListener("click", importMapped);
   $("setup-map").addEventListener("click", placeAt);
   for (const id of ["map-width", "map-height"]) $(id).addEventListener("input", renderMap);
   await stored;
