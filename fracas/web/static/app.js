@@ -8,7 +8,7 @@
 
 import { $, el, keepFocus } from "./dom.js";
 import {
-  TILE, token, store, link, connect, send, changes, RETRIES, notice, name, hpText, title, words, valueWords,
+  TILE, token, store, link, connect, send, changes, RETRIES, notice, name, hpText, title, words, valueWords, api,
   placed, findOption, actionFor, aiming, playerMove,
 } from "./state.js";
 import { sideColour, sideInk } from "./sides.js";
@@ -701,13 +701,6 @@ function scrollLog() {
 }
 
 // --- the game master's links ------------------------------------------------------
-
-async function api(path, method = "GET", body = undefined) {
-  const r = await fetch(path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-  const data = await r.json();
-  if (!r.ok) throw new Error(`${data.code}: ${data.message}`);
-  return data;
-}
 
 function ownsBoxes(box, owns, onChange, key) {
   for (const c of store.state.combatants) {

@@ -8,7 +8,7 @@
 // when first needed (roster.js's sheetModule: the panel opened, a sheet kept), not with
 // the page: its first load is lighter by this module and sheetform.js.
 import { $, el } from "./dom.js";
-import { store, send, notice, token } from "./state.js";
+import { store, send, notice, api } from "./state.js";
 import { clearFieldErrors, controlOf, idFrom, sheetBox, showFieldError, values } from "./sheetform.js";
 
 let sheet = null; // the form's controls (sheetBox), once the form is asked for
@@ -16,16 +16,6 @@ let asked = false;
 let kept = [];
 let sent = new Map(); // field path -> the control that sent it
 const adding = new Map(); // the socket message's id -> where its refusal is shown
-
-async function api(path, method = "GET", body = undefined) {
-  const r = await fetch(path, {
-    method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  const data = await r.json();
-  if (!r.ok) { const e = new Error(data.message); e.data = data; throw e; }
-  return data;
-}
 
 const said = (text) => { $("sheet-said").textContent = text; };
 const actor = () => store.state.turn || store.state.order[0];

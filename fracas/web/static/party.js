@@ -5,20 +5,9 @@
 // brought in, and opens its game master's page. Loaded by app.js when first needed;
 // only draws and asks: the server (fracas/web/party.py, the table's party) decides.
 import { $, el } from "./dom.js";
-import { token } from "./state.js";
+import { api } from "./state.js";
 
 let asked = false;
-
-async function api(path, method = "GET", body = undefined) {
-  const r = await fetch(path, {
-    method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  const data = await r.json();
-  // the refusal's message in words (its code is for programs, not for the table)
-  if (!r.ok) { const e = new Error(data.message); e.data = data; throw e; }
-  return data;
-}
 
 const said = (text) => { $("party-said").textContent = text; };
 

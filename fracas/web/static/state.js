@@ -53,6 +53,19 @@ export function connect(handler = onMessage) {
   if (early.closed) ws.onclose(early.closed);
 }
 
+// The page's HTTP API behind its own token (the links, the sheet form, the party): the
+// answer's JSON, or an Error whose message is the refusal's words (its code is for
+// programs, not for the table) and whose `data` is the refusal.
+export async function api(path, method = "GET", body = undefined) {
+  const r = await fetch(path, {
+    method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
+  const data = await r.json();
+  if (!r.ok) { const e = new Error(data.message); e.data = data; throw e; }
+  return data;
+}
+
 export const RETRIES = 5; // a change refused because the store is down is sent again, this often
 export const changes = new Map(); // id -> [message, tries] of each change not yet answered
 
