@@ -46,6 +46,7 @@ from fracas.main import main
 from fracas.rulesets import RULESETS, _load, find_ruleset, registered
 from fracas.rulesets.dice_combat import DiceCombat
 from fracas.web.serve import free_port
+from tests.web.test_serve_command import ready
 
 BASE = sysconfig.get_path("purelib")
 """The site-packages of the environment these tests run in: fracas and its libraries."""
@@ -297,13 +298,7 @@ def served(installed: Installed) -> Iterator[tuple[list[str], subprocess.Popen[s
         env={**env, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
     )  # fmt: skip
     try:
-        assert proc.stdout is not None
-        lines: list[str] = []
-        while not lines or "Ctrl-C stops" not in lines[-1]:
-            line = proc.stdout.readline()
-            assert line, f"fracas serve ended: {lines}"
-            lines.append(line.rstrip("\n"))
-        yield lines, proc
+        yield ready(proc), proc
     finally:
         proc.send_signal(signal.SIGINT)
         try:

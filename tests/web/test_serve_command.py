@@ -32,13 +32,18 @@ def start(db: Path, *args: str, port: bool = True) -> tuple[subprocess.Popen[str
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    return proc, ready(proc)
+
+
+def ready(proc: subprocess.Popen[str]) -> list[str]:
+    """The lines ``fracas serve`` prints until its last (``Ctrl-C stops``): it listens."""
     assert proc.stdout is not None
     lines: list[str] = []
     while not lines or "Ctrl-C stops" not in lines[-1]:
         line = proc.stdout.readline()
         assert line, f"fracas serve ended: {lines}"
         lines.append(line.rstrip("\n"))
-    return proc, lines
+    return lines
 
 
 def link(lines: list[str], who: str) -> str:
