@@ -156,7 +156,7 @@ class WinBars:
     def _executor(self) -> Executor:
         if self._own is None:
             if isinstance(self.hub.executor, ProcessPoolExecutor):
-                self._own = pool()  # a worker that ends with the server
+                self._own = pool(nice=10)  # ends with the server; yields the CPU to it
             else:
                 self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="winbar")
         return self._own

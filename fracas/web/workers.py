@@ -57,12 +57,12 @@ class Workers(ProcessPoolExecutor):
     resource tracker), so a Ctrl-C during its start-up (its imports) cannot print a
     traceback; a signal for the server stays pending a moment, not lost."""
 
-    def __init__(self, max_workers: int = 1) -> None:
+    def __init__(self, max_workers: int = 1, nice: int = 0) -> None:
         super().__init__(
             max_workers=max_workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_start,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), nice),
         )
 
     def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
@@ -75,14 +75,19 @@ class Workers(ProcessPoolExecutor):
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def pool() -> Workers:
-    """One worker process, spawned (never forked: the server runs threads)."""
-    return Workers(max_workers=1)
+def pool(nice: int = 0) -> Workers:
+    """One worker process, spawned (never forked: the server runs threads); ``nice``:
+    how much lower its priority is than the server's (background work, such as the win
+    bar's fights, yields the CPU to the server's own loop and to what else the machine
+    runs for the table: a page loading, its odds)."""
+    return Workers(max_workers=1, nice=nice)
 
 
-def _worker_start(parent: int) -> None:
-    """A worker's initializer: SIGINT and SIGTERM ignored, then unblocked; the parent
-    watched."""
+def _worker_start(parent: int, nice: int = 0) -> None:
+    """A worker's initializer: its priority lowered by ``nice``; SIGINT and SIGTERM
+    ignored, then unblocked; the parent watched."""
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)
     for sig in _IGNORED:
         signal.signal(sig, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):

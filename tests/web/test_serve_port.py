@@ -91,3 +91,36 @@ def test_an_unreadable_kept_port_is_not_used(tmp_path: Path) -> None:
     assert _last_port(service.store, table) == 8800
     assert _last_port(service.store, None) is None  # the setup page alone
     service.store.close()
+
+
+def test_each_connection_of_the_listening_socket_sends_without_delay() -> None:
+    """The socket `fracas serve` listens on says it is TCP, so asyncio sets TCP_NODELAY on
+    every connection it accepts. A socket of protocol 0 got none: each response after a
+    keep-alive connection's first waited for the browser's delayed ACK, its body held
+    back behind its headers (Nagle's algorithm), about 40 ms a request (issue 35: 17
+    module files on six connections took 120 ms more to load on the real server)."""
+    import asyncio
+
+    from fracas.web.serve import listen
+
+    async def accepted() -> int:
+        loop = asyncio.get_running_loop()
+        got: asyncio.Future[int] = loop.create_future()
+
+        class Note(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                sock = transport.get_extra_info("socket")
+                got.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        server = await loop.create_server(Note, sock=listen("127.0.0.1", 0))
+        port = server.sockets[0].getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            return await asyncio.wait_for(got, 10)
+        finally:
+            writer.close()
+            server.close()
+            await server.wait_closed()
+
+    assert asyncio.run(accepted()) != 0

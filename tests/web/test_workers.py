@@ -25,3 +25,18 @@ def test_stop_returns_with_the_pools_manager_thread_ended_and_forgotten() -> Non
     assert not manager.is_alive()
     assert manager not in futures_process._threads_wakeups
     assert slow.done()
+
+
+def test_a_pool_for_background_work_runs_at_a_lower_priority() -> None:
+    """The win bar's worker (``pool(nice=10)``) yields the CPU to the server and the
+    page: its niceness is the server's plus 10 (at most 19); the odds' worker keeps the
+    server's."""
+    import os
+
+    background, odds = pool(nice=10), pool()
+    try:
+        here = os.nice(0)
+        assert background.submit(os.nice, 0).result(60) == min(19, here + 10)
+        assert odds.submit(os.nice, 0).result(60) == here
+    finally:
+        stop([background, odds])
