@@ -140,10 +140,39 @@ def _one(
             server.stop()
 
 
+def _fresh_serve(browser: Any, example: Path) -> float:
+    """The first load of the game master's page on a `fracas serve` just started (its own
+    process, its caches cold, its win bar asked for), in the page: the seconds from the
+    navigation's start to the turn order drawn."""
+    from tests.web.test_serve_command import link, start, stop
+
+    with tempfile.TemporaryDirectory() as tmp:
+        start_file = Path(tmp) / example.name
+        start_file.write_text(example.read_text().split("\nactions:")[0])
+        proc, lines = start(Path(tmp) / "s.sqlite3", str(start_file))
+        try:
+            context = browser.new_context(**PHONE)
+            page = context.new_page()
+            page.add_init_script(WATCH)
+            page.goto(link(lines, "game master"))
+            page.wait_for_selector("#order li")
+            seen = float(page.wait_for_function("window.__seen.order").json_value()) / 1000
+            context.close()
+            return seen
+        finally:
+            stop(proc)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--before", default="7443e43")
+    parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="also the first load on a `fracas serve` just started, as a game master meets it "
+        "(this tree's server only: the in-process figures above keep their server warm)",
+    )
     args = parser.parse_args()
     now = web_app.STATIC
     with tempfile.TemporaryDirectory() as tmp, launched() as browser:
@@ -178,6 +207,14 @@ def main() -> None:
             f"{1000 * statistics.median(f['page_load']):.0f} ms, {how} -> odds p50 "
             f"{1000 * _pct(f['page_odds'], 0.5):.0f} ms, "
             f"p95 {1000 * _pct(f['page_odds'], 0.95):.0f} ms"
+        )
+    if args.serve:
+        with launched() as browser:
+            fresh = [_fresh_serve(browser, e) for _ in range(args.rounds) for e in EXAMPLES]
+        print(
+            f"a fresh `fracas serve` (this tree): first load in the page p50 "
+            f"{1000 * statistics.median(fresh):.0f} ms, p95 {1000 * _pct(fresh, 0.95):.0f} ms "
+            f"(n={len(fresh)})"
         )
 
 
