@@ -41,7 +41,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 from psycopg import errors as pg_errors
 
-from fracas.io.store import JSON, StoreError, Watcher, record_text
+from fracas.io.store import JSON, MovedOn, StoreError, Watcher, record_text
 from fracas.io.store.protocol import Dialect, SQLStore
 
 __all__ = ["CHANNEL", "MIGRATIONS", "POSTGRES", "SCHEMA_VERSION", "PostgresStore", "redact"]
@@ -359,13 +359,27 @@ class PostgresStore(SQLStore[psycopg.Connection[Any]]):
         """``NOTIFY``, delivered with the commit (see :meth:`watch`)."""
         db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{name} {seq}"))
 
-    appends_at_once = True
-
     def _single(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         """A connection of the pool: it autocommits, each statement its own transaction."""
         return self._conn()
 
-    def _append_at_once(
+    def _append(self, name: str, expected_seq: int, records: Sequence[JSON], now: str) -> None:
+        """:data:`_APPEND`: one statement, its own transaction, one round trip to the
+        server (the protocol's transaction was eight: begin, lock, savepoint, insert,
+        release, update, notify, commit). It locks the encounter's row and reads its id
+        and seq; only when that seq is ``expected_seq`` it inserts the records, bumps
+        the row and notifies. A record whose place is taken fails the whole statement."""
+        with self._guard("append"), self._single() as db:
+            try:
+                row = self._append_statement(db, name, expected_seq, records, now)
+            except self.dialect.unique:  # the second guard: nothing was written
+                eid, _ = self._row(db, name)
+                raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq)) from None
+            if row is None:
+                raise self._unknown(db, name)
+            self._check_expected(db, name, expected_seq, *row)
+
+    def _append_statement(
         self,
         db: psycopg.Connection[Any],
         name: str,
@@ -373,9 +387,8 @@ class PostgresStore(SQLStore[psycopg.Connection[Any]]):
         records: Sequence[JSON],
         now: str,
     ) -> tuple[int, int] | None:
-        """:data:`_APPEND`: one statement, one round trip to the server (the protocol's
-        transaction was eight: begin, lock, savepoint, insert, release, update, notify,
-        commit)."""
+        """The id and the seq :data:`_APPEND` read (another seq: nothing was written),
+        None where there is no such encounter."""
         after = expected_seq + len(records)
         values = {
             "name": name,

@@ -214,27 +214,11 @@ class SQLStore(ABC, Generic[DB]):
         """Called in each transaction that adds records to ``name`` (its next record now
         ``seq``), before it commits. Nothing, unless the dialect tells others."""
 
-    appends_at_once: ClassVar[bool] = False
-    """The dialect appends in one statement (:meth:`_append_at_once`), its own
-    transaction: one round trip to the server, where the protocol's transaction is
-    several (begin, lock, savepoint, insert, release, bump, commit), each a wait for
-    the server's process, which on a busy machine waits for a core."""
-
     def _single(self) -> AbstractContextManager[DB]:
         """A connection for one statement that is a transaction of its own (a read of
-        one statement; a dialect's :meth:`_append_at_once`, where it appends at once):
-        by default, a read transaction around it."""
+        one statement; a dialect's own :meth:`_append`, where it appends in one): by
+        default, a read transaction around it."""
         return self._transaction(write=False)
-
-    def _append_at_once(
-        self, db: DB, name: str, expected_seq: int, records: Sequence[JSON], now: str
-    ) -> tuple[int, int] | None:
-        """Run an append as one statement: lock the encounter's row and read its id and
-        seq; only when that seq is ``expected_seq``, insert the records, bump the row
-        and do what :meth:`_committing` does. Returns the id and the seq read (another
-        seq: nothing was written), None when there is no such encounter. A record whose
-        place is taken fails the whole statement (``Dialect.unique``)."""
-        raise NotImplementedError(f"{type(self).__name__} does not append at once")
 
     # --- the interface ------------------------------------------------------------
 
@@ -265,18 +249,11 @@ class SQLStore(ABC, Generic[DB]):
 
     def append(self, name: str, expected_seq: int, records: Sequence[JSON]) -> None:
         check_numbered(name, expected_seq, records)
-        now = now_stamp()
-        if self.appends_at_once:
-            with self._guard("append"), self._single() as db:
-                try:
-                    row = self._append_at_once(db, name, expected_seq, records, now)
-                except self.dialect.unique:  # the second guard: nothing was written
-                    eid, _ = self._row(db, name)
-                    raise MovedOn(name, expected_seq, self._since(db, eid, expected_seq)) from None
-                if row is None:
-                    raise self._unknown(db, name)
-                self._check_expected(db, name, expected_seq, *row)
-            return
+        self._append(name, expected_seq, records, now_stamp())
+
+    def _append(self, name: str, expected_seq: int, records: Sequence[JSON], now: str) -> None:
+        """The append, in a write transaction that holds the encounter's row (a dialect
+        may append in one statement instead: PostgreSQL's)."""
         with self._guard("append"), self._transaction(write=True) as db:
             eid, seq = self._row(db, name, lock=True)
             self._check_expected(db, name, expected_seq, eid, seq)
