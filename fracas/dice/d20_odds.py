@@ -220,16 +220,8 @@ def _pooled_sum(num: int, one: Dist, work: _Work) -> Dist:
 
 
 def _to_icepool(d: Dist) -> icepool.Die:
-    den = 1
-    for p in d.values():
-        den = den * p.denominator // _gcd(den, p.denominator)
+    den = math.lcm(*(p.denominator for p in d.values()))
     return icepool.Die({v: int(p * den) for v, p in d.items()})
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
 
 
 def _from_icepool(die: icepool.Die) -> Dist:

@@ -33,6 +33,7 @@ from fracas.dice.d20_tree import (
     UnOp,
     Value,
     bad,
+    matches,
     norm,
 )
 from fracas.dice.source import Dice
@@ -319,12 +320,8 @@ def _select(sels: tuple[Sel, ...], target: _Num, max_targets: int | None = None)
             picked = sorted(kept, key=lambda m: m.total())[: sel.num]
         elif sel.cat == "h":
             picked = sorted(kept, key=lambda m: m.total(), reverse=True)[: sel.num]
-        elif sel.cat == "<":
-            picked = [m for m in kept if m.total() < sel.num]
-        elif sel.cat == ">":
-            picked = [m for m in kept if m.total() > sel.num]
         else:
-            picked = [m for m in kept if m.total() == sel.num]
+            picked = [m for m in kept if matches((sel,), m.total())]
         out.update(picked if batch is None else picked[:batch])
     return out
 

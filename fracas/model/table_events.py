@@ -144,15 +144,15 @@ class Rolled(Event):
     def _terms_text(self) -> str:
         text = ""
         for i, (sign, faces, value) in enumerate(self.terms):
-            shown_ = " + ".join(str(f) for f in faces)
+            shown = " + ".join(str(f) for f in faces)
             if sum(faces) != value:  # some faces not kept (2d20kh1)
-                shown_ = f"({', '.join(str(f) for f in faces)} -> {value})"
+                shown = f"({', '.join(str(f) for f in faces)} -> {value})"
             elif sign < 0 and len(faces) > 1:
-                shown_ = f"({shown_})"
+                shown = f"({shown})"
             if i == 0:
-                text = ("-" if sign < 0 else "") + shown_
+                text = ("-" if sign < 0 else "") + shown
             else:
-                text += f" {'+' if sign > 0 else '-'} {shown_}"
+                text += f" {'+' if sign > 0 else '-'} {shown}"
         return text
 
 

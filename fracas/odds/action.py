@@ -292,10 +292,11 @@ def _pooled_roll(action: Action, depth: int) -> Odds | None:
     from fracas.dice.d20_tree import parse_free
 
     try:
-        found = free_odds(parse_free(text), text)
+        node = parse_free(text)
+        found = free_odds(node, text)
     except FracasError:
         return None
-    return Odds(_dice_paths(parse_free(text)), {}, Fraction(0), depth, roll=found)
+    return Odds(_dice_paths(node), {}, Fraction(0), depth, roll=found)
 
 
 def _dice_paths(node: Node) -> int:

@@ -38,7 +38,7 @@ from fracas.table.feed import Change, Feed
 from fracas.table.identity import Forbidden, Identity, Role
 from fracas.table.moving import MoveCost
 from fracas.table.physical import DieNeeded, Pending
-from fracas.table.projection import Asked, Entry, View, hp_label, mentions, named
+from fracas.table.projection import Asked, Entry, View, hp_label, mentions, named, player_ids
 from fracas.table.questions import AdviceQuestion, OddsQuestion, WinQuestion
 from fracas.table.service import Played, Refused, TableService, check_file, fresh_seed
 from fracas.table.snapshot import Snapshot
@@ -97,5 +97,6 @@ __all__ = [
     "param_choices",
     "param_flags",
     "param_numbers",
+    "player_ids",
     "read_text",
 ]

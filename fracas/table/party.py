@@ -40,10 +40,11 @@ import yaml
 from fracas.errors import FileError, FracasError
 from fracas.io.files import parse_text, read_text
 from fracas.io.store import NAME_PATTERN, EncounterStore
-from fracas.model import Combatant, Encounter
+from fracas.model import Combatant
 from fracas.model.frozen import thaw
 from fracas.rulesets import find_ruleset
 from fracas.rulesets.base import Lasting, Ruleset
+from fracas.table.projection import players_side
 from fracas.table.service import TableService
 from fracas.table.table import GAME_MASTER, Table
 
@@ -340,13 +341,6 @@ def party_of(tables: TableService, encounter: str) -> str | None:
     return None if raw is None else raw.decode()
 
 
-def players(state: Encounter) -> str:
-    """The players' side: that of the file's first combatant not hidden (as files are
-    written, and as the page's player links take it)."""
-    shown = [c for c in state.combatants.values() if c.id not in state.hidden]
-    return (shown or list(state.combatants.values()))[0].side
-
-
 def write_back(tables: TableService, encounter: str, party: str | None = None) -> Party:
     """What lasts, from encounter ``encounter`` as it stands now, into ``party`` (None:
     the party it brought in). A member in the fight (by id, else name) takes its values
@@ -376,7 +370,7 @@ def write_back(tables: TableService, encounter: str, party: str | None = None) -
             f"{ruleset.about.name}",
         )
     members = list(known.members)
-    side = members[0].side if members else players(state)
+    side = members[0].side if members else players_side(state)
     for c in state.combatants.values():
         at = next((i for i, m in enumerate(members) if m.matches(c)), None)
         if at is not None:

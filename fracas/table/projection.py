@@ -76,7 +76,20 @@ if TYPE_CHECKING:
     from fracas.table.commands import Request
     from fracas.table.table import Snapshot
 
-__all__ = ["Asked", "Entry", "View", "hp_label", "mentions", "named"]
+__all__ = ["Asked", "Entry", "View", "hp_label", "mentions", "named", "player_ids", "players_side"]
+
+
+def players_side(state: Encounter) -> str:
+    """The players' side: the side of the file's first combatant (as files are
+    written)."""
+    return next(iter(state.combatants.values())).side
+
+
+def player_ids(state: Encounter) -> list[str]:
+    """The ids of the players' side but its hidden combatants: those a player link is
+    made for, and whom a players' view of the log reads as."""
+    side = players_side(state)
+    return [c.id for c in state.combatants.values() if c.side == side and c.id not in state.hidden]
 
 
 def hp_label(ruleset: Ruleset, c: Combatant) -> str:

@@ -28,7 +28,7 @@ from fracas.io.store import NAME_PATTERN, EncounterInfo, EncounterStore, NewEnco
 from fracas.io.store.records import record_json
 from fracas.model.frozen import thaw
 from fracas.table.identity import Identity
-from fracas.table.projection import View
+from fracas.table.projection import View, player_ids
 from fracas.table.table import Table, resume
 
 __all__ = ["Played", "Refused", "TableService", "check_file", "fresh_seed"]
@@ -247,10 +247,7 @@ class TableService:
         snap = self.open(name).snapshot()
         if gm:
             return View(snap, Identity.gm())
-        state = snap.state
-        first = next(iter(state.combatants.values()))
-        ours = [c.id for c in state.combatants.values() if c.side == first.side]
-        return View(snap, Identity.player("players", *(c for c in ours if c not in state.hidden)))
+        return View(snap, Identity.player("players", *player_ids(snap.state)))
 
     def list(self) -> list[EncounterInfo]:
         return self.store.list()

@@ -38,7 +38,7 @@ from typing import Any
 
 from fracas.errors import FracasError
 from fracas.io.store import MEMORY, EncounterStore, data_dir, private_dir
-from fracas.table import Identity, Table
+from fracas.table import Identity, Table, player_ids
 
 __all__ = [
     "GM_ID",
@@ -460,11 +460,7 @@ class Links:
 def player_side(table: Table) -> list[str]:
     """The ids of the players' side: the side of the file's first combatant (as files
     are written) but hidden combatants."""
-    state = table.state
-    first = next(iter(state.combatants.values()))
-    return [
-        c.id for c in state.combatants.values() if c.side == first.side and c.id not in state.hidden
-    ]
+    return player_ids(table.state)
 
 
 def add_player_links(links: Links, table: Table) -> None:
