@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 
 from fracas.engine.play import Engine
 from fracas.errors import FracasError
-from fracas.io.files import load, parse_text
+from fracas.io.files import EncounterFile, load, parse_text
 from fracas.lab.chain import win_odds
 from fracas.lab.fight import canonical, file_start, outcome
 from fracas.lab.plans import rank
@@ -192,6 +193,20 @@ def _next(t: Transitions, state: Encounter, action: Action) -> object:
     return (got.states, got.paths, got.truncated)
 
 
+def _along(ef: EncounterFile, policy: Policy, seeds: list[int], states: int) -> Iterator[Encounter]:
+    """The states of fights of ``ef`` from random HPs (each seed's), at most ``states``
+    a fight, each followed by the action ``policy`` chooses in it."""
+    for seed in seeds:
+        start = _shuffled(file_start(ef), random.Random(seed))
+        engine = Engine(ef.ruleset, start, seed, ef.bounds)
+        for _ in range(states):
+            state = engine.state
+            if outcome(ef.ruleset, state) is not None:
+                break
+            yield state
+            engine.act(policy.choose(state))
+
+
 def _enumerated_alike(path: Path, seeds: list[int], states: int) -> None:
     """Along fights of ``path`` from random HPs (each seed's), every action the actor
     may try in every state: its exact next states through one :class:`Transitions`
@@ -200,23 +215,15 @@ def _enumerated_alike(path: Path, seeds: list[int], states: int) -> None:
     ef = load(path)
     rs = ef.ruleset
     shared = Transitions(rs)
-    policy = Policy(rs, ef.tactics)
-    for seed in seeds:
-        start = _shuffled(file_start(ef), random.Random(seed))
-        engine = Engine(rs, start, seed, ef.bounds)
-        for _ in range(states):
-            state = engine.state
-            if outcome(rs, state) is not None:
-                break
-            for action in every_try(rs, state):
-                if action.at is not None:
-                    continue  # walks: core actions, never shared
-                with keeping_decisions(Decisions()):
-                    got = _next(shared, state, action)
-                with memos(False), keeping_decisions(Decisions()):
-                    want = _next(Transitions(rs), state, action)
-                assert got == want, action
-            engine.act(policy.choose(state))
+    for state in _along(ef, Policy(rs, ef.tactics), seeds, states):
+        for action in every_try(rs, state):
+            if action.at is not None:
+                continue  # walks: core actions, never shared
+            with keeping_decisions(Decisions()):
+                got = _next(shared, state, action)
+            with memos(False), keeping_decisions(Decisions()):
+                want = _next(Transitions(rs), state, action)
+            assert got == want, action
     assert shared.shared + shared.enumerations > 0
 
 
@@ -254,23 +261,16 @@ def _scores_alike(path: Path, seeds: list[int], states: int) -> None:
     rs = ef.ruleset
     shared = Policy(rs, ef.tactics)
     checked = 0
-    for seed in seeds:
-        start = _shuffled(file_start(ef), random.Random(seed))
-        engine = Engine(rs, start, seed, ef.bounds)
-        for _ in range(states):
-            state = engine.state
-            if outcome(rs, state) is not None:
-                break
-            actor = state.turn.actor
-            enemies = enemies_of(shared, state, actor)
-            for action in attacks(shared, state, enemies, ef.tactics.get(actor, Tactic())):
-                with keeping_decisions(Decisions()):
-                    got = shared.score(state, action)
-                with memos(False), keeping_decisions(Decisions()):
-                    want = Policy(rs, ef.tactics).score(state, action)
-                assert got == want, action
-                checked += 1
-            engine.act(shared.choose(state))
+    for state in _along(ef, shared, seeds, states):
+        actor = state.turn.actor
+        enemies = enemies_of(shared, state, actor)
+        for action in attacks(shared, state, enemies, ef.tactics.get(actor, Tactic())):
+            with keeping_decisions(Decisions()):
+                got = shared.score(state, action)
+            with memos(False), keeping_decisions(Decisions()):
+                want = Policy(rs, ef.tactics).score(state, action)
+            assert got == want, action
+            checked += 1
     assert checked or path.stem in SHORT
 
 
