@@ -49,92 +49,86 @@ def _synced(page: Any, seq: int) -> None:
     page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
 
 
-def test_a_players_phone_shows_her_turn_and_folds_the_rest(tmp_path: Path, browser: Any) -> None:
-    s = Server(tmp_path)
-    try:
-        pat = browser.new_context(**PHONE).new_page()
-        pat.goto(f"{s.base}/t/{s.ana}")
-        pat.wait_for_selector("#order li", state="attached")
-        for panel in FOLDED:  # folded: the heading a button, the panel's content hidden
-            assert _fold(pat, panel).get_attribute("aria-expanded") == "false", panel
-            assert pat.locator(panel).evaluate("e => e.classList.contains('folded')"), panel
-        for inner in ("#map", "#order", "#log", "#policy-words"):
-            assert pat.locator(inner).is_hidden(), inner
-        bottom = pat.evaluate("document.querySelector('main').getBoundingClientRect().bottom")
-        assert bottom <= SHORT, bottom  # the page is short: one screen
-        # folded, the headings say what matters
-        assert "Ana's turn" in _said(pat, "#order-box")
-        assert "Ana HP 12/12" in _said(pat, "#order-box")
-        last = pat.locator("#log li").last.evaluate("li => li.firstChild.textContent")
-        assert last and last in _said(pat, "#log-box")
-        SHOTS.mkdir(exist_ok=True)
-        pat.screenshot(path=str(SHOTS / "phone-folds.png"), full_page=True)
+def test_a_players_phone_shows_her_turn_and_folds_the_rest(server: Server, browser: Any) -> None:
+    s = server
+    pat = browser.new_context(**PHONE).new_page()
+    pat.goto(f"{s.base}/t/{s.ana}")
+    pat.wait_for_selector("#order li", state="attached")
+    for panel in FOLDED:  # folded: the heading a button, the panel's content hidden
+        assert _fold(pat, panel).get_attribute("aria-expanded") == "false", panel
+        assert pat.locator(panel).evaluate("e => e.classList.contains('folded')"), panel
+    for inner in ("#map", "#order", "#log", "#policy-words"):
+        assert pat.locator(inner).is_hidden(), inner
+    bottom = pat.evaluate("document.querySelector('main').getBoundingClientRect().bottom")
+    assert bottom <= SHORT, bottom  # the page is short: one screen
+    # folded, the headings say what matters
+    assert "Ana's turn" in _said(pat, "#order-box")
+    assert "Ana HP 12/12" in _said(pat, "#order-box")
+    last = pat.locator("#log li").last.evaluate("li => li.firstChild.textContent")
+    assert last and last in _said(pat, "#log-box")
+    SHOTS.mkdir(exist_ok=True)
+    pat.screenshot(path=str(SHOTS / "phone-folds.png"), full_page=True)
 
-        # her turn: actions, targets, the odds and Confirm in one screen
-        pat.get_by_role("button", name="Attack", exact=True).tap()
-        pat.get_by_role("button", name="Attack Bo").tap()
-        pat.wait_for_selector("#odds .odds-line")
-        for part in ("#actions h3 + .row", "#actions .targets", "#odds", "#confirm-go"):
-            _in_view(pat, part)
-        assert pat.evaluate("window.scrollY") == 0
-        pat.screenshot(path=str(SHOTS / "phone-folds-odds.png"))
-        pat.get_by_role("button", name="Cancel", exact=True).tap()
+    # her turn: actions, targets, the odds and Confirm in one screen
+    pat.get_by_role("button", name="Attack", exact=True).tap()
+    pat.get_by_role("button", name="Attack Bo").tap()
+    pat.wait_for_selector("#odds .odds-line")
+    for part in ("#actions h3 + .row", "#actions .targets", "#odds", "#confirm-go"):
+        _in_view(pat, part)
+    assert pat.evaluate("window.scrollY") == 0
+    pat.screenshot(path=str(SHOTS / "phone-folds-odds.png"))
+    pat.get_by_role("button", name="Cancel", exact=True).tap()
 
-        # a tap unfolds the log; another page's action redraws this one: it stays so
-        _fold(pat, "#log-box").tap()
-        assert _fold(pat, "#log-box").get_attribute("aria-expanded") == "true"
-        assert pat.locator("#log").is_visible()
-        gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-        gm.goto(f"{s.base}/t/{s.gm}")
-        gm.wait_for_selector("#order li")
-        seq = s.table.seq
-        gm.locator("#end-turn").click()  # Ana's turn ends: Bo's, the game master's
-        _synced(pat, seq + 1)
-        pat.wait_for_function("document.getElementById('log').innerText.includes('Bo')")
-        assert _fold(pat, "#log-box").get_attribute("aria-expanded") == "true"
-        assert pat.locator("#log").is_visible()
-        assert _fold(pat, "#order-box").get_attribute("aria-expanded") == "false"
-        assert pat.locator("#map").is_hidden()
-        # not her turn: the folded order says whose it is
-        assert "Bo's turn" in _said(pat, "#order-box")
-        # the desktop's page folds nothing
-        assert gm.locator("button.fold").count() == 0
-        assert gm.locator("section.folded").count() == 0
-        assert gm.locator("#map").is_visible() and gm.locator("#log").is_visible()
-        pat.screenshot(path=str(SHOTS / "phone-folds-not-her-turn.png"), full_page=True)
-    finally:
-        s.stop()
+    # a tap unfolds the log; another page's action redraws this one: it stays so
+    _fold(pat, "#log-box").tap()
+    assert _fold(pat, "#log-box").get_attribute("aria-expanded") == "true"
+    assert pat.locator("#log").is_visible()
+    gm = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    gm.goto(f"{s.base}/t/{s.gm}")
+    gm.wait_for_selector("#order li")
+    seq = s.table.seq
+    gm.locator("#end-turn").click()  # Ana's turn ends: Bo's, the game master's
+    _synced(pat, seq + 1)
+    pat.wait_for_function("document.getElementById('log').innerText.includes('Bo')")
+    assert _fold(pat, "#log-box").get_attribute("aria-expanded") == "true"
+    assert pat.locator("#log").is_visible()
+    assert _fold(pat, "#order-box").get_attribute("aria-expanded") == "false"
+    assert pat.locator("#map").is_hidden()
+    # not her turn: the folded order says whose it is
+    assert "Bo's turn" in _said(pat, "#order-box")
+    # the desktop's page folds nothing
+    assert gm.locator("button.fold").count() == 0
+    assert gm.locator("section.folded").count() == 0
+    assert gm.locator("#map").is_visible() and gm.locator("#log").is_visible()
+    pat.screenshot(path=str(SHOTS / "phone-folds-not-her-turn.png"), full_page=True)
 
 
 def test_a_fold_is_a_button_for_the_keyboard_and_a_screen_reader(
-    tmp_path: Path, browser: Any
+    server: Server, browser: Any
 ) -> None:
-    s = Server(tmp_path)
-    try:
-        pat = browser.new_context(**PHONE).new_page()
-        pat.goto(f"{s.base}/t/{s.ana}")
-        pat.wait_for_selector("#order li", state="attached")
-        order = pat.get_by_role("button", name="Turn order", exact=True)  # named by its heading
-        assert order.get_attribute("aria-expanded") == "false"
-        assert order.get_attribute("aria-controls") == "order-box"
-        said = order.evaluate("b => document.getElementById(b.getAttribute('aria-describedby'))")
-        assert said is not None  # its line describes it
-        assert "Ana's turn" in pat.locator("#order-box-sum").inner_text()
-        order.focus()
-        pat.keyboard.press("Enter")
-        assert order.get_attribute("aria-expanded") == "true"
-        assert pat.locator("#order").is_visible()
-        # the table moves on: the redraw keeps the fold open and the focus on its button
-        seq = s.table.seq
-        s.table.act(Action("cy", "damage", params={"amount": 1}))  # the game master writes
-        _synced(pat, seq + 1)
-        assert order.get_attribute("aria-expanded") == "true"
-        assert pat.evaluate("document.activeElement.dataset.key") == "fold:order-box"
-        pat.keyboard.press(" ")  # Space folds it again
-        assert order.get_attribute("aria-expanded") == "false"
-        assert pat.locator("#order").is_hidden()
-    finally:
-        s.stop()
+    s = server
+    pat = browser.new_context(**PHONE).new_page()
+    pat.goto(f"{s.base}/t/{s.ana}")
+    pat.wait_for_selector("#order li", state="attached")
+    order = pat.get_by_role("button", name="Turn order", exact=True)  # named by its heading
+    assert order.get_attribute("aria-expanded") == "false"
+    assert order.get_attribute("aria-controls") == "order-box"
+    said = order.evaluate("b => document.getElementById(b.getAttribute('aria-describedby'))")
+    assert said is not None  # its line describes it
+    assert "Ana's turn" in pat.locator("#order-box-sum").inner_text()
+    order.focus()
+    pat.keyboard.press("Enter")
+    assert order.get_attribute("aria-expanded") == "true"
+    assert pat.locator("#order").is_visible()
+    # the table moves on: the redraw keeps the fold open and the focus on its button
+    seq = s.table.seq
+    s.table.act(Action("cy", "damage", params={"amount": 1}))  # the game master writes
+    _synced(pat, seq + 1)
+    assert order.get_attribute("aria-expanded") == "true"
+    assert pat.evaluate("document.activeElement.dataset.key") == "fold:order-box"
+    pat.keyboard.press(" ")  # Space folds it again
+    assert order.get_attribute("aria-expanded") == "false"
+    assert pat.locator("#order").is_hidden()
 
 
 def test_a_tile_to_aim_at_unfolds_the_map(tmp_path: Path, browser: Any) -> None:

@@ -49,25 +49,22 @@ def test_the_desktop_first_screen_is_the_table(tmp_path: Path, browser: Any, exa
 
 
 def test_a_phone_shows_its_actions_first_and_the_odds_beside_confirm(
-    tmp_path: Path, browser: Any
+    server: Server, browser: Any
 ) -> None:
-    s = Server(tmp_path)
-    try:
-        pat = browser.new_context(**PHONE).new_page()
-        pat.goto(f"{s.base}/t/{s.ana}")
-        pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
-        assert _box(pat, "#act-box")["y"] < _box(pat, "#map-box")["y"]
-        pat.get_by_role("button", name="Attack", exact=True).tap()
-        pat.get_by_role("button", name="Attack Bo").tap()
-        pat.wait_for_selector("#odds .odds-line")
-        top, bottom = pat.evaluate("window.scrollY"), pat.evaluate("window.scrollY + innerHeight")
-        odds, confirm = _box(pat, "#odds"), _box(pat, "#confirm-go")
-        for name, box in (("odds", odds), ("confirm", confirm)):
-            page_y = box["y"] + top  # bounding boxes are in the viewport's coordinates
-            assert top <= page_y and page_y + box["height"] <= bottom, (name, box, top)
-        pat.screenshot(path=str(SHOTS / "layout-phone-confirm.png"))
-    finally:
-        s.stop()
+    s = server
+    pat = browser.new_context(**PHONE).new_page()
+    pat.goto(f"{s.base}/t/{s.ana}")
+    pat.wait_for_selector("#order li", state="attached")  # folded on a phone (folds.js)
+    assert _box(pat, "#act-box")["y"] < _box(pat, "#map-box")["y"]
+    pat.get_by_role("button", name="Attack", exact=True).tap()
+    pat.get_by_role("button", name="Attack Bo").tap()
+    pat.wait_for_selector("#odds .odds-line")
+    top, bottom = pat.evaluate("window.scrollY"), pat.evaluate("window.scrollY + innerHeight")
+    odds, confirm = _box(pat, "#odds"), _box(pat, "#confirm-go")
+    for name, box in (("odds", odds), ("confirm", confirm)):
+        page_y = box["y"] + top  # bounding boxes are in the viewport's coordinates
+        assert top <= page_y and page_y + box["height"] <= bottom, (name, box, top)
+    pat.screenshot(path=str(SHOTS / "layout-phone-confirm.png"))
 
 
 def test_no_page_scrolls_sideways_at_360_px(tmp_path: Path, browser: Any) -> None:
