@@ -238,13 +238,16 @@ class TableService:
         """
         return read_roster(text, source=source, **how)
 
-    def log_view(self, name: str, *, gm: bool = False) -> View:
+    def log_view(self, name: str, reader: Identity | None = None, *, gm: bool = False) -> View:
         """Stored encounter ``name`` as its log may be posted where the players read it
         (issue 36's Markdown log): the players' view, as one player of the whole
         players' side sees it (the first combatant's side, as files are written, hidden
         ones aside: hidden combatants, notes and enemy HP as their pages show them), or
-        with ``gm`` the game master's."""
+        with ``gm`` the game master's. ``reader``: a player's page asks for its own view
+        (the game master's, or none, for the players' or with ``gm`` its own)."""
         snap = self.open(name).snapshot()
+        if reader is not None and not reader.is_gm:
+            return View(snap, reader)
         if gm:
             return View(snap, Identity.gm())
         return View(snap, Identity.player("players", *player_ids(snap.state)))

@@ -419,6 +419,17 @@ class Links:
 
     # --- reading ------------------------------------------------------------------------
 
+    def gm_encounter(self, token: str, what: str) -> str:
+        """The encounter ``token`` opens, where it is the game master's (``what``: what
+        the game master's page asks, for the refusal's words).
+
+        Raises:
+            LinkError: ``bad_token``; Forbidden: ``forbidden`` (a player's link).
+        """
+        encounter, link = self.identify(token)
+        link.identity.check_gm(what)
+        return encounter
+
     def identify(self, token: str) -> tuple[str, Link]:
         """The encounter and link ``token`` opens: its lookup found in one indexed read
         of the store, with that encounter's links (a revoke or a new token there holds

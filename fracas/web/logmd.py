@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from fracas.table import TableService, View
+from fracas.table import TableService
 from fracas.web.links import Links
 from fracas.web.refusal import bearer
 from fracas.words.markdown_log import markdown_log
@@ -36,10 +36,7 @@ def log_routes(tables: TableService, links: Links) -> list[Route]:
         gm = request.query_params.get("view") == "gm"
         if gm:
             identity.check_gm("read the game master's log")
-        if identity.is_gm:
-            view = tables.log_view(encounter, gm=gm)
-        else:
-            view = View(tables.open(encounter).snapshot(), identity)
+        view = tables.log_view(encounter, identity, gm=gm)
         text = await anyio.to_thread.run_sync(markdown_log, view, encounter)
         name = f"{encounter}-{'gm' if gm else 'players'}.md"
         return Response(

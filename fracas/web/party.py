@@ -62,9 +62,7 @@ def party_routes(tables: TableService, links: Links, key: SetupKey | None = None
     there is a setup page: ``key``)."""
 
     def gm(request: Request, what: str) -> str:
-        encounter, link = links.identify(bearer(request))
-        link.identity.check_gm(what)
-        return encounter
+        return links.gm_encounter(bearer(request), what)
 
     async def body(request: Request) -> dict[str, Any]:
         return json_object(await request.body(), FracasError)

@@ -58,9 +58,7 @@ def sheet_routes(tables: TableService, links: Links) -> list[Route]:
     lock = threading.Lock()  # one read-and-write of a kept list at a time
 
     def gm(request: Request, what: str) -> str:
-        encounter, link = links.identify(bearer(request))
-        link.identity.check_gm(what)
-        return encounter
+        return links.gm_encounter(bearer(request), what)
 
     def ruleset_of(encounter: str) -> str:
         return tables.open(encounter).ruleset.about.name
