@@ -13,8 +13,9 @@ name such as ``*Vex*`` reads as typed, not as emphasis.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from fracas.model import TurnEnded, TurnStarted
 from fracas.words.people import line_said
 from fracas.words.render import outcome_words
 
@@ -37,8 +38,12 @@ def md(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", _SPACE.sub(" ", text).strip()).translate(_CONTROL)
 
 
-_TURN = re.compile(r"^-- round (\d+), (.+)'s turn --$")
-"""A turn's start as the log words it (``TurnStarted``): a heading in Markdown."""
+class _Turn(NamedTuple):
+    """A turn begun (``TurnStarted``): a heading."""
+
+    round: int
+    actor: str
+    name: str
 
 
 def markdown_log(view: View, name: str) -> str:
@@ -58,49 +63,52 @@ def markdown_log(view: View, name: str) -> str:
         else "The players' view"
     )
     out = [f"# {md(name)}: {md(ruleset.title)}", "", f"*{whose}; ruleset {md(ruleset.name)}.*"]
-    records: dict[int, list[tuple[str, str, str]]] = {}
+    records: dict[int, list[_Turn | str]] = {}  # per record: the turns begun, its lines
+    titles: dict[int, tuple[str, str]] = {}
     for entry in view.lines():
-        seq = entry.seq
+        seq, event = entry.seq, entry.event
         before = snap.before[seq] if seq < len(snap.before) else snap.state
+        if isinstance(event, TurnStarted):
+            records.setdefault(seq, []).append(
+                _Turn(event.round, event.actor, before.name(event.actor))
+            )
+            continue
         said = line_said(entry, before, unseen).text.strip()
-        kind = type(entry.event).__name__ if entry.event is not None else ""
-        if said and kind != "TurnEnded":
-            actor = entry.action.actor if entry.action is not None else ""
-            records.setdefault(seq, []).append((entry.tone, said, actor))
+        if not said or isinstance(event, TurnEnded):
+            continue
+        if entry.tone == "title":
+            titles[seq] = (said, entry.action.actor if entry.action is not None else "")
+        elif said != titles.get(seq, ("", ""))[0]:  # "Bo moves to tile 4, 1": said once
+            records.setdefault(seq, []).append(said)
     round_now = 0
 
-    def turn(said: str) -> bool:
+    def turn(begun: _Turn) -> None:
         nonlocal round_now
-        found = _TURN.match(said)
-        if found is None:
-            return False
-        number = int(found.group(1))
-        if number != round_now:
-            round_now = number
-            out.extend(["", f"## Round {number}"])
-        out.extend(["", f"### {md(found.group(2))}'s turn", ""])
-        return True
+        if begun.round != round_now:
+            round_now = begun.round
+            out.extend(["", f"## Round {begun.round}"])
+        out.extend(["", f"### {md(begun.name)}'s turn", ""])
 
-    for lines in records.values():
-        title = next((said for tone, said, _ in lines if tone == "title"), None)
-        rest = [said for tone, said, _ in lines if tone != "title" and said != title]
-        actor = next((a for tone, _, a in lines if tone == "title"), "")
-        acting = snap.state.name(actor) if actor in snap.state.combatants else ""
-        # the turn headings that come before the action: up to its actor's own turn
+    for seq in sorted(records.keys() | titles.keys()):
+        items = records.get(seq, [])
+        title, actor = titles.get(seq, (None, ""))
+        # the turns begun before the action: up to its actor's own
         lead = 0
-        for i, said in enumerate(rest):
-            found = _TURN.match(said)
-            if found is None:
+        for i, item in enumerate(items):
+            if not isinstance(item, _Turn):
                 break
-            if acting and found.group(2) == acting:
+            if item.actor == actor:
                 lead = i + 1
-        for said in rest[:lead]:
-            turn(said)
+        for item in items[:lead]:
+            assert isinstance(item, _Turn)
+            turn(item)
         if title is not None:
             out.append(f"- **{md(title)}**")
-        for said in rest[lead:]:
-            if not turn(said):
-                out.append(f"{'  ' if title is not None else ''}- {md(said)}")
+        for item in items[lead:]:
+            if isinstance(item, _Turn):
+                turn(item)
+            else:
+                out.append(f"{'  ' if title is not None else ''}- {md(item)}")
     result = view.state()["outcome"]
     if result is None:
         ending = f"The fight goes on (round {snap.state.round})."
