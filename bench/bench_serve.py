@@ -167,7 +167,7 @@ def main() -> None:
         for _ in range(20):
             start = time.perf_counter()
             weight = 0
-            for path in (f"/t/{gm}", "/static/app.js", "/static/app.css"):
+            for path in (f"/t/{gm}", "/static/app.bundle.js", "/static/app.css"):
                 weight += len(urllib.request.urlopen(base + path).read())
             loads.append(time.perf_counter() - start)
         print(

@@ -47,8 +47,11 @@ def _next_sync(page: Any, seq: int) -> None:
 def test_the_page_loads_as_modules_with_no_globals(server: Server, browser: Any) -> None:
     gm = _open(server, browser, server.gm)
     scripts = gm.locator("script").evaluate_all("ss => ss.map(s => [s.type, s.src])")
-    # the socket first (async, issue 35: its first sync comes while the modules load)
-    assert scripts == [["module", f"{server.base}/static/{m}"] for m in ("socket.js", "app.js")]
+    # the socket first (async, issue 35: its first sync comes while the modules load),
+    # then app.js and its panels in one file (tools/bundle.py)
+    assert scripts == [
+        ["module", f"{server.base}/static/{m}"] for m in ("socket.js", "app.bundle.js")
+    ]
     for name in GLOBALS:
         assert gm.evaluate(f"typeof window.{name}") == "undefined", name
     # the one state: the module every panel imports holds the table this page shows

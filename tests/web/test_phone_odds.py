@@ -243,7 +243,7 @@ def test_a_late_answer_to_an_earlier_change_leaves_the_choice_made_since_open(
     pat.get_by_role("button", name="Attack Bo").tap()
     pat.wait_for_selector("#odds .odds-line")
     pat.evaluate(
-        "async () => (await import('/static/app.js'))"
+        "async () => (await import('/static/app.bundle.js'))"
         ".handle({type: 'done', id: 9999, seq: Number(document.body.dataset.seq)})"
     )
     assert pat.evaluate(CHOSEN) == "attack"
@@ -265,7 +265,7 @@ def test_a_redraw_with_nothing_new_keeps_the_buttons_under_the_finger(
     touchstart found the old button had no click (the play-through's lost tap)."""
     pat = _phone(server, browser, server.ana)
     same = pat.evaluate(
-        """async () => { const { render, handle } = await import('/static/app.js');
+        """async () => { const { render, handle } = await import('/static/app.bundle.js');
         const b = [...document.querySelectorAll('#actions button')];
         render(); handle({type: 'done', id: 9999, seq: Number(document.body.dataset.seq)});
         const a = [...document.querySelectorAll('#actions button')];
