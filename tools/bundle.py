@@ -1,7 +1,7 @@
 """Build the table page's script, ``fracas/web/static/app.bundle.js`` (issue 35, "as few
 requests as the page needs"), from ``app.js`` and the panels it imports, with esbuild
-(pinned: :data:`ESBUILD`). Run by hand from the repository root after changing a module
-of the page, and commit the result::
+(pinned in package.json: :data:`ESBUILD`). Run by hand after changing a module of the
+page, and commit the result::
 
     .venv/bin/python tools/bundle.py
 
@@ -18,6 +18,7 @@ again and fails when the file differs: a module changed without this being run.
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -28,12 +29,11 @@ ENTRY = "app.js"
 BUNDLE = "app.bundle.js"
 KEPT_APART = ("state.js", "socket.js", "dom.js", "gmsheet.js", "party.js")
 """Modules the bundle imports rather than holds (see the module's docstring)."""
-ESBUILD = "0.28.2"
-ESBUILD_INSTALL = (
-    f"npm install --prefix .cache/npm --no-save --no-audit --no-fund -q esbuild@{ESBUILD}"
-)
-"""The one command that brings esbuild (pinned) where :func:`esbuild` looks; ``.ci/test``
-runs it."""
+ESBUILD: str = json.loads((ROOT / "package.json").read_text())["devDependencies"]["esbuild"]
+"""The esbuild the bundle is built with: package.json's pin (one version, one output)."""
+NPM_INSTALL = "npm ci --no-audit --no-fund -q"
+"""The one command that brings package.json's packages (esbuild, and axe-core for the
+accessibility tests) into node_modules, from the repository root; ``.ci/test`` runs it."""
 BANNER = (
     "// Built by tools/bundle.py (esbuild {version}) from app.js and the panels it imports:"
     " do not edit; edit the modules and run `.venv/bin/python tools/bundle.py`."
@@ -45,15 +45,18 @@ class BundleError(Exception):
 
 
 def esbuild() -> Path:
-    """The pinned esbuild, where :data:`ESBUILD_INSTALL` puts it."""
-    found = ROOT / ".cache" / "npm" / "node_modules" / ".bin" / "esbuild"
+    """The pinned esbuild, where :data:`NPM_INSTALL` puts it."""
+    found = ROOT / "node_modules" / ".bin" / "esbuild"
     if not found.exists():
-        raise BundleError(f"esbuild is not installed at {found}: run `{ESBUILD_INSTALL}`")
+        raise BundleError(
+            f"esbuild is not installed at {found}: run `{NPM_INSTALL}` in {ROOT} "
+            "(README's test command, .ci/test, does)"
+        )
     version = subprocess.run([found, "--version"], capture_output=True, text=True).stdout.strip()
     if version != ESBUILD:
         raise BundleError(
             f"esbuild {version!r} is at {found}, but the bundle is built with {ESBUILD}: "
-            f"run `{ESBUILD_INSTALL}`"
+            f"run `{NPM_INSTALL}` in {ROOT}"
         )
     return found
 
