@@ -35,6 +35,7 @@ headers to every response.
 from __future__ import annotations
 
 import gzip
+import re
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, ClassVar
@@ -53,7 +54,7 @@ from starlette.types import Scope
 
 from fracas.model.frozen import thaw
 from fracas.table import Identity, TableService, View
-from fracas.web.guard import Guard, Limit, Site, json_object
+from fracas.web.guard import Guard, Limit, Site, csp_with_scripts, json_object
 from fracas.web.links import Link, LinkError, Links
 from fracas.web.live import MAX_MESSAGE, Hub, Socket
 from fracas.web.logmd import log_routes
@@ -122,9 +123,11 @@ class Static(StaticFiles):
         return kept[1], kept[2], kept[3]
 
 
-_pages: dict[str, tuple[tuple[int, int], bytes]] = {}
+_pages: dict[str, tuple[tuple[int, int], bytes, dict[str, str]]] = {}
 """The pages served (``index.html``, ``setup.html``, ``landing.html``) by name: their
-time and size and their bytes, read again when either changed."""
+time and size, their bytes and headers, read again when either changed."""
+INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+"""A page's inline script (a ``<script>`` with no attribute): let in by its hash."""
 
 
 def page_response(name: str) -> Response:
@@ -138,8 +141,13 @@ def page_response(name: str) -> Response:
     stamp = (info.st_mtime_ns, info.st_size)
     kept = _pages.get(name)
     if kept is None or kept[0] != stamp:
-        kept = _pages[name] = (stamp, path.read_bytes())
-    return Response(kept[1], media_type="text/html", headers={"Cache-Control": "no-store"})
+        body = path.read_bytes()
+        headers = {"Cache-Control": "no-store"}
+        inline = INLINE_SCRIPT.findall(body.decode())
+        if inline:  # its own inline scripts, and no other, by their hashes
+            headers["Content-Security-Policy"] = csp_with_scripts(*inline)
+        kept = _pages[name] = (stamp, body, headers)
+    return Response(kept[1], media_type="text/html", headers=kept[2])
 
 
 MAP_BODY = Limit(

@@ -15,6 +15,8 @@ tests' sockets) is let through, as its token alone says who it is.
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import ipaddress
 import json
 from collections.abc import Callable, Mapping
@@ -37,6 +39,7 @@ __all__ = [
     "Guard",
     "Limit",
     "Site",
+    "csp_with_scripts",
     "http_protocol",
     "json_object",
     "public_url",
@@ -48,6 +51,18 @@ CSP = (
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
     "object-src 'none'"
 )
+
+
+def csp_with_scripts(*scripts: str) -> str:
+    """:data:`CSP`, letting in besides exactly these inline scripts, by their SHA-256
+    (a page's own, as its file has them: ``index.html`` opens its socket inline)."""
+    hashes = "".join(
+        f" 'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
+        for s in scripts
+    )
+    return CSP.replace("script-src 'self'", f"script-src 'self'{hashes}", 1)
+
+
 HEADERS = {
     "content-security-policy": CSP,
     "referrer-policy": "no-referrer",

@@ -47,11 +47,9 @@ def _next_sync(page: Any, seq: int) -> None:
 def test_the_page_loads_as_modules_with_no_globals(server: Server, browser: Any) -> None:
     gm = _open(server, browser, server.gm)
     scripts = gm.locator("script").evaluate_all("ss => ss.map(s => [s.type, s.src])")
-    # the socket first (async, issue 35: its first sync comes while the modules load),
-    # then app.js and its panels in one file (tools/bundle.py)
-    assert scripts == [
-        ["module", f"{server.base}/static/{m}"] for m in ("socket.js", "app.bundle.js")
-    ]
+    # the socket first, inline (issue 35: its first sync comes while the page's script
+    # loads), then app.js and its panels in one file (tools/bundle.py)
+    assert scripts == [["", ""], ["module", f"{server.base}/static/app.bundle.js"]]
     for name in GLOBALS:
         assert gm.evaluate(f"typeof window.{name}") == "undefined", name
     # the one state: the module every panel imports holds the table this page shows
@@ -110,3 +108,35 @@ def test_a_roster_button_and_the_dice_roller_keep_the_focus_across_a_sync(
     gm.keyboard.type("6")
     assert gm.evaluate(FOCUSED)["id"] == "roll-notation"
     assert gm.input_value("#roll-notation") == "3d6"
+
+
+SOCKETS = """
+window.__sockets = []; window.__refused = [];
+const Made = window.WebSocket;
+window.WebSocket = function (...a) {
+  const ws = new Made(...a); window.__sockets.push(ws); return ws; };
+window.WebSocket.prototype = Made.prototype;
+document.addEventListener(
+  "securitypolicyviolation", (e) => window.__refused.push(e.violatedDirective));
+"""
+"""Counts the page's sockets (and keeps them), and what its policy refused."""
+
+
+def test_the_socket_opened_inline_is_the_one_the_page_goes_on_with(
+    server: Server, browser: Any
+) -> None:
+    """Issue 35, "speed": index.html's inline script opens the socket as the page starts;
+    its policy lets that script in by its hash (nothing refused), socket.js takes the
+    socket over and leaves nothing on ``window``, and the page opens no second one. The
+    context keeps the policy (the tests' contexts bypass it unless told)."""
+    page = browser.new_context(bypass_csp=False).new_page()
+    page.add_init_script(SOCKETS)
+    page.goto(f"{server.base}/t/{server.gm}")
+    page.wait_for_selector("#order li")
+    assert page.evaluate("window.__refused") == []
+    assert page.evaluate("window.__sockets.length") == 1
+    assert page.evaluate(
+        "async () => (await import('/static/state.js')).link.ws === window.__sockets[0]"
+    )
+    assert page.evaluate("typeof window.fracasSocket") == "undefined"
+    assert page.locator("#conn").inner_text() == "live"
