@@ -2,7 +2,8 @@
 sent to, a socket's ``Origin``, the size of a body (before it is read), the time a
 connection takes to send its request's headers; and the headers every response
 carries (a Content-Security-Policy that lets in only the server's own scripts and
-styles, no referrer, no sniffing, no framing).
+styles, and a page's own inline script by its hash, :func:`csp_with_scripts`; no
+referrer, no sniffing, no framing).
 
 :class:`Site` is where the server is reached: the ``--public-url`` when given, else
 the address it listens on. Links are built from it, never from a request's ``Host``;
