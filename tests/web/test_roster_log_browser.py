@@ -50,9 +50,9 @@ def test_a_csv_roster_fills_the_setup_form_and_the_log_downloads_as_markdown(
     page.set_input_files("#roster-file", files=[_csv("bad.csv", BAD)])
     page.wait_for_selector("#roster-result li")
     assert page.locator("#roster-result li").all_inner_texts() == [
-        "row 2, column HP: bad_value: 'lots': input should be a valid integer, unable to "
+        "row 2, column HP: 'lots': input should be a valid integer, unable to "
         "parse string as an integer",
-        "row 3, column HP: bad_value: hp 99 is above max_hp 12: give 0..12",
+        "row 3, column HP: hp 99 is above max_hp 12: give 0..12",
     ]
     assert page.locator("fieldset.combatant").count() == 2  # the form as it was
 

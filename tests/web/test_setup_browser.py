@@ -88,13 +88,11 @@ def test_the_setup_page_starts_an_encounter_and_opens_a_stored_one(
     bo.get_by_label("hp", exact=True).fill("abc")
     bo.get_by_label("inventory 1: short-hand").select_option("club")
 
-    # a bad value: refused as a file's, at its field, which takes the focus
+    # a bad value: refused as a file's, at its field, which takes the focus; in words
+    # (issue 35): the combatant by name, no code
     page.get_by_role("button", name="Start the encounter").click()
     page.wait_for_selector("#error:not([hidden])")
-    message = (
-        "combatants[1].hp: bad_value: 'abc': input should be a valid integer, "
-        "unable to parse string as an integer"
-    )
+    message = "Bo, hp: 'abc': input should be a valid integer, unable to parse string as an integer"
     assert page.locator("#error").inner_text() == message
     hp = bo.get_by_label("hp", exact=True)
     assert hp.get_attribute("aria-invalid") == "true"

@@ -1276,7 +1276,7 @@ function mapImage(state) {
       input.value = "";
       const data = await r.json();
       if (!r.ok) {
-        notice2(`${data.code}: ${data.message}`);
+        notice2(data.message);
         return;
       }
       notice2("");
@@ -1285,7 +1285,7 @@ function mapImage(state) {
       const r = await fetch("/api/map", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
       if (!r.ok) {
         const data = await r.json();
-        notice2(`${data.code}: ${data.message}`);
+        notice2(data.message);
       }
     });
   }

@@ -95,12 +95,12 @@ function mapImage(state) {
       const r = await fetch("/api/map", { method: "PUT", headers: { Authorization: `Bearer ${token}` }, body: file });
       input.value = ""; // the same file picked again (edited since) is uploaded again
       const data = await r.json();
-      if (!r.ok) { notice(`${data.code}: ${data.message}`); return; }
+      if (!r.ok) { notice(data.message); return; }
       notice(""); // the table tells every page of the new image (state.map_image)
     });
     drop.addEventListener("click", async () => {
       const r = await fetch("/api/map", { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
-      if (!r.ok) { const data = await r.json(); notice(`${data.code}: ${data.message}`); }
+      if (!r.ok) { const data = await r.json(); notice(data.message); }
     });
   }
 }

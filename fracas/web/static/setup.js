@@ -21,7 +21,7 @@ async function api(path, method = "GET", body = undefined) {
     body: body && JSON.stringify(body),
   });
   const data = await r.json();
-  if (!r.ok) { const e = new Error(`${data.code}: ${data.message}`); e.data = data; throw e; }
+  if (!r.ok) { const e = new Error(data.message); e.data = data; throw e; } // the code is for programs
   return data;
 }
 
@@ -148,8 +148,20 @@ function clearErrors() {
   $("error").className = "";
 }
 
+// Where a refusal points, in the form's words: "Bo, hp" for "combatants[1].hp" (the
+// combatant as its row is labelled), "map height" for "map.height".
+function fieldWords(field) {
+  const m = /^combatants\[(\d+)\]\.?(.*)$/.exec(field);
+  if (!m) return field.replaceAll(".", " ");
+  const row = rows[Number(m[1])];
+  const who = row ? label(row) : `combatant ${Number(m[1]) + 1}`;
+  return m[2] ? `${who}, ${m[2].replaceAll(".", " ")}` : who;
+}
+
+// A refusal as a person reads it: where, and the message (which quotes the bad input
+// and says what would do); its code is for programs, not shown.
 function showError(data) {
-  const text = `${data.field ? `${data.field}: ` : ""}${data.code}: ${data.message}`;
+  const text = `${data.field ? `${fieldWords(data.field)}: ` : ""}${data.message}`;
   $("error").textContent = text;
   $("error").hidden = false;
   const node = data.field ? controlOf(sent, data.field) : null;
@@ -239,7 +251,7 @@ async function sendRoster() {
     const list = el("ul");
     for (const c of rest) {
       const where = c.row ? `row ${c.row}${c.column ? `, column ${c.column}` : ""}` : "the encounter";
-      list.append(el("li", {}, `${where}: ${c.code}: ${c.message}`));
+      list.append(el("li", {}, `${where}: ${c.message}`));
     }
     if (rest.length) out.append(list);
     if (unknown.length) $("roster-map-rows").querySelector("select").focus();
