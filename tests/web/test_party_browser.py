@@ -30,17 +30,22 @@ def test_issue_36_next_fight_with_this_party_from_the_game_masters_page(
     server: Server, browser: Any
 ) -> None:
     table = server.table
-    server.tables.create(START, "dice-combat.yaml", name="camp", seed=3)  # the next fight
     table.act({"actor": "ana", "do": "attack", "target": "bo"})  # DC-7: the ammo die fires 2
     for cid in ("bo", "cy"):  # the raiders fall: the fight is over
         table.act({"actor": cid, "do": "set", "hp": 0})
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    page.goto(f"{server.base}/t/{server.gm}")
+    page.locator("#party-box").wait_for()
+    # no other encounter stored: the select says so and waits for a file
+    page.wait_for_selector("#party-next:disabled option", state="attached")
+    assert page.locator("#party-next").inner_text() == "no other encounter stored: choose a file"
+    server.tables.create(START, "dice-combat.yaml", name="camp", seed=3)  # the next fight
     ana = table.state.get("ana")
     assert (ana.hp, ana.sheet.hand.loaded, table.outcome() is not None) == (12, 4, True)
     with TestClient(server.app) as client:  # the controls are the game master's alone
         asked = client.get("/api/party", headers={"Authorization": f"Bearer {server.ana}"})
         assert (asked.status_code, asked.json()["code"]) == (403, "forbidden")
-    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
-    page.goto(f"{server.base}/t/{server.gm}")
+    page.reload()
     page.locator("#party-box").wait_for()
     page.wait_for_function("document.querySelector('#party-next option') !== null")
     page.fill("#party-name", "crew")

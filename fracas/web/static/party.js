@@ -53,7 +53,12 @@ async function fill() {
   if (data.party) $("party-name").value = data.party;
   else if (!$("party-name").value) $("party-name").value = data.parties[0] || "party";
   $("party-names").replaceChildren(...data.parties.map((p) => el("option", { value: p })));
-  $("party-next").replaceChildren(...data.encounters.map((n) => el("option", { value: n }, n)));
+  const next = $("party-next");
+  // none stored but this one: said in the select itself, which waits for a file
+  next.replaceChildren(...(data.encounters.length
+    ? data.encounters.map((n) => el("option", { value: n }, n))
+    : [el("option", { value: "" }, "no other encounter stored: choose a file")]));
+  next.disabled = !data.encounters.length;
 }
 
 // The table moved on (app.js): shown while the fight is over, hidden when it reopens.
