@@ -40,6 +40,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, ClassVar
 
+import anyio
 import anyio.to_thread
 import yaml
 from starlette.applications import Starlette
@@ -68,7 +69,7 @@ from fracas.web.setup import SETUP_BODY, SetupKey, setup_routes
 from fracas.web.sheet import sheet_routes
 from fracas.web.shown import page_state
 
-__all__ = ["GZIP_FROM", "STATIC", "body_limit", "create_app"]
+__all__ = ["GZIP_FROM", "STATIC", "body_limit", "create_app", "warm"]
 
 STATIC = Path(__file__).parent / "static"
 
@@ -158,6 +159,22 @@ API_BODY = Limit(
     MAX_MESSAGE,
     f"a body of more than {MAX_MESSAGE:,} bytes; the game master's page sends at most that",
 )
+
+
+def warm() -> None:
+    """The table page and the files it names (``/static/...``) read, gzipped and kept
+    now, as :class:`Static` and :func:`page_response` keep them, the file types known,
+    and anyio's worker threads imported (StaticFiles looks a file up in one): ``fracas
+    serve`` calls it before it prints its links, so the first load does not wait on
+    the server's own first time (the first static file of a fresh server took 28 ms,
+    21 of them anyio's asyncio backend imported, on the server's one loop)."""
+    anyio.run(anyio.to_thread.run_sync, lambda: None)  # the backend, as uvicorn's loop uses it
+    page = page_response("index.html").body
+    static = Static(directory=STATIC)
+    for name in sorted(set(re.findall(rb'"/static/([\w.-]+)"', page))):
+        full_path, stat_result = static.lookup_path(name.decode())
+        if stat_result is not None:
+            static._kept_file(full_path, stat_result)
 
 
 def body_limit(method: str, path: str) -> Limit:

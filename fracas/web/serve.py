@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fracas.errors import FracasError
 from fracas.io.store import EncounterStore, open_store
 from fracas.table import SetPolicy, Table, TableService
-from fracas.web.app import create_app
+from fracas.web.app import create_app, warm
 from fracas.web.collector import Collector
 from fracas.web.guard import Site, server_config
 from fracas.web.links import GM_ID, Links, add_player_links, secret_for
@@ -173,6 +173,7 @@ def _run(
     gm_tokens: dict[str, str] = {}
     workers = pool()
     app = create_app(service, links, workers, key, gm_tokens, site)
+    warm()  # the page's files ready before a link is printed
     config = server_config(app)  # frames, bodies and headers bounded (fracas.web.guard)
     config.load()  # its protocols imported now, to be frozen with the rest
     server = uvicorn.Server(config)

@@ -8,13 +8,15 @@ under 60 KB on the wire."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from starlette.testclient import TestClient
 
 from fracas.table import TableService
-from fracas.web.app import GZIP_FROM, STATIC, create_app
+from fracas.web.app import GZIP_FROM, STATIC, Static, _pages, create_app, warm
 from fracas.web.setup import SetupKey
 from tests.web.support import served
 
@@ -101,3 +103,25 @@ def test_the_game_masters_first_load_is_under_60_kb_on_the_wire(tmp_path: Path) 
             assert r.status_code == 200, path
             wire += int(r.headers["content-length"])
         assert wire < FIRST_LOAD, wire
+
+
+def test_warm_keeps_the_table_pages_files_before_a_first_load() -> None:
+    """``fracas serve`` calls ``warm`` before it prints its links (issue 35, "speed"):
+    the page and every file it names are kept (read, gzipped) and anyio's thread
+    backend is loaded, so a fresh server's first load does not pay for them."""
+    Static._kept.clear()
+    _pages.clear()
+    warm()
+    named = re.findall(r'"/static/([\w.-]+)"', (STATIC / "index.html").read_text())
+    assert set(named) == {"favicon.svg", "app.css", "app.bundle.js"} | _imports(PAGE_SCRIPT)
+    assert {Path(p).name for p in Static._kept} == set(named)
+    assert "index.html" in _pages
+    # anyio's asyncio backend, loaded by warm and not before (a fresh process: this
+    # one's test clients have loaded it already)
+    backend = "anyio._backends._asyncio"
+    probe = (
+        f"import sys; from fracas.web.app import warm; before = {backend!r} in sys.modules; "
+        f"warm(); print(before, {backend!r} in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "True"], done.stderr
