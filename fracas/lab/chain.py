@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.errors import FracasError
+from fracas.lab.collect import fewer_collections
 from fracas.lab.fight import DRAW, canonical, outcome, sides_of
 from fracas.lab.keys import chain_key
 from fracas.lab.policy import Policy
@@ -164,7 +165,8 @@ class Chain:
         """
         begun = time.monotonic()
         try:
-            self._grow(stop)
+            with fewer_collections():
+                self._grow(stop)
         finally:
             self.spent += time.monotonic() - begun
 
@@ -223,7 +225,8 @@ class Chain:
 
     def exact(self) -> Solved:
         """The chain solved in Fractions (every state's odds)."""
-        values, rounds = _solve(_passed_through(self.edges, self.ends), self.ends, self.labels)
+        with fewer_collections():
+            values, rounds = _solve(_passed_through(self.edges, self.ends), self.ends, self.labels)
         return Solved(self, "exact", values, rounds)
 
     def floating(self) -> Solved:

@@ -4,7 +4,6 @@ over every face by :func:`~fracas.dice.exact.enumerate_exact`)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -17,6 +16,7 @@ from fracas.engine.play import Engine, plan
 from fracas.errors import FracasError
 from fracas.io.files import EncounterFile
 from fracas.model import Action, Encounter, Event, fold
+from fracas.model.frozen import evolve
 from fracas.rulesets.base import Ruleset, decided, is_down
 from fracas.rulesets.steps import roll_all
 
@@ -74,7 +74,7 @@ def canonical(state: Encounter) -> Encounter:
     :data:`ROUND_FOLD` (every other field as it is: equal states hash equal)."""
     if state.round <= ROUND_FOLD:
         return state
-    return dataclasses.replace(state, round=ROUND_FOLD)
+    return evolve(state, round=ROUND_FOLD)  # replace's copy, without __init__
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,14 @@ def next_states(
             return fold(state, changing)
         return changing
 
+    if not action.dice and max_paths >= 1:
+        try:
+            only = events_of(_NO_DICE)
+        except _Rolled:
+            pass
+        else:  # no die rolled: the one path enumerate_exact would take, without it
+            after = only if isinstance(only, Encounter) else fold_runs(state, [only])[only]  # type: ignore[list-item,index]
+            return Outcomes({after: _ONE}, 1, _ZERO)
     dist = roll_paths(ruleset, events_of, given=action.dice, max_paths=max_paths, pin=pin)
     out: dict[Encounter, Fraction] = {}
     runs = [key for key in dist.outcomes if not isinstance(key, Encounter)]
@@ -123,6 +131,28 @@ def next_states(
         after = key if isinstance(key, Encounter) else folded[key]  # type: ignore[index]
         out[after] = out.get(after, Fraction(0)) + p
     return Outcomes(out, dist.paths, dist.truncated)
+
+
+_ONE = Fraction(1)
+_ZERO = Fraction(0)
+
+
+class _Rolled(Exception):
+    """A die was asked for: the action is not one without dice."""
+
+
+class _NoDice:
+    """Dice that refuse every roll (issue 34). An action that finishes with them rolled
+    no die (a walk, the end of a turn): its one outcome has probability 1, one path,
+    nothing cut, as :func:`roll_paths` finds it, without the enumerator's set-up. A die
+    the ruleset pins (``odds_relevant`` false) is still a roll asked for: refused here
+    too, and the action goes the enumerator's way."""
+
+    def roll(self, sides: int, label: str, *, of: str | None = None, n: int | None = None) -> int:
+        raise _Rolled
+
+
+_NO_DICE = _NoDice()
 
 
 def roll_paths(

@@ -43,7 +43,7 @@ from fracas.engine.play import begin_turn
 from fracas.errors import FracasError
 from fracas.io.files import Tactic
 from fracas.model import Action, Encounter, Turn, fold
-from fracas.model.frozen import freeze
+from fracas.model.frozen import evolve
 from fracas.model.grid import Tile
 from fracas.rulesets.base import ActionSpec, distance, is_down, walk
 
@@ -185,7 +185,11 @@ def rank(policy: Policy, state: Encounter, *, every: bool = False) -> list[Plan]
         return found
 
     # approach: nothing in reach at its next turn from here
-    if tactic.approach and not _in_reach(policy, state, actor, enemies, tactic):
+    if (
+        tactic.approach
+        and _out_of_reach(policy, state, enemies)
+        and not _in_reach(policy, state, actor, enemies, tactic)
+    ):
         out += _approaches(policy, state, enemies, tactic, order)
     found = done(APPROACH)
     if found is not None:
@@ -270,21 +274,21 @@ def attacks(
         if spec.targets == "none" or spec.off_turn:
             continue
         for plain in combos(spec, param_choices(rs, state, actor, spec), tactic):
-            params = freeze(plain)  # frozen once: every action of it shares one (its hash)
+            make = policy.action  # one object per candidate: its hash worked out once
             ok = [
                 a
                 for t in enemies
-                if policy.decides(state, a := Action(actor, spec.name, t, params=params))
+                if policy.decides(state, a := make(actor, spec.name, t, None, plain))
             ]
             out += ok
             if spec.targets == "combatants" and len(ok) > 1:
                 many = tuple(a.target for a in ok)
-                group = Action(actor, spec.name, params={**params, "targets": many})
+                group = make(actor, spec.name, None, None, {**plain, "targets": many})
                 if policy.decides(state, group):
                     out.append(group)
             if tiles and spec.targets == "combatant_or_tile" and ok:
                 for tile in _next_to(state, enemies):
-                    a = Action(actor, spec.name, at=tile, params=params)
+                    a = make(actor, spec.name, None, tile, plain)
                     if policy.decides(state, a):
                         out.append(a)
     return narrow(policy, state, out, tactic)
@@ -423,6 +427,24 @@ def _walks(
     return out
 
 
+def _out_of_reach(policy: Policy, state: Encounter, enemies: list[str]) -> bool:
+    """Whether some enemy stands farther than the actor's farthest reach: else
+    :func:`_approaches` has no walk to offer, and whether an attack is in reach at its
+    next turn (:func:`_in_reach`, a turn's start and every attack decided) need not be
+    asked."""
+    rs = policy.ruleset
+    me = state.get(state.turn.actor)
+    here = me.at
+    if here is None:
+        return False
+    far = max(reaches(policy, state, me.id))
+    for e in enemies:
+        at = state.get(e).at
+        if at is not None and distance(rs, here, at) > far:
+            return True
+    return False
+
+
 def _approaches(
     policy: Policy,
     state: Encounter,
@@ -477,7 +499,7 @@ def _untargeted(policy: Policy, state: Encounter, tactic: Tactic) -> list[tuple[
     actor = state.turn.actor
     out: list[tuple[Action, Encounter]] = []
     tries = [
-        Action(actor, spec.name, params=params)
+        policy.action(actor, spec.name, None, None, params)
         for spec in rs.contract.actions
         if spec.targets == "none" and not spec.off_turn
         for params in combos(spec, param_choices(rs, state, actor, spec), tactic)
@@ -505,7 +527,7 @@ def fresh(policy: Policy, state: Encounter, actor: str) -> Encounter:
     """``state`` at the start of ``actor``'s next turn as things stand: its start-of-turn
     effects (AP back, a Defend over), nobody else having acted."""
     rs = policy.ruleset
-    base = replace(state, turn=Turn(actor))
+    base = evolve(state, turn=Turn(actor))  # replace's copy, without __init__
     try:
         return fold(base, begin_turn(rs, base, actor, state.round, _Ones()))
     except FracasError:

@@ -20,6 +20,7 @@ from fracas.dice.source import RandomDice
 from fracas.engine.play import plan
 from fracas.errors import FracasError
 from fracas.io.files import EncounterFile, parse_text
+from fracas.lab.collect import fewer_collections
 from fracas.lab.fight import DRAW, file_start, outcome, sides_of
 from fracas.lab.policy import Policy
 from fracas.model import Encounter, fold
@@ -137,6 +138,20 @@ def play(
     seeded from ``rng``; ``stop`` (asked between fights) ends the run early: the tally
     counts the fights played. ``abandon``: ``stop`` is asked between actions too, and
     a fight it stops is dropped, not counted (a slice of work that must end in time)."""
+    with fewer_collections():
+        return _play(rs, start, policy, rng, fights, max_rounds, stop, abandon)
+
+
+def _play(
+    rs: Ruleset,
+    start: Encounter,
+    policy: Policy,
+    rng: random.Random,
+    fights: int,
+    max_rounds: int,
+    stop: Callable[[], bool] | None,
+    abandon: bool,
+) -> Tally:
     out = Tally()
     ids = list(start.combatants)
     for _ in range(fights):

@@ -41,6 +41,7 @@ from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.folds import Scaled
 from fracas.lab.watch import Notes, watched
 from fracas.model import Action, Combatant, Encounter, Event, fold
+from fracas.model.frozen import evolve
 from fracas.rulesets.base import Ruleset, decided, memos_on
 from fracas.rulesets.steps import Then
 
@@ -186,7 +187,7 @@ class _Read:
 
 
 def _blind(c: Combatant | None) -> Combatant | None:
-    return None if c is None else dataclasses.replace(c, hp=0, max_hp=0)
+    return None if c is None else evolve(c, hp=0, max_hp=0)  # replace's, without __init__
 
 
 # --- the traces ----------------------------------------------------------------

@@ -320,7 +320,17 @@ class StatusCleared(Event):
         return f"  {state.name(self.target)} is no longer {self.status}"
 
 
-_CHANGES_ONE = frozenset({Damaged.apply, StatusSet.apply, StatusCleared.apply})
+def apply_to_target(event: Any, state: Encounter) -> Encounter:
+    """The :meth:`~Event.apply` of an event that reads and changes its ``target`` alone,
+    as its ``changed(c)`` says (that of :class:`Damaged`). A ruleset's event of one
+    combatant says ``apply = apply_to_target`` and writes ``changed``: then
+    :func:`changes_one` knows it, and exact odds and the lab's scores follow its changes
+    per combatant instead of folding a whole state per run (issue 34: wasteland's limb
+    damage)."""
+    return state.with_combatant(event.changed(state.get(event.target)))
+
+
+_CHANGES_ONE = frozenset({Damaged.apply, StatusSet.apply, StatusCleared.apply, apply_to_target})
 
 
 def changes_one(kind: type[Event]) -> bool:

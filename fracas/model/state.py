@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.model.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, freeze
+from fracas.model.frozen import EMPTY, SCALARS, FrozenDict, HashKept, evolve, freeze, kept_hash
 from fracas.model.grid import Tile
 
 __all__ = [
@@ -312,8 +312,9 @@ class Encounter(HashKept):
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
-    """One action as the file (or the prompt) gives it."""
+class Action(HashKept):
+    """One action as the file (or the prompt) gives it. Its hash is kept once asked
+    for (the tactics' memos hash the same candidate actions again and again)."""
 
     actor: str
     """A combatant's id; :data:`NO_ACTOR` for the game master's own free roll."""
@@ -326,3 +327,5 @@ class Action:
     def __post_init__(self) -> None:
         _frozen(self, "params")
         _frozen(self, "dice")
+
+    __hash__ = kept_hash

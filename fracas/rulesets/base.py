@@ -640,7 +640,14 @@ def costs_of(rules: Ruleset, state: Encounter, action: Action) -> tuple[Cost, ..
 
 def is_down(rules: Rules[Any], c: Combatant) -> bool:
     """Out of the fight: 0 HP, or a status of the contract's ``down_statuses``."""
-    return c.hp == 0 or any(s in c.statuses for s in rules.contract.down_statuses)
+    if c.hp == 0:
+        return True
+    statuses = c.statuses
+    if statuses:  # a loop, not any() over a generator: the lab asks this of every state
+        for s in rules.contract.down_statuses:
+            if s in statuses:
+                return True
+    return False
 
 
 def metric_name(rules: Rules[Any]) -> str:
@@ -702,10 +709,28 @@ def walk(rules: Rules[Any], state: Encounter, actor: str, to: Tile) -> Action | 
         here = state.get(actor).at
         if here is None:
             return None
-        return Action(actor, "move", params={"to": to, own: distance(rules, here, to)})
+        return _walk_of(actor, to, own, distance(rules, here, to))
     if state.table.move <= 0:
         return None
-    return Action(actor, "move", params={"to": to, "walk": True})
+    return _walk_of(actor, to, "walk", True)
+
+
+_WALKS: dict[tuple[str, Tile, str, object], Action] = {}
+"""The walks made so far, one object per distinct one: the tactics try the same walks
+in state after state, and every try hashes it (its hash is kept on the object)."""
+
+
+def _walk_of(actor: str, to: Tile, name: str, value: int | bool) -> Action:
+    key = (actor, to, name, value if type(value) is int else (value,))
+    try:
+        found = _WALKS.get(key)
+    except TypeError:  # a tile given as a list: a new object
+        return Action(actor, "move", params={"to": to, name: value})
+    if found is None:
+        if len(_WALKS) >= 10_000:
+            _WALKS.clear()
+        found = _WALKS[key] = Action(actor, "move", params={"to": to, name: value})
+    return found
 
 
 def presenter_of(rules: Ruleset) -> Presenter:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from fracas.model import Damaged, Encounter, Event
+from fracas.model import Combatant, Damaged, Encounter, Event
+from fracas.model.events import apply_to_target
 from fracas.model.frozen import evolve
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.soak.sheet import Sheet
@@ -212,8 +213,12 @@ class Eroded(Event):
     target: str
     av: int
 
-    def apply(self, state: Encounter) -> Encounter:
-        return state.with_sheet(state.get(self.target), av=self.av)
+    def changed(self, c: Combatant) -> Combatant:
+        """``c``, its target, after it: it reads and changes the target alone
+        (``fracas.model.events.changes_one``), what ``with_sheet`` puts in."""
+        return evolve(c, sheet=evolve(c.sheet, av=self.av))
+
+    apply = apply_to_target
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +278,12 @@ class Wounded(Event):
     target: str
     why: str
 
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        return state.with_sheet(c, wounds=sheet_as(c, Sheet).wounds + 1)
+    def changed(self, c: Combatant) -> Combatant:
+        """``c``, its target, after it: it reads and changes the target alone
+        (``fracas.model.events.changes_one``), what ``with_sheet`` puts in."""
+        return evolve(c, sheet=evolve(c.sheet, wounds=sheet_as(c, Sheet).wounds + 1))
+
+    apply = apply_to_target
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.target)

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from fracas.model import Combatant, Encounter, Event
+from fracas.model.events import apply_to_target
+from fracas.model.frozen import evolve
 from fracas.model.grid import Tile
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.hands import equipped, held, with_hand
@@ -84,9 +86,12 @@ class TemporaryDamage(Event):
     def after(self, c: Combatant) -> int:
         return max(0, _sheet(c).temporary_damage + self.amount)
 
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
-        return state.with_sheet(c, temporary_damage=self.after(c))
+    def changed(self, c: Combatant) -> Combatant:
+        """``c``, its target, after it: it reads and changes the target alone
+        (``fracas.model.events.changes_one``), what ``with_sheet`` puts in."""
+        return evolve(c, sheet=evolve(c.sheet, temporary_damage=self.after(c)))
+
+    apply = apply_to_target
 
     def describe(self, state: Encounter) -> str | None:
         c = state.get(self.target)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from fracas.model import Encounter, Event, StatusSet
+from fracas.model import Combatant, Encounter, Event, StatusSet
+from fracas.model.events import apply_to_target
 from fracas.model.frozen import FrozenDict, evolve, freeze
 from fracas.rulesets.base import sheet_as
 from fracas.rulesets.wasteland.data import Injury, LimbName
@@ -47,10 +48,15 @@ def _with_weapon(state: Encounter, cid: str, index: int, **changes: Any) -> Enco
 def _with_limb(state: Encounter, cid: str, limb: LimbName, **changes: Any) -> Encounter:
     """``state`` with ``cid``'s ``limb`` changed (a limb the sheet does not name yet
     starts from the defaults)."""
-    c = state.get(cid)
+    return state.with_combatant(_limb_changed(state.get(cid), limb, **changes))
+
+
+def _limb_changed(c: Combatant, limb: LimbName, **changes: Any) -> Combatant:
+    """``c`` with its ``limb`` changed: what ``state.with_sheet(c, limbs=...)`` puts in
+    (the limbs a built ``FrozenDict``, kept as it is)."""
     limbs = sheet_as(c, Sheet).limbs
     new = evolve(limbs.get(limb) or freeze(Limb()), **{k: freeze(v) for k, v in changes.items()})
-    return state.with_sheet(c, limbs=FrozenDict({**limbs, limb: new}))
+    return evolve(c, sheet=evolve(c.sheet, limbs=FrozenDict({**limbs, limb: new})))
 
 
 def _limb(name: str) -> str:
@@ -254,9 +260,13 @@ class LimbDamaged(Event):
     gained: bool
     """True when this damage crippled the limb or escalated its injury."""
 
-    def apply(self, state: Encounter) -> Encounter:
+    def changed(self, c: Combatant) -> Combatant:
+        """``c``, its target, after it: it reads and changes the target's limb alone
+        (``fracas.model.events.changes_one``)."""
         changes = {"ct": self.ct, "injury": self.injury, "injury_dc": self.injury_dc}
-        return _with_limb(state, self.target, self.limb, **changes)
+        return _limb_changed(c, self.limb, **changes)
+
+    apply = apply_to_target
 
     def describe(self, state: Encounter) -> str | None:
         how = "" if self.solid else " (glancing: half)"
