@@ -136,7 +136,7 @@ def _kinds() -> list[tuple[type[Any], bool]]:
         (StatusCleared, True),
         (EffectGained, True),  # a StatusSet with its own line
         (PeekEnded, True),
-        (Harmed, False),  # SK-15: its own apply (the health track)
+        (Harmed, True),  # SK-15: the health track and hp, its target's alone
         (Attempted, False),
         (FieldsSet, False),
         (ValueSet, False),

@@ -254,13 +254,15 @@ class Harmed(Damaged):
 
     kind: str = "superficial"
 
-    def apply(self, state: Encounter) -> Encounter:
-        c = state.get(self.target)
+    def changed(self, c: Combatant) -> Combatant:
+        """``c``, its target, after it: the track taken and ``hp`` from the track. It
+        reads and changes the target alone (``fracas.model.events.changes_one``: exact
+        odds and the lab's scores follow it per combatant, issue 34)."""
         sheet = sheet_as(c, Sheet)
-        taken = getattr(sheet, self.kind) + self.amount
-        new = evolve(sheet, **{self.kind: taken})
-        hp = health(c.max_hp, new.superficial, new.aggravated)
-        return state.with_combatant(evolve(c, sheet=new, hp=hp))
+        new = evolve(sheet, **{self.kind: getattr(sheet, self.kind) + self.amount})
+        return evolve(c, sheet=new, hp=health(c.max_hp, new.superficial, new.aggravated))
+
+    apply = apply_to_target
 
     def describe(self, state: Encounter) -> str | None:
         return self.line(state, f"{self.kind} damage")
