@@ -42,7 +42,7 @@ from fracas.dice.d20_tree import (
 )
 from fracas.errors import FracasError
 
-__all__ = ["DEPTH", "MAX_STATES", "FreeOdds", "free_odds"]
+__all__ = ["DEPTH", "MAX_STATES", "FreeOdds", "dice_paths", "free_odds"]
 
 DEPTH = 12
 """New dice an exploding die's chain may add before it is cut (``e`` on each die alone)."""
@@ -145,6 +145,21 @@ def free_odds(node: Node, text: str, depth: int = DEPTH) -> FreeOdds:
 
 
 # --- totals -------------------------------------------------------------------------
+
+
+def dice_paths(node: Node) -> int:
+    """The rolls of a notation's dice as written (rerolls and explosions aside): the
+    dice paths a die-by-die enumeration would take (``2d6``: 36), the count the odds of
+    an action give beside a pooled roll's."""
+    if isinstance(node, DiceN):
+        return int(len(node.faces()) ** node.num)
+    if isinstance(node, BinOp):
+        return dice_paths(node.left) * dice_paths(node.right)
+    if isinstance(node, NumSet):
+        return math.prod(dice_paths(v) for v in node.values)
+    if isinstance(node, Literal):
+        return 1
+    return dice_paths(node.value)
 
 
 def _point(v: Value) -> Dist:

@@ -45,6 +45,7 @@ from fracas.io.files import Tactic
 from fracas.model import Action, Encounter, Turn, fold
 from fracas.model.frozen import evolve
 from fracas.model.grid import Tile
+from fracas.model.state import kept_action
 from fracas.rulesets.base import ActionSpec, distance, is_down, walk
 
 if TYPE_CHECKING:
@@ -274,21 +275,20 @@ def attacks(
         if spec.targets == "none" or spec.off_turn:
             continue
         for plain in combos(spec, param_choices(rs, state, actor, spec), tactic):
-            make = policy.action  # one object per candidate: its hash worked out once
             ok = [
                 a
                 for t in enemies
-                if policy.decides(state, a := make(actor, spec.name, t, None, plain))
+                if policy.decides(state, a := kept_action(actor, spec.name, t, None, plain))
             ]
             out += ok
             if spec.targets == "combatants" and len(ok) > 1:
                 many = tuple(a.target for a in ok)
-                group = make(actor, spec.name, None, None, {**plain, "targets": many})
+                group = kept_action(actor, spec.name, None, None, {**plain, "targets": many})
                 if policy.decides(state, group):
                     out.append(group)
             if tiles and spec.targets == "combatant_or_tile" and ok:
                 for tile in _next_to(state, enemies):
-                    a = make(actor, spec.name, None, tile, plain)
+                    a = kept_action(actor, spec.name, None, tile, plain)
                     if policy.decides(state, a):
                         out.append(a)
     return narrow(policy, state, out, tactic)
@@ -499,7 +499,7 @@ def _untargeted(policy: Policy, state: Encounter, tactic: Tactic) -> list[tuple[
     actor = state.turn.actor
     out: list[tuple[Action, Encounter]] = []
     tries = [
-        policy.action(actor, spec.name, None, None, params)
+        kept_action(actor, spec.name, None, None, params)
         for spec in rs.contract.actions
         if spec.targets == "none" and not spec.off_turn
         for params in combos(spec, param_choices(rs, state, actor, spec), tactic)

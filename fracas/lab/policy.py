@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
-from typing import Any
 
 from fracas.dice.source import RandomDice
 from fracas.engine.play import plan
@@ -35,7 +34,6 @@ from fracas.lab.presets import at_random, naive
 from fracas.lab.transitions import Transitions
 from fracas.lab.watch import peek
 from fracas.model import Action, Encounter, fold
-from fracas.model.grid import Tile
 from fracas.rulesets.base import Presenter, Ruleset, presenter_of
 from fracas.rulesets.memo import decision_of, fields_but_combatants, memos_on
 
@@ -77,7 +75,6 @@ class Policy:
         self._shared: dict[Hashable, Score] = {}
         self._fold_reads: dict[Hashable, list[tuple[str, ...]]] = {}
         self._choices: dict[Encounter, Action] = {}
-        self._actions: dict[Hashable, Action] = {}
         self.transitions = Transitions(ruleset)
         """The exact next states of actions, shared with the chain (``win``)."""
         self.sampled = 0
@@ -121,30 +118,6 @@ class Policy:
         found = self._presenter
         if found is None:
             found = self._presenter = presenter_of(self.ruleset)
-        return found
-
-    def action(
-        self,
-        actor: str,
-        do: str,
-        target: str | None,
-        at: Tile | None,
-        params: Mapping[str, Any],
-    ) -> Action:
-        """The candidate action with these fields, one object per distinct value (kept
-        per policy), so that its hash is worked out once: the tactics try the same
-        candidates in state after state, and every try hashes it (the memos' keys).
-        Each parameter's type is in the key with its value (``True`` is not ``1``)."""
-        try:
-            items = tuple([(k, type(v), v) for k, v in params.items()]) if params else ()
-            key = (actor, do, target, at, items)
-            found = self._actions.get(key)
-        except TypeError:  # an unhashable parameter: a new object each time
-            return Action(actor, do, target, at, params=params)
-        if found is None:
-            if len(self._actions) >= _CACHE:
-                self._actions.clear()
-            found = self._actions[key] = Action(actor, do, target, at, params=params)
         return found
 
     def decides(self, state: Encounter, action: Action) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "Policy",
     "Statuses",
     "Turn",
+    "kept_action",
 ]
 
 NO_ACTOR = ""
@@ -329,3 +330,33 @@ class Action(HashKept):
         _frozen(self, "dice")
 
     __hash__ = kept_hash
+
+
+KEPT_ACTIONS = 100_000
+"""Actions :func:`kept_action` keeps at most (then it starts again)."""
+_kept_actions: dict[tuple[Any, ...], Action] = {}
+
+
+def kept_action(
+    actor: str,
+    do: str,
+    target: str | None = None,
+    at: Tile | None = None,
+    params: Mapping[str, Any] = EMPTY,
+) -> Action:
+    """The action with these fields, one object per distinct value while kept, so that
+    its hash (kept on it) is worked out once: the lab tries the same candidate actions
+    and walks in state after state, and every try hashes it. A parameter's type is in
+    the key with its value (``True`` is not ``1``); an unhashable one (a tile given as a
+    list) makes a new object each time."""
+    try:
+        items = tuple([(k, type(v), v) for k, v in params.items()]) if params else ()
+        key = (actor, do, target, at, items)
+        found = _kept_actions.get(key)
+    except TypeError:
+        return Action(actor, do, target, at, params=params)
+    if found is None:
+        if len(_kept_actions) >= KEPT_ACTIONS:
+            _kept_actions.clear()
+        found = _kept_actions[key] = Action(actor, do, target, at, params=params)
+    return found

@@ -36,7 +36,6 @@ from fracas.rulesets.steps import roll_all
 
 if TYPE_CHECKING:
     from fracas.dice.d20_odds import FreeOdds
-    from fracas.dice.d20_tree import Node
 
 __all__ = ["ODDS_PATHS", "ODDS_SAMPLES", "CombatantOdds", "Estimate", "Odds", "action_odds"]
 
@@ -288,31 +287,14 @@ def _pooled_roll(action: Action, depth: int) -> Odds | None:
     text = action.params.get("notation")
     if action.do != "roll" or action.dice or not isinstance(text, str) or "!" in text:
         return None
-    from fracas.dice.d20_odds import free_odds  # d20's grammar and icepool: only here
-    from fracas.dice.d20_tree import parse_free
+    from fracas.dice.d20_free import free_odds_of, parse_notation  # d20's grammar: only here
+    from fracas.dice.d20_odds import dice_paths
 
     try:
-        node = parse_free(text)
-        found = free_odds(node, text)
+        found = free_odds_of(text)
     except FracasError:
         return None
-    return Odds(_dice_paths(node), {}, Fraction(0), depth, roll=found)
-
-
-def _dice_paths(node: Node) -> int:
-    """The rolls of a notation's dice as written (rerolls and explosions aside): the
-    dice paths a die-by-die enumeration would take (``2d6``: 36)."""
-    from fracas.dice.d20_tree import BinOp, DiceN, Literal, NumSet
-
-    if isinstance(node, DiceN):
-        return int(len(node.faces()) ** node.num)
-    if isinstance(node, BinOp):
-        return _dice_paths(node.left) * _dice_paths(node.right)
-    if isinstance(node, NumSet):
-        return math.prod(_dice_paths(v) for v in node.values)
-    if isinstance(node, Literal):
-        return 1
-    return _dice_paths(node.value)
+    return Odds(dice_paths(parse_notation(text)), {}, Fraction(0), depth, roll=found)
 
 
 def _ids(action: Action, paths: Any) -> list[str]:

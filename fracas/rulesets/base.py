@@ -33,6 +33,7 @@ from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Combatant, Encounter, Event
 from fracas.model.frozen import canonical, freeze, thaw
 from fracas.model.grid import METRICS, Tile
+from fracas.model.state import kept_action
 from fracas.rulesets.memo import (
     RULE_ID,
     Decisions,
@@ -709,28 +710,10 @@ def walk(rules: Rules[Any], state: Encounter, actor: str, to: Tile) -> Action | 
         here = state.get(actor).at
         if here is None:
             return None
-        return _walk_of(actor, to, own, distance(rules, here, to))
+        return kept_action(actor, "move", params={"to": to, own: distance(rules, here, to)})
     if state.table.move <= 0:
         return None
-    return _walk_of(actor, to, "walk", True)
-
-
-_WALKS: dict[tuple[str, Tile, str, object], Action] = {}
-"""The walks made so far, one object per distinct one: the tactics try the same walks
-in state after state, and every try hashes it (its hash is kept on the object)."""
-
-
-def _walk_of(actor: str, to: Tile, name: str, value: int | bool) -> Action:
-    key = (actor, to, name, value if type(value) is int else (value,))
-    try:
-        found = _WALKS.get(key)
-    except TypeError:  # a tile given as a list: a new object
-        return Action(actor, "move", params={"to": to, name: value})
-    if found is None:
-        if len(_WALKS) >= 10_000:
-            _WALKS.clear()
-        found = _WALKS[key] = Action(actor, "move", params={"to": to, name: value})
-    return found
+    return kept_action(actor, "move", params={"to": to, "walk": True})
 
 
 def presenter_of(rules: Ruleset) -> Presenter:

@@ -233,7 +233,7 @@ def create_app(
         return list(ids)
 
     async def landing(request: Request) -> Response:
-        return static_page("landing.html")
+        return page_response("landing.html")
 
     async def favicon(request: Request) -> Response:
         return FileResponse(
@@ -247,7 +247,7 @@ def create_app(
             links.identify(request.path_params["token"])
         except LinkError as exc:
             return Response(f"{exc.message}\n", status_code=403, media_type="text/plain")
-        return static_page("index.html")
+        return page_response("index.html")
 
     async def state(request: Request) -> Response:
         encounter, link = who(request)
@@ -328,13 +328,12 @@ def create_app(
             headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
         )
 
-    def static_page(name: str) -> Response:
-        return page_response(name)
-
     extra = (
         []
         if setup is None
-        else setup_routes(tables, links, setup, {} if gm_tokens is None else gm_tokens, static_page)
+        else setup_routes(
+            tables, links, setup, {} if gm_tokens is None else gm_tokens, page_response
+        )
     )
 
     app = Starlette(

@@ -49,7 +49,6 @@ __all__ = [
     "Links",
     "Secret",
     "add_player_links",
-    "player_side",
     "secret_for",
 ]
 
@@ -468,17 +467,11 @@ class Links:
         return self._load(encounter).get(link_id)
 
 
-def player_side(table: Table) -> list[str]:
-    """The ids of the players' side: the side of the file's first combatant (as files
-    are written) but hidden combatants."""
-    return player_ids(table.state)
-
-
 def add_player_links(links: Links, table: Table) -> None:
     """One player link per player-side combatant, named after it."""
     state = table.state
     taken = {link.name for link in links.of(table.name)}
-    for cid in player_side(table):
+    for cid in player_ids(state):
         name = state.combatants[cid].name.strip()[:40].strip() or cid  # a name of spaces
         name = name if name not in taken and name.lower() != "gm" else f"{name[:30]} ({cid})"[:40]
         taken.add(name)

@@ -79,7 +79,7 @@ def start_links(
     """The game master's token and every player link not revoked: (name, the combatants
     it plays, token), the ones kept in the store (``renew``: new tokens, the old ones
     stop working). An encounter with no player link yet gets one per player-side
-    combatant (:func:`fracas.web.links.player_side`), named after the combatant."""
+    combatant (:func:`fracas.table.player_ids`), named after the combatant."""
     gm = links.gm(table.name, renew=renew)
     if renew:
         links.renew(table.name)
@@ -177,16 +177,17 @@ def _run(
     warm()  # the page's files ready before a link is printed
     config = server_config(app)  # frames, bodies and headers bounded (fracas.web.guard)
     config.load()  # its protocols imported now, to be frozen with the rest
-    announce: list[Callable[[], None]] = []  # what to print once uvicorn serves
 
     class Serving(uvicorn.Server):
         """uvicorn, saying what it serves once it does (see the module)."""
 
+        serving: Callable[[], None] | None = None
+        """What to say once it serves: the links."""
+
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
-            if self.started and not self.should_exit:
-                for said in announce:
-                    said()
+            if self.started and not self.should_exit and self.serving is not None:
+                self.serving()
 
     server = Serving(config)
     stopping.server = server
@@ -219,7 +220,7 @@ def _run(
                     timer = threading.Timer(0.8, webbrowser.open, [first])
                     timer.start()
 
-            announce.append(links_said)
+            server.serving = links_said
             collector.start()
             server.run(sockets=[sock])
     finally:

@@ -21,6 +21,7 @@ from fracas.lab.fight import file_start, next_states, outcome
 from fracas.lab.plans import _walks, enemies_of
 from fracas.lab.policy import Policy
 from fracas.model import Action, Encounter, fold
+from fracas.model.state import kept_action
 from fracas.rulesets.base import walk
 from tests.lab.duels import DC_PISTOL, duel
 
@@ -94,19 +95,18 @@ def test_issue_34_a_walk_is_one_certain_state() -> None:
 
 
 def test_issue_34_candidate_actions_are_one_object_per_value() -> None:
-    policy = Policy(parse_text(duel(DC_PISTOL, 8, 6)).ruleset)
-    a = policy.action("ana", "attack", "bo", None, {})
-    assert a is policy.action("ana", "attack", "bo", None, {})
+    a = kept_action("ana", "attack", "bo", None, {})
+    assert a is kept_action("ana", "attack", "bo", None, {})
     assert a == Action("ana", "attack", "bo")
     # a value's type is part of it: True is not 1, though they compare equal
     one, true = (
-        policy.action("ana", "x", None, None, {"n": 1}),
-        policy.action("ana", "x", None, None, {"n": True}),
+        kept_action("ana", "x", None, None, {"n": 1}),
+        kept_action("ana", "x", None, None, {"n": True}),
     )
     assert one is not true and type(true.params["n"]) is bool
     # an unhashable parameter: a new (equal) object each time
-    listed = policy.action("ana", "x", None, None, {"targets": ["bo"]})
-    assert listed == policy.action("ana", "x", None, None, {"targets": ["bo"]})
+    listed = kept_action("ana", "x", None, None, {"targets": ["bo"]})
+    assert listed == kept_action("ana", "x", None, None, {"targets": ["bo"]})
 
 
 def test_issue_34_an_actions_hash_is_kept_not_pickled() -> None:
