@@ -8,7 +8,10 @@ combatant (a copy of an enemy), reorders the initiative by keys, sets a conditio
 a duration, takes HP off a player's token and heals it by quick HP, and rolls a secret
 roll; a player drags its own token on the map; the players tap an attack and a target,
 read the exact odds in the preview and only then tap Confirm. After a few real attacks
-the game master finishes the enemies by quick HP, and every page shows who won."""
+the game master finishes the enemies by quick HP, and every page shows who won. Then
+(issue 12, Tests: a fight of every ruleset through the page) each page's log is the
+table's, line by line, as that person may see it, and the game master's order shows
+every combatant's HP as the table holds it."""
 
 from __future__ import annotations
 
@@ -22,6 +25,8 @@ import pytest
 
 from fracas.model import NO_ACTOR, Action, Combatant, Encounter
 from fracas.rulesets.base import is_down
+from fracas.table import Identity, View
+from fracas.web.shown import page_lines
 from fracas.words.render import outcome_words
 from tests.web.test_browser import NEEDS_CHROMIUM, SHOTS, Server, _centre_of, synced
 from tests.web.test_people_words import _plain as plain_words
@@ -314,6 +319,21 @@ def test_a_game_master_and_two_phones_play_the_example_to_the_winners_banner(
     for page in s.pages:
         page.wait_for_selector("#outcome:not([hidden])")
         assert page.locator("#outcome").inner_text() == words
+    # issue 12: each page's log is the table's as that person sees it, line by line
+    # (each line's words; its rules, where it cites any, behind the line's "Rules"), and
+    # the game master's order shows every combatant's HP as the table holds it
+    s.sync()
+    snapshot = table.snapshot()
+    seen = {gm: Identity.gm()}
+    seen.update({s.players[cid]: Identity.player(s.names[cid], cid) for cid in s.players})
+    for page, who in seen.items():
+        shown = page.evaluate(
+            "[...document.querySelectorAll('#log li')].map((li) => li.firstChild.textContent)"
+        )
+        assert shown == [line["text"] for line in page_lines(View(snapshot, who))], who
+    for c in table.state.combatants.values():
+        card = gm.locator("#order li", has_text=c.name).first.inner_text()
+        assert f"HP {c.hp}/{c.max_hp}" in card, (c.id, card)
     for phone in s.players.values():
         assert ROLL not in phone.locator("#log").inner_text()  # the secret roll stayed so
         # issue 35: a whole fight, as a player's page shows it (its whole log, its
