@@ -8,7 +8,8 @@ from functools import lru_cache
 
 from fracas.dice.source import Dice
 from fracas.model import ActionUsed, Attempted, Combatant, Encounter, Event
-from fracas.rulesets.base import Rules, sheet_as
+from fracas.rulesets.base import Decision, Rules, sheet_as
+from fracas.rulesets.steps import Then
 from fracas.rulesets.tier_duel.contest import Contest, side, wield
 from fracas.rulesets.tier_duel.damage import hit, skill_of
 from fracas.rulesets.tier_duel.data import CONTESTED, STEALTH_DAMAGE, Terms
@@ -78,8 +79,22 @@ def roll_stealth(options: Options, c: Contest, dice: Dice) -> list[Event]:
         return events
     if not reaches:
         return [*events, NoReach(actor.id, a.name, target.id, a.reach, c.distance)]
-    assert c.strike is not None
-    return [*events, *_struck(options, c, dice.roll(20, c.strike.label))]
+    # The strike is a step of its own (fracas.rulesets.steps): every pair of contest dice
+    # that won leaves the same state, so exact odds roll the strike once for all of them.
+    return [*events, Then(StealthStrike(c))]
+
+
+@dataclass(frozen=True, slots=True)
+class StealthStrike(Decision):
+    """TD-23, TD-24: the strike of a stealth contest won, rolled after the contest (a step:
+    ``fracas.rulesets.steps``)."""
+
+    contest: Contest
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        c = self.contest
+        assert c.strike is not None
+        return list(_struck(rules.options, c, dice.roll(20, c.strike.label)))
 
 
 @lru_cache(maxsize=1024)
