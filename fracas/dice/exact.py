@@ -21,14 +21,21 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from fracas.dice.budget import CHECK_EVERY, CUT_BY_TIME, Budget
 from fracas.dice.pools import Faces, Joint, JointKey, Key, Pool
 from fracas.dice.source import Dice, GivenDice, label_keys, label_of
 from fracas.errors import DiceError, FracasError
 
-__all__ = ["DEFAULT_MAX_PATHS", "DEFAULT_MAX_ROLLS", "Distribution", "enumerate_exact"]
+__all__ = [
+    "DEFAULT_MAX_PATHS",
+    "DEFAULT_MAX_ROLLS",
+    "Distribution",
+    "Progress",
+    "check_given_used",
+    "enumerate_exact",
+]
 
 K = TypeVar("K", bound=Hashable)
 
@@ -181,6 +188,9 @@ class Distribution(Generic[K]):
     """With ``fractions=False``: each result's probability as numerators per
     denominator (their sum), and ``outcomes`` left empty: a caller that goes on
     multiplying and adding them spares the reductions of a ``Fraction`` each time."""
+    taken: dict[str, int] = field(default_factory=dict)
+    """Per given label, the most values one path took (with ``progress``, counting the
+    steps' before)."""
 
 
 class _PathDice:
@@ -367,6 +377,7 @@ class _PathDice:
         return out
 
 
+@overload
 def enumerate_exact(
     fn: Callable[[Dice], K],
     *,
@@ -377,7 +388,37 @@ def enumerate_exact(
     budget: Budget | None = None,
     pools: bool = True,
     fractions: bool = True,
-) -> Distribution[K]:
+    progress: None = None,
+) -> Distribution[K]: ...
+
+
+@overload
+def enumerate_exact(
+    fn: Callable[[Dice], K],
+    *,
+    given: Mapping[str, Sequence[int]] | None = None,
+    max_rolls: int = DEFAULT_MAX_ROLLS,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    irrelevant: frozenset[str] = frozenset(),
+    budget: Budget | None = None,
+    pools: bool = True,
+    fractions: bool = True,
+    progress: Progress,
+) -> Distribution[tuple[K, Progress]]: ...
+
+
+def enumerate_exact(
+    fn: Callable[[Dice], K],
+    *,
+    given: Mapping[str, Sequence[int]] | None = None,
+    max_rolls: int = DEFAULT_MAX_ROLLS,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    irrelevant: frozenset[str] = frozenset(),
+    budget: Budget | None = None,
+    pools: bool = True,
+    fractions: bool = True,
+    progress: Progress | None = None,
+) -> Distribution[Any]:
     """The exact distribution of ``fn``'s result over every face of every die it rolls.
 
     Args:
@@ -392,6 +433,11 @@ def enumerate_exact(
         pools: draw a pool (``fracas.dice.pools``) as one branch per class; False:
             die by die (the plain enumeration tests compare with).
         fractions: False: the outcomes as integer ``counts`` per denominator only.
+        progress: a step of a roll whose given faces run across its steps: how far the
+            steps before took them (:data:`Progress`; ``()`` for the first). Each
+            result is then ``(fn's result, the progress after it)``, and a given value
+            this step leaves is the later steps' (``unused_die`` is the caller's:
+            :func:`check_given_used` over :attr:`Distribution.taken`).
 
     Raises:
         FracasError: ``too_many_paths`` when the space exceeds ``max_paths``;
@@ -405,6 +451,10 @@ def enumerate_exact(
     given = given or {}
     path = _PathDice(max_rolls, irrelevant, given, pools)
     used, matched, clashes = path.used, path.matched, path.clashes
+    start_used = {key: n for key, n, _ in progress or ()}
+    start_matched = {key: full for key, _, full in progress or ()}
+    # what a probe may still take: the values the steps before left
+    left = {key: values[start_used.get(key, 0) :] for key, values in given.items()}
     counts: dict[K, dict[int, int]] = {}
     cuts: dict[K, dict[int, int]] = {}
     truncated: dict[int, int] = {}
@@ -425,10 +475,15 @@ def enumerate_exact(
             used.clear()
             matched.clear()
             clashes.clear()
+            if progress:
+                used.update(start_used)
+                matched.update(start_matched)
         path.pos = 0
         path.draws = 0
         try:
-            result = fn(path)
+            result: Any = fn(path)
+            if progress is not None:
+                result = (result, _progress(used, matched))
         except _Truncated:
             den = path.dens[-1]
             truncated[den] = truncated.get(den, 0) + path.nums[-1]
@@ -447,7 +502,7 @@ def enumerate_exact(
         # the depth is nothing but cut paths, and there may be astronomically many.
         if runs in (_EARLY, _FORESIGHT) and runs <= max_paths:
             probes = _EARLY_PROBES if runs == _EARLY else _PROBES
-            about = _estimate_paths(fn, given, max_rolls, irrelevant, stop, probes)
+            about = _estimate_paths(fn, left, max_rolls, irrelevant, stop, probes)
             if about > _FORESIGHT_FACTOR * max_paths:
                 raise _too_many(max_paths, about, path.first_labels(3))
         if runs > max_paths:
@@ -465,7 +520,20 @@ def enumerate_exact(
                     taken[key] = n
         if not path.advance():
             break
-    for key, values in given.items():  # a given value no path rolls is an error (README, "Dice")
+    if progress is None:
+        check_given_used(given, taken)
+    lost = _mass(truncated) if truncated else _ZERO
+    cut = {key: _mass(by) for key, by in cuts.items()}
+    if not fractions:
+        return Distribution({}, paths, lost, max_rolls, cut_paths[0], cut, counts, taken)
+    outcomes = {key: _mass(by) for key, by in counts.items()}
+    return Distribution(outcomes, paths, lost, max_rolls, cut_paths[0], cut, taken=taken)
+
+
+def check_given_used(given: Mapping[str, Sequence[int]], taken: Mapping[str, int]) -> None:
+    """Refuse a given value no dice path rolls (README, "Dice"): ``taken``, the most
+    values of each given label one path took."""
+    for key, values in given.items():
         n = taken.get(key, 0)
         if n < len(values):
             raise DiceError(
@@ -475,12 +543,16 @@ def enumerate_exact(
                 else f"die label {key!r} has {len(values)} values but no dice path "
                 f"rolls it more than {n} time(s)",
             )
-    lost = _mass(truncated) if truncated else _ZERO
-    cut = {key: _mass(by) for key, by in cuts.items()}
-    if not fractions:
-        return Distribution({}, paths, lost, max_rolls, cut_paths[0], cut, counts)
-    outcomes = {key: _mass(by) for key, by in counts.items()}
-    return Distribution(outcomes, paths, lost, max_rolls, cut_paths[0], cut)
+
+
+Progress = tuple[tuple[str, int, str], ...]
+"""How far a roll's steps took its given faces: per given label a roll matched (sorted),
+the values taken and the first roll it matched (two rolls matching one short label are
+``ambiguous_die_label``, across the steps too)."""
+
+
+def _progress(used: Mapping[str, int], matched: Mapping[str, str]) -> Progress:
+    return tuple(sorted((key, used.get(key, 0), full) for key, full in matched.items()))
 
 
 _ZERO = Fraction(0)

@@ -44,7 +44,7 @@ ODDS_PATHS = 30_000
 before the odds become an estimate. A path costs 20-120 µs of CPU in most actions
 (about 1 ms in a Molotov's): the exact part of a request ends within about the 2.5 s
 the old wall-time budget gave it on a quiet machine. The wasteland 3-shot burst with
-its locations given (5,936 paths) is exact; a 50-shot burst (about 24 million) is
+its locations given (2,857 paths over its steps) is exact; a 50-shot burst (about 24 million) is
 refused after about 1,000 replays (Knuth's estimate, :mod:`fracas.dice.exact`)."""
 ODDS_SAMPLES = 2_000
 """Seeded samples an estimate takes (a 95% interval of at most ±2.2 points on a

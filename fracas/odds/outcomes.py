@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.dice.budget import Budget
-from fracas.dice.exact import enumerate_exact
+from fracas.dice.exact import Distribution, Progress, check_given_used, enumerate_exact
 from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.errors import FracasError
 from fracas.model import Combatant, Encounter, Event, fold
@@ -98,41 +98,19 @@ def exact_outcomes(
 ) -> Exact:
     """The exact outcomes of ``roller(before, decision, dice)``, step by step.
 
-    With dice given (their values are taken in order across the whole roll) the steps
-    are run inline in one enumeration; the pools still branch by class."""
+    With dice given (their values are taken in order across the whole roll) each node
+    holds how far the steps before it took them (:data:`~fracas.dice.exact.Progress`),
+    and a given value no path of any step rolls is refused at the end, as one
+    enumeration of the whole roll refuses it; the pools still branch by class."""
     out = Exact()
-    if given:
-
-        def inline(dice: Dice) -> tuple[Event, ...]:
-            return finished(run_steps(roller, before, decision, dice))
-
-        dist = enumerate_exact(
-            inline, given=given, max_rolls=max_rolls, irrelevant=skip,
-            max_paths=max_paths, budget=budget, pools=pools,
-        )  # fmt: skip
-        out.paths = dist.paths
-        sums: dict[tuple[Gone, Path], dict[int, int]] = {}
-        ends = Finals(ruleset, before)
-        for events, p in dist.outcomes.items():
-            _, path = ends.path((), events)
-            by = sums.setdefault((_NONE, path), {})
-            by[p.denominator] = by.get(p.denominator, 0) + p.numerator
-        out.den = math.lcm(*(d for by in sums.values() for d in by))
-        out.outcomes = {key: _over(by, out.den) for key, by in sums.items()}
-        for events, p in dist.cut.items():
-            _, lower = ends.path((), events)
-            out.cut.append(((), lower, p, _NONE))
-        plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
-        if plain:
-            out.cut.append(((), summary(ruleset, (), before), plain, _NONE))
-        return out
-    # Per node (known, settled, state, the step's odds key): its weight (numerators per
-    # denominator) and the step followed.
-    frontier: dict[tuple[Partial, Gone, Encounter, Hashable], list[Any]] = {
-        ((), _NONE, before, odds_key(decision)): [{1: 1}, decision]
+    # Per node (known, settled, state, the step's odds key, the given dice taken): its
+    # weight (numerators per denominator) and the step followed.
+    frontier: dict[tuple[Partial, Gone, Encounter, Hashable, Progress | None], list[Any]] = {
+        ((), _NONE, before, odds_key(decision), () if given else None): [{1: 1}, decision]
     }
     finals: dict[tuple[Gone, Path], dict[int, int]] = {}
     settled: dict[str, dict[Entry, dict[int, int]]] = {}
+    taken: dict[str, int] = {}  # per given label, the most values one path took
     while frontier:
         if out.paths >= max_paths:
             raise FracasError(
@@ -143,7 +121,7 @@ def exact_outcomes(
             )
         node = next(iter(frontier))
         weight, step = frontier.pop(node)
-        partial, gone, state, _ = node
+        partial, gone, state, _, progress = node
 
         def one(dice: Dice, state: Encounter = state, step: Any = step) -> tuple[Event, ...]:
             events = roller(state, step, dice)
@@ -151,13 +129,13 @@ def exact_outcomes(
                 return relevant(events)
             return finished(events)  # what its summary reads, and no more
 
-        dist = enumerate_exact(
-            one, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths - out.paths,
-            budget=budget, pools=pools, fractions=False,
-        )  # fmt: skip
+        dist = _enumerate(one, given, progress, max_rolls, skip, max_paths - out.paths,
+                          budget, pools)  # fmt: skip
         out.paths += dist.paths
+        for label, n in dist.taken.items():
+            taken[label] = max(n, taken.get(label, 0))
         downs, folds = Finals(ruleset, state), Folds(state)
-        for events, by in dist.counts.items():
+        for (events, after_progress), by in dist.counts.items():
             then = events[-1] if events and isinstance(events[-1], Then) else None
             if then is None:
                 _, path = downs.path(partial, events)
@@ -173,7 +151,7 @@ def exact_outcomes(
                         _add(settled.setdefault(cid, {}).setdefault(entry, {}), weight, by)
                     if done:
                         left = gone.union(done)
-                key = (known, left, after, odds_key(then.step))
+                key = (known, left, after, odds_key(then.step), after_progress)
                 found = frontier.get(key)
                 if found is None:
                     frontier[key] = [_add({}, weight, by), then.step]
@@ -182,13 +160,14 @@ def exact_outcomes(
         if not dist.truncated:
             continue
         mass = _mass(weight)
-        for events, p in dist.cut.items():
+        for (events, _), p in dist.cut.items():
             body = tuple(e for e in events if not isinstance(e, Then))
             _, lower = downs.path(partial, body)
             out.cut.append((partial, lower, mass * p, gone))
         plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
         if plain:
             out.cut.append((partial, summary(ruleset, partial, state), mass * plain, gone))
+    check_given_used(given, taken)
     # one denominator for the final summaries and the settled ones alike
     den = out.den = math.lcm(
         *(d for by in finals.values() for d in by),
@@ -200,6 +179,38 @@ def exact_outcomes(
         for cid, entries in settled.items()
     }
     return out
+
+
+def _enumerate(
+    one: Callable[[Dice], tuple[Event, ...]],
+    given: Mapping[str, Sequence[int]],
+    progress: Progress | None,
+    max_rolls: int,
+    skip: frozenset[str],
+    max_paths: int,
+    budget: Budget,
+    pools: bool,
+) -> Distribution[tuple[tuple[Event, ...], Progress | None]]:
+    """One step's enumeration, each result with the given dice taken after it (None
+    where no die is given)."""
+    if progress is None:
+        plain = enumerate_exact(
+            one, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths,
+            budget=budget, pools=pools, fractions=False,
+        )  # fmt: skip
+        return Distribution(
+            {},
+            plain.paths,
+            plain.truncated,
+            plain.depth,
+            plain.truncated_paths,
+            {(events, None): p for events, p in plain.cut.items()},
+            {(events, None): by for events, by in plain.counts.items()},
+        )
+    return enumerate_exact(  # type: ignore[return-value]
+        one, given=given, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths,
+        budget=budget, pools=pools, fractions=False, progress=progress,
+    )  # fmt: skip
 
 
 def _over(by: Mapping[int, int], den: int) -> int:
