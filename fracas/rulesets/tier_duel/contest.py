@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fracas.dice.pools import Faces, Joint, Part, Pool, roll_joint
 from fracas.dice.source import Dice
 from fracas.model import ActionUsed, Attempted, Combatant, Encounter, Event
+from fracas.model.frozen import evolve
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.tier_duel.damage import crossbow_hit, firearm_hit, hit, skill_of
 from fracas.rulesets.tier_duel.data import (
@@ -150,7 +151,16 @@ def decide_contest(
         verb = "shoots" if a.event == "crossbow" else "fires at"
         first = _combat_side("attack", actor, f"{verb} {what}", a)
         second = _defence_side(options, target)
-    return Contest(a.event, actor, target, distance, a, d, first, second)
+    return Contest(a.event, rolled(actor), rolled(target), distance, a, d, first, second)
+
+
+def rolled(c: Combatant) -> Combatant:
+    """``c`` as a contest keeps it: what its roll reads (its id, tile and sheet), with
+    its HP and its temporary damage (TD-5) at 0, which the roll never reads (only the
+    fold of its events does). So a contest decided at another HP is the same decision,
+    and its exact odds, enumerated once, serve every HP (issue 34)."""
+    sheet = sheet_as(c, Sheet)
+    return evolve(c, hp=0, max_hp=0, sheet=evolve(sheet, temporary_damage=0))
 
 
 def _automatic(

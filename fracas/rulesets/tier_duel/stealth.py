@@ -10,7 +10,7 @@ from fracas.dice.source import Dice
 from fracas.model import ActionUsed, Attempted, Combatant, Encounter, Event
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.steps import Then
-from fracas.rulesets.tier_duel.contest import Contest, side, wield
+from fracas.rulesets.tier_duel.contest import Contest, rolled, side, wield
 from fracas.rulesets.tier_duel.damage import hit, skill_of
 from fracas.rulesets.tier_duel.data import CONTESTED, STEALTH_DAMAGE, Terms
 from fracas.rulesets.tier_duel.events import NoReach, Revealed, StealthOutcome
@@ -57,7 +57,15 @@ def decide_stealth(options: Options, actor: Combatant, target: Combatant, distan
     parts = [(names.get(n, n), f * values[n]) for n, f in terms if n != "strike"]
     strike = side(actor.id, "strike", f"strikes with the {a.name}", parts)
     return Stealth(
-        "stealth", actor, target, distance, a, wield(options, target), first, second, strike
+        "stealth",
+        rolled(actor),
+        rolled(target),
+        distance,
+        a,
+        wield(options, target),
+        first,
+        second,
+        strike,
     )
 
 
