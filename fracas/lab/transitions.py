@@ -40,7 +40,7 @@ from fracas.engine.catalogue import GM_ACTION_NAMES
 from fracas.lab.fight import Outcomes, fold_runs, next_states, roll_paths
 from fracas.lab.folds import Scaled
 from fracas.lab.watch import Notes, watched
-from fracas.model import Action, Combatant, Encounter, Event, fold
+from fracas.model import Action, Combatant, Damaged, Encounter, Event, fold
 from fracas.model.frozen import evolve
 from fracas.rulesets.base import Ruleset, decided, memos_on
 from fracas.rulesets.steps import Then
@@ -472,7 +472,7 @@ def _enumerate(
             return kept[1]
         if traced:
             with _Reads.folding():
-                found = fold(now, head)
+                found = fold(now, _unknown_hp(now, head))
             if type(found) is not _Watched or (
                 type(object.__getattribute__(found, "combatants")) is not _WatchedCombatants
             ):
@@ -512,6 +512,23 @@ def _enumerate(
         return changing
 
     return roll_paths(ruleset, events_of, max_paths=max_paths)
+
+
+def _unknown_hp(state: Encounter, head: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The events a traced fold applies: all but the core's damage to a combatant whose
+    HP is traced (:class:`Damaged` changes nothing but the HP, from the HP): its HP
+    after is as unknown as before, and any later step that reads it is refused as the
+    first would be (a whelm's next target rolled after the damage to the one before)."""
+    if not any(type(e) is Damaged for e in head):
+        return head
+    combatants = object.__getattribute__(state, "combatants")
+    return tuple(
+        e
+        for e in head
+        if type(e) is not Damaged
+        or dict.get(combatants, e.target, None) is None
+        or dict.__getitem__(combatants, e.target).hp is not _TRACED
+    )
 
 
 _UNHASHABLE = "\0unhashable"

@@ -16,8 +16,17 @@ from fracas.engine.play import Engine
 from fracas.io.files import EncounterFile, load, parse_text
 from fracas.lab.fight import file_start, next_states, outcome
 from fracas.lab.policy import Policy
-from fracas.lab.transitions import _TRACED, Transitions, _Read, _Reads, _traced, _Used
-from fracas.model import Action, Encounter
+from fracas.lab.transitions import (
+    _TRACED,
+    Transitions,
+    _Read,
+    _Reads,
+    _roll_events,
+    _traced,
+    _Used,
+)
+from fracas.model import Action, Damaged, Encounter
+from fracas.rulesets.steps import Then
 from tests.lab.duels import DC_PISTOL, duel
 
 EXAMPLES = sorted(Path("examples").glob("*.yaml"))
@@ -152,3 +161,61 @@ def test_a_wide_look_reads_every_combatant() -> None:
     _ = state.turn
     assert _Reads.read() == _Read(("turn",), ("bo",))
     _Reads.reset()
+
+
+WHELM = """
+ruleset: escalation
+combatants:
+  - {id: ana, side: players, at: [0, 0], melee_rating: 3, whelm_rating: 2,
+     weapons: [{is: melee, name: sword}, {is: whelm, name: fireball}]}
+  - {id: bo, side: enemies, at: [1, 0], melee_rating: 1}
+  - {id: cy, side: enemies, at: [2, 2], size: small}
+"""
+
+
+def test_ES_8_a_whelm_on_two_is_shared_across_hp_though_it_folds_damage_between() -> None:
+    """ES-8 to ES-11: each target's trigger is a step of its own, rolled on the state
+    after the damage to the one before. That fold reads the damaged one's HP (HP stops at
+    0); no later step does, so the HP after it is left unknown in the trace, and one
+    enumeration serves every HP, each equal to the plain enumeration."""
+    ef = parse_text(WHELM)
+    start = file_start(ef)
+    t = Transitions(ef.ruleset)
+    action = Action("ana", "attack", params={"targets": ("bo", "cy"), "weapon": "fireball"})
+    for hp in (12, 5, 2, 1):
+        s = start.with_combatant(dataclasses.replace(start.get("bo"), hp=hp))
+        s = s.with_combatant(dataclasses.replace(s.get("cy"), hp=hp))
+        got = t.next_states(s, action, max_paths=10**5)
+        want = next_states(ef.ruleset, s, action, max_paths=10**5)
+        assert got.states == want.states and len(got.states) > 2
+    assert (t.enumerations, t.shared) == (1, 3)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Hurt:
+    """A toy roll: 1 damage to bo, then (a step of its own) a d2 only where bo is still
+    above 1 HP: the step after the fold reads the HP the damage left."""
+
+    def roll(self, rules: Any, state: Encounter, dice: Any) -> list[Any]:
+        return [Damaged("bo", 1), Then(_AfterHurt())]
+
+
+@dataclasses.dataclass(frozen=True)
+class _AfterHurt:
+    def roll(self, rules: Any, state: Encounter, dice: Any) -> list[Any]:
+        if state.get("bo").hp > 1:
+            return [Damaged("bo", dice.roll(2, "extra"))]
+        return []
+
+
+def test_a_step_that_reads_the_hp_a_fold_left_is_not_shared() -> None:
+    ef = parse_text(WHELM)
+    start = file_start(ef)
+    for hp in (12, 2):
+        s = start.with_combatant(dataclasses.replace(start.get("bo"), hp=hp))
+        made = _roll_events(ef.ruleset, s, _Hurt(), 100)
+        assert made is not None
+        events, proven = made
+        assert proven is None  # the HP was read: kept for this state only
+        extra = {run for run in events.outcomes if isinstance(run, tuple) and len(run) > 1}
+        assert bool(extra) == (hp > 2)
