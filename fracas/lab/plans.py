@@ -47,6 +47,7 @@ from fracas.model.frozen import evolve
 from fracas.model.grid import Tile
 from fracas.model.state import kept_action
 from fracas.rulesets.base import ActionSpec, distance, is_down, walk
+from fracas.rulesets.memo import decision_of
 
 if TYPE_CHECKING:
     from fracas.lab.policy import Policy
@@ -286,12 +287,20 @@ def attacks(
                 group = kept_action(actor, spec.name, None, None, {**plain, "targets": many})
                 if policy.decides(state, group):
                     out.append(group)
-            if tiles and spec.targets == "combatant_or_tile" and ok:
+            if tiles and spec.targets == "combatant_or_tile" and _tile_too(policy, state, ok):
                 for tile in _next_to(state, enemies):
                     a = kept_action(actor, spec.name, None, tile, plain)
                     if policy.decides(state, a):
                         out.append(a)
     return narrow(policy, state, out, tactic)
+
+
+def _tile_too(policy: Policy, state: Encounter, ok: list[Action]) -> bool:
+    """Whether the action taken at these combatants may be taken at a tile too: some of
+    their decisions says so (:attr:`~fracas.rulesets.base.Decision.tile_too`; a look-up:
+    each was just decided)."""
+    rs = policy.ruleset
+    return any(getattr(decision_of(rs, state, a), "tile_too", True) for a in ok)
 
 
 def _next_to(state: Encounter, ids: list[str]) -> list[Tile]:

@@ -25,7 +25,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, get_args, get_origin
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
 
 from fracas.dice.exact import DEFAULT_MAX_ROLLS
 from fracas.dice.source import Dice
@@ -178,6 +178,13 @@ class Decision(ABC):
     able to roll itself. A ruleset's decisions are frozen dataclasses deriving from it."""
 
     __slots__ = ()
+
+    tile_too: ClassVar[bool] = True
+    """Whether the same action may be taken at a tile (``at``, an action that takes
+    ``combatant_or_tile``) where the rules take it at a combatant with this decision:
+    False for a decision whose aim can only be a combatant (dice-combat's strike: a tile
+    needs an explosive in hand, DC-31), and the tactics then try no tile for it (issue
+    34, item 3). Default True: they try each tile next to an enemy."""
 
     @abstractmethod
     def roll(self, rules: Rules[Any], state: Encounter, dice: Dice) -> list[Event]:

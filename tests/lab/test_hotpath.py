@@ -144,3 +144,42 @@ def test_issue_34_the_duel_is_exact_as_before() -> None:
     }
     assert odds.draw == 0 and odds.states == 197
     assert odds.rounds_mean == Fraction(93811918217578801250, 31803828815948792409)
+
+
+@pytest.mark.parametrize("name", ["dice-combat", "wasteland"])
+def test_issue_34_tiles_are_tried_only_where_a_decision_lets_them(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DC-31: a strike (no explosive in hand) says a tile is no aim for it
+    (``Decision.tile_too``), and the tactics try no tile for it. Along played fights of
+    the examples with an action at a tile (dice-combat's Molotov, wasteland's grenade),
+    the candidates are the same as when every tile is tried, and where the tiles were
+    skipped every one of them is refused by the rules."""
+    from fracas.lab import plans
+    from fracas.rulesets.memo import decision_of
+
+    tried = plans._tile_too
+    skipped = 0
+    for path in (Path(f"examples/{name}.yaml"), Path(f"examples/start/{name}.yaml")):
+        for policy, state in _played(path, 40):
+            enemies = enemies_of(policy, state, state.turn.actor)
+            tactic = policy.tactic(state.turn.actor)
+            fast = plans.attacks(policy, state, enemies, tactic, tiles=True)
+            monkeypatch.setattr(plans, "_tile_too", lambda *_: True)
+            every = plans.attacks(policy, state, enemies, tactic, tiles=True)
+            monkeypatch.setattr(plans, "_tile_too", tried)
+            assert fast == every
+            for spec in policy.ruleset.contract.actions:
+                if spec.targets != "combatant_or_tile":
+                    continue
+                aimed = [
+                    a for t in enemies if (a := Action(state.turn.actor, spec.name, t)) in fast
+                ]
+                if aimed and not tried(policy, state, aimed):
+                    skipped += 1
+                    for tile in plans._next_to(state, enemies):
+                        tile_action = Action(state.turn.actor, spec.name, at=tile)
+                        assert isinstance(
+                            decision_of(policy.ruleset, state, tile_action), Exception
+                        )
+    assert skipped > 0 if name == "dice-combat" else skipped == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
@@ -37,6 +38,10 @@ __all__ = ["Strike", "decide_attack", "roll_strike", "tiles"]
 @dataclass(frozen=True, slots=True)
 class Strike(Decision):
     """A decided melee attack, gun attack or weapon throw: everything but the dice."""
+
+    tile_too: ClassVar[bool] = False
+    """Decided only where the hand holds no explosive: at a tile the same action is
+    refused (``tile_needs_explosive``, DC-31)."""
 
     actor: str
     target: str
