@@ -8,6 +8,7 @@ page shows the raider down."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,15 @@ def _synced(page: Any, count: int) -> None:
     )
 
 
+def _stored(table: Any, seq: int) -> None:
+    """Wait until the table holds a record after ``seq`` (the click's message reached the
+    server and was stored), so that the turn read next is the one it left."""
+    deadline = time.monotonic() + 10
+    while table.seq <= seq:
+        assert time.monotonic() < deadline, f"nothing stored after #{seq}"
+        time.sleep(0.02)
+
+
 def test_a_fight_to_its_end_in_three_contexts(server: Server, browser: Any) -> None:
     _, dee_token = server.links.add("fight", "Kim", ["dee"])
     gm = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
@@ -69,6 +79,7 @@ def test_a_fight_to_its_end_in_three_contexts(server: Server, browser: Any) -> N
         base = seq - _titles(gm)  # records before the first action line (the start)
         if actor == "bo":  # the game master plays the raider: it ends its turn
             gm.get_by_role("button", name="End turn").click()
+            _stored(table, seq)
         else:
             page = by[actor]
             page.get_by_role("button", name="Attack", exact=True).click()
@@ -86,6 +97,7 @@ def test_a_fight_to_its_end_in_three_contexts(server: Server, browser: Any) -> N
             _synced(page, seq + 1 - base)
             if table.seq == seq + 1 and not is_down(ruleset, table.state.get("bo")):
                 page.get_by_role("button", name="End turn").click()  # its action is used
+                _stored(table, seq + 1)
         for p in (gm, pat, kim):
             _synced(p, table.seq - base)
     assert is_down(ruleset, table.state.get("bo")), f"not over after {attacks} attacks"
