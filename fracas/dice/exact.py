@@ -407,6 +407,21 @@ def enumerate_exact(
 ) -> Distribution[tuple[K, Progress]]: ...
 
 
+@overload
+def enumerate_exact(
+    fn: Callable[[Dice], K],
+    *,
+    given: Mapping[str, Sequence[int]] | None = None,
+    max_rolls: int = DEFAULT_MAX_ROLLS,
+    max_paths: int = DEFAULT_MAX_PATHS,
+    irrelevant: frozenset[str] = frozenset(),
+    budget: Budget | None = None,
+    pools: bool = True,
+    fractions: bool = True,
+    progress: Progress | None,
+) -> Distribution[Any]: ...
+
+
 def enumerate_exact(
     fn: Callable[[Dice], K],
     *,

@@ -521,14 +521,15 @@ def _unknown_hp(state: Encounter, head: tuple[Event, ...]) -> tuple[Event, ...]:
     first would be (a whelm's next target rolled after the damage to the one before)."""
     if not any(type(e) is Damaged for e in head):
         return head
-    combatants = object.__getattribute__(state, "combatants")
-    return tuple(
-        e
-        for e in head
-        if type(e) is not Damaged
-        or dict.get(combatants, e.target, None) is None
-        or dict.__getitem__(combatants, e.target).hp is not _TRACED
-    )
+    combatants = object.__getattribute__(state, "combatants")  # past the trace's notes
+
+    def applied(e: Event) -> bool:
+        if type(e) is not Damaged:
+            return True
+        c = dict.get(combatants, e.target)
+        return c is None or c.hp is not _TRACED
+
+    return tuple(e for e in head if applied(e))
 
 
 _UNHASHABLE = "\0unhashable"

@@ -235,6 +235,17 @@ class Attempted(Event):
     landed: bool
 
 
+def apply_to_target(event: Any, state: Encounter) -> Encounter:
+    """The :meth:`~Event.apply` of an event that reads and changes its ``target`` alone,
+    as its ``changed(c)`` says (:class:`Damaged`'s, :class:`StatusSet`'s,
+    :class:`StatusCleared`'s). A ruleset's event of one
+    combatant says ``apply = apply_to_target`` and writes ``changed``: then
+    :func:`changes_one` knows it, and exact odds and the lab's scores follow its changes
+    per combatant instead of folding a whole state per run (issue 34: wasteland's limb
+    damage)."""
+    return state.with_combatant(event.changed(state.get(event.target)))
+
+
 @dataclass(frozen=True, slots=True)
 class Damaged(Event):
     """Damage dealt to a combatant, after armor and the like; HP stops at 0.
@@ -257,15 +268,16 @@ class Damaged(Event):
         it reads (:func:`changes_one`)."""
         return evolve(c, hp=self.after(c))
 
-    def apply(self, state: Encounter) -> Encounter:
-        return state.with_combatant(self.changed(state.get(self.target)))
+    apply = apply_to_target
 
     def effect(self) -> Hashable:
-        # the cause is for the log line only; a subclass with its own apply or after
-        # reads what it reads: the whole event
+        # the cause is for the log line only; a subclass with its own apply, changed or
+        # after reads what it reads: the whole event
         kind = type(self)
         if kind is not Damaged and (
-            kind.apply is not Damaged.apply or kind.after is not Damaged.after
+            kind.apply is not Damaged.apply
+            or kind.changed is not Damaged.changed
+            or kind.after is not Damaged.after
         ):
             return self
         return (kind, self.target, self.amount)
@@ -295,8 +307,7 @@ class StatusSet(Event):
         """``c``, its target, after it (:func:`changes_one`)."""
         return c.with_status(self.status, self.details)
 
-    def apply(self, state: Encounter) -> Encounter:
-        return state.with_combatant(self.changed(state.get(self.target)))
+    apply = apply_to_target
 
     def describe(self, state: Encounter) -> str | None:
         details = ", ".join(f"{k} {v}" for k, v in self.details.items())
@@ -313,34 +324,20 @@ class StatusCleared(Event):
         """``c``, its target, after it (:func:`changes_one`)."""
         return c.without_status(self.status)
 
-    def apply(self, state: Encounter) -> Encounter:
-        return state.with_combatant(self.changed(state.get(self.target)))
+    apply = apply_to_target
 
     def describe(self, state: Encounter) -> str | None:
         return f"  {state.name(self.target)} is no longer {self.status}"
 
 
-def apply_to_target(event: Any, state: Encounter) -> Encounter:
-    """The :meth:`~Event.apply` of an event that reads and changes its ``target`` alone,
-    as its ``changed(c)`` says (that of :class:`Damaged`). A ruleset's event of one
-    combatant says ``apply = apply_to_target`` and writes ``changed``: then
-    :func:`changes_one` knows it, and exact odds and the lab's scores follow its changes
-    per combatant instead of folding a whole state per run (issue 34: wasteland's limb
-    damage)."""
-    return state.with_combatant(event.changed(state.get(event.target)))
-
-
-_CHANGES_ONE = frozenset({Damaged.apply, StatusSet.apply, StatusCleared.apply, apply_to_target})
-
-
 def changes_one(kind: type[Event]) -> bool:
     """Whether an event of ``kind`` reads and changes nothing but one combatant, the one
     its ``target`` names, as its ``changed(c)`` says: its :meth:`~Event.apply` is
-    ``state.with_combatant(self.changed(state.get(self.target)))``, that of
-    :class:`Damaged`, :class:`StatusSet` or :class:`StatusCleared`, not overridden.
+    :func:`apply_to_target` (that of :class:`Damaged`, :class:`StatusSet` and
+    :class:`StatusCleared`, not overridden, and of a ruleset's event that says so).
     Such events on different combatants commute, and the exact odds follow each
     combatant's changes apart (``fracas.odds.outcomes``)."""
-    return kind.apply in _CHANGES_ONE
+    return kind.apply is apply_to_target
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.dice.budget import Budget
-from fracas.dice.exact import Distribution, Progress, check_given_used, enumerate_exact
+from fracas.dice.exact import Progress, check_given_used, enumerate_exact
 from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.errors import FracasError
 from fracas.model import Combatant, Encounter, Event, fold
@@ -129,13 +129,18 @@ def exact_outcomes(
                 return relevant(events)
             return finished(events)  # what its summary reads, and no more
 
-        dist = _enumerate(one, given, progress, max_rolls, skip, max_paths - out.paths,
-                          budget, pools)  # fmt: skip
+        # with dice given, each result comes with the given dice taken after it
+        dist = enumerate_exact(
+            one, given=given, max_rolls=max_rolls, irrelevant=skip,
+            max_paths=max_paths - out.paths, budget=budget, pools=pools, fractions=False,
+            progress=progress,
+        )  # fmt: skip
         out.paths += dist.paths
         for label, n in dist.taken.items():
             taken[label] = max(n, taken.get(label, 0))
         downs, folds = Finals(ruleset, state), Folds(state)
-        for (events, after_progress), by in dist.counts.items():
+        for result, by in dist.counts.items():
+            events, after_progress = result if progress is not None else (result, None)
             then = events[-1] if events and isinstance(events[-1], Then) else None
             if then is None:
                 _, path = downs.path(partial, events)
@@ -160,7 +165,8 @@ def exact_outcomes(
         if not dist.truncated:
             continue
         mass = _mass(weight)
-        for (events, _), p in dist.cut.items():
+        for result, p in dist.cut.items():
+            events = result[0] if progress is not None else result
             body = tuple(e for e in events if not isinstance(e, Then))
             _, lower = downs.path(partial, body)
             out.cut.append((partial, lower, mass * p, gone))
@@ -179,38 +185,6 @@ def exact_outcomes(
         for cid, entries in settled.items()
     }
     return out
-
-
-def _enumerate(
-    one: Callable[[Dice], tuple[Event, ...]],
-    given: Mapping[str, Sequence[int]],
-    progress: Progress | None,
-    max_rolls: int,
-    skip: frozenset[str],
-    max_paths: int,
-    budget: Budget,
-    pools: bool,
-) -> Distribution[tuple[tuple[Event, ...], Progress | None]]:
-    """One step's enumeration, each result with the given dice taken after it (None
-    where no die is given)."""
-    if progress is None:
-        plain = enumerate_exact(
-            one, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths,
-            budget=budget, pools=pools, fractions=False,
-        )  # fmt: skip
-        return Distribution(
-            {},
-            plain.paths,
-            plain.truncated,
-            plain.depth,
-            plain.truncated_paths,
-            {(events, None): p for events, p in plain.cut.items()},
-            {(events, None): by for events, by in plain.counts.items()},
-        )
-    return enumerate_exact(  # type: ignore[return-value]
-        one, given=given, max_rolls=max_rolls, irrelevant=skip, max_paths=max_paths,
-        budget=budget, pools=pools, fractions=False, progress=progress,
-    )  # fmt: skip
 
 
 def _over(by: Mapping[int, int], den: int) -> int:
