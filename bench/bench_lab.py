@@ -112,7 +112,11 @@ def _gcd(a: int, b: int) -> int:
 def measure(case: str, fights: int) -> dict[str, Any]:
     """Run in a subprocess whose PYTHONPATH picks the tree: one case, timed. Cases:
     ``win:HP`` (the pistol duel's exact odds), ``sim:WORKERS`` (the 2 v 2 fight),
-    ``wasteland`` (the example). Only what both trees have is called."""
+    ``again:SEED`` (the 2 v 2 fight's ``fights`` of seed 1 played first, untimed, then
+    those of ``SEED`` in the same process, timed: the caches warm), ``wasteland`` (the
+    example). Only what both trees have is called."""
+    if case.startswith("again:"):
+        simulate(TWO_V_TWO, "2v2", fights, seed=1)
     wall, cpu = time.perf_counter(), time.process_time()
     children = _children_cpu()
     if case.startswith("win:"):
@@ -123,6 +127,9 @@ def measure(case: str, fights: int) -> dict[str, Any]:
     elif case.startswith("sim:"):
         workers = int(case.partition(":")[2])
         result = simulate(TWO_V_TWO, "2v2", fights, seed=1, workers=workers).to_json()
+    elif case.startswith("again:"):
+        seed = int(case.partition(":")[2])
+        result = simulate(TWO_V_TWO, "2v2", fights, seed=seed).to_json()
     elif case.startswith("example:"):
         result = _example(case.partition(":")[2])
     else:
@@ -172,10 +179,14 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def _pair(old: Path | None, case: str, fights: int = 0) -> tuple[dict[str, Any] | None, Any]:
-    """(before, after) for one case; the results asserted equal."""
+def _pair(
+    old: Path | None, case: str, fights: int = 0, *, own: bool = True
+) -> tuple[dict[str, Any] | None, Any]:
+    """(before, after) for one case; the results asserted equal. ``own``: the before
+    tree is measured by its own copy of this script (False: by this one, a case that
+    copy does not know)."""
     now = in_tree(__file__, ROOT, case, "--fights", str(fights))
-    was = None if old is None else in_tree(__file__, old, case, "--fights", str(fights))
+    was = None if old is None else in_tree(__file__, old, case, "--fights", str(fights), own=own)
     if was is not None and case.startswith("win:"):
         # the pistol duel: both in reach from the start, the same odds (asserted)
         assert was["digest"] == now["digest"], (case, was["result"], now["result"])
@@ -265,6 +276,18 @@ def compare(args: argparse.Namespace, old: Path) -> None:
         f"{was['result']['sides']['players']['win'] * 100:.1f}% before, "
         f"{now['result']['sides']['players']['win'] * 100:.1f}% after"
     )
+    print(
+        "    the same process again, its caches warm (issue 34, item 4: each state's "
+        "choice and dice paths kept), fights per CPU second, before -> after:"
+    )
+    for seed, what in ((1, "the same fights again"), (2, "new fights (seed 2)")):
+        was, now = _pair(old, f"again:{seed}", args.fights, own=False)
+        assert was is not None
+        same = "equal" if was["digest"] == now["digest"] else "DIFFER"
+        print(
+            f"    {what:<22} {args.fights / was['cpu']:>7,.0f} -> "
+            f"{args.fights / now['cpu']:,.0f}  (results {same})"
+        )
     was, now = _pair(old, "wasteland", args.wasteland_fights)
     assert was is not None
     n = args.wasteland_fights

@@ -22,7 +22,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from fracas.lab.sim import MAX_ROUNDS, PRECISE_CHUNK, Tally, chunk_seed, play, setup
+from fracas.lab.sim import MAX_ROUNDS, PRECISE_CHUNK, Tally, chunk_seed, play, played_of, setup
 
 __all__ = ["Ahead"]
 
@@ -83,11 +83,20 @@ def _play_ahead(
 
     try:
         ef, start, policy = setup(text, name)
+        played = played_of(text, name)
         i = 0
         while not stop():
             rng = random.Random(chunk_seed(seed, i))
             tally = play(
-                ef.ruleset, start, policy, rng, PRECISE_CHUNK, max_rounds, stop, abandon=True
+                ef.ruleset,
+                start,
+                policy,
+                rng,
+                PRECISE_CHUNK,
+                max_rounds,
+                stop,
+                abandon=True,
+                played=played,
             )
             if tally.fights < PRECISE_CHUNK:
                 break  # cut short: not the chunk the seed names

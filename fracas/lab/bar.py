@@ -177,7 +177,16 @@ def bar_slice(
     cut = False
     while tally.fights < want and not _precise(tally, sides):
         rng = random.Random(f"fracas-bar/{seed}/{tally.fights}")
-        one = play(keep.ruleset, state, keep.policy, rng, 1, stop=_past(share), abandon=True)
+        one = play(
+            keep.ruleset,
+            state,
+            keep.policy,
+            rng,
+            1,
+            stop=_past(share),
+            abandon=True,
+            played=keep.played,
+        )
         if one.fights == 0:
             cut = True
             break

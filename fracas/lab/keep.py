@@ -1,7 +1,7 @@
 """What a worker keeps per table between questions (the win bar's, the advisor's): the
-tactics with their caches, every chain solved so far (a later state found in one is
-answered from its values at once), the chain being grown, and the fights sampled per
-state (an estimate refined, not restarted).
+tactics with their caches and the turns played, every chain solved so far (a later
+state found in one is answered from its values at once), the chain being grown, and the
+fights sampled per state (an estimate refined, not restarted).
 
 Per process and per key (a table and an audience); a few keys at most, the oldest
 dropped. One thread at a time (:data:`LOCK`): an executor's threads share it.
@@ -16,6 +16,7 @@ from typing import Any
 
 from fracas.io.files import Tactic
 from fracas.lab.chain import Chain, Solved
+from fracas.lab.played import Played
 from fracas.lab.policy import Policy
 from fracas.lab.sim import Tally
 from fracas.model import Encounter
@@ -47,6 +48,11 @@ class Kept:
     given_up: set[Encounter] = field(default_factory=set)
     """Roots whose chain was too large (not tried again)."""
     tallies: dict[Encounter, Tally] = field(default_factory=dict)
+    played: Played = field(init=False)
+    """The turns the sampled fights played under ``policy`` (:class:`Played`)."""
+
+    def __post_init__(self) -> None:
+        self.played = Played(self.policy)
 
     def lookup(self, state: Encounter) -> tuple[Solved, dict[str, Any]] | None:
         """The solved chain that has ``state``, and its odds there."""

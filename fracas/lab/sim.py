@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.dice.source import RandomDice
-from fracas.engine.play import plan
 from fracas.errors import FracasError
 from fracas.io.files import EncounterFile, parse_text
 from fracas.lab.collect import fewer_collections
 from fracas.lab.fight import DRAW, file_start, outcome, sides_of
+from fracas.lab.played import Played
 from fracas.lab.policy import Policy
-from fracas.model import Encounter, fold
+from fracas.model import Encounter
 from fracas.rulesets.base import Ruleset, is_down
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "Sim",
     "Tally",
     "play",
+    "played_of",
     "precise",
     "run_chunk",
     "simulate",
@@ -96,6 +97,7 @@ class Tally:
 
 
 _PARSED: dict[tuple[str, str], tuple[EncounterFile, Encounter, Policy]] = {}
+_PLAYED: dict[tuple[str, str], Played] = {}
 
 
 def setup(text: str, name: str) -> tuple[EncounterFile, Encounter, Policy]:
@@ -104,6 +106,14 @@ def setup(text: str, name: str) -> tuple[EncounterFile, Encounter, Policy]:
     if found is None:
         ef = parse_text(text, name)
         found = _PARSED[(text, name)] = (ef, file_start(ef), Policy(ef.ruleset, ef.tactics))
+    return found
+
+
+def played_of(text: str, name: str) -> Played:
+    """The turns this process played of the file ``text`` (its fights share them)."""
+    found = _PLAYED.get((text, name))
+    if found is None:
+        found = _PLAYED[(text, name)] = Played(setup(text, name)[2])
     return found
 
 
@@ -120,7 +130,9 @@ def run_chunk(task: Chunk) -> Tally:
     stop = None if deadline is None else (lambda: time.monotonic() > deadline)
     # past the deadline the fight under way is dropped, not played to its end (a
     # wasteland fight takes seconds: the answer would come that much late)
-    return play(ef.ruleset, start, policy, rng, task.fights, task.max_rounds, stop, abandon=True)
+    turns = played_of(task.text, task.name)
+    fights, rounds = task.fights, task.max_rounds
+    return play(ef.ruleset, start, policy, rng, fights, rounds, stop, abandon=True, played=turns)
 
 
 def play(
@@ -133,24 +145,27 @@ def play(
     stop: Callable[[], bool] | None = None,
     *,
     abandon: bool = False,
+    played: Played | None = None,
 ) -> Tally:
     """Play ``fights`` fights from ``start`` under ``policy``, each with its own dice
     seeded from ``rng``; ``stop`` (asked between fights) ends the run early: the tally
     counts the fights played. ``abandon``: ``stop`` is asked between actions too, and
-    a fight it stops is dropped, not counted (a slice of work that must end in time)."""
+    a fight it stops is dropped, not counted (a slice of work that must end in time).
+    ``played``: the turns already played under ``policy`` (:class:`Played`; None: a
+    new one for these fights); the tally is the same either way."""
     with fewer_collections():
-        return _play(rs, start, policy, rng, fights, max_rounds, stop, abandon)
+        return _play(rs, start, rng, fights, max_rounds, stop, abandon, played or Played(policy))
 
 
 def _play(
     rs: Ruleset,
     start: Encounter,
-    policy: Policy,
     rng: random.Random,
     fights: int,
     max_rounds: int,
     stop: Callable[[], bool] | None,
     abandon: bool,
+    turns: Played,
 ) -> Tally:
     out = Tally()
     ids = list(start.combatants)
@@ -166,13 +181,13 @@ def _play(
         while won is None and state.round - start.round < max_rounds:
             if abandon and stop is not None and stop():
                 return out
-            action = policy.choose(state)
+            # The tactics' action and the rules' own planning and fold, as Engine.act
+            # does, without what only a table needs (the check of a typed action, the
+            # log, undo): the policy's actions are the rules' own choices (``decided``
+            # took them). A state and dice path met before is answered from the tree.
+            action, after = turns.step(state, dice)
             if action.do != "end_turn":
                 out.acted.add(action.actor)
-            # The rules' own planning and fold, as Engine.act does, without what only a
-            # table needs (the check of a typed action, the log, undo): the policy's
-            # actions are the rules' own choices (``decided`` took them).
-            after = fold(state, plan(rs, state, action, dice))
             for cid, c in state.combatants.items():
                 now = after.combatants.get(cid)
                 lost = 0 if now is None else max(0, c.hp - now.hp)
