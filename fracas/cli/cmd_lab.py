@@ -156,7 +156,16 @@ def lab_win(
     "(dice paths, samples, states) decide it; what this bound cuts is said.",
 )
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Only the best N choices.")
-def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None) -> None:
+@click.option(
+    "--no-win",
+    "no_win",
+    is_flag=True,
+    help="The choices alone, without the chances to win after each (those take a chain "
+    "of the fight: seconds; the choices take milliseconds).",
+)
+def lab_advise(
+    file: str, as_json: bool, seconds: float | None, top: int | None, no_win: bool
+) -> None:
     """The advisor: every choice of whoever's turn it is after FILE's actions (each
     action, target, weapon and tile, walking then attacking), ranked by the lab's
     tactics (the first is the one they take), each with the exact odds of its attack
@@ -173,7 +182,9 @@ def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None)
         ef = check_file(read_text(file), file)
         state = file_start(ef)
         keep = Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics))
-        advice = advise(keep, state, seconds=seconds or ADVICE_SECONDS, seed=ef.seed or 0)
+        advice = advise(
+            keep, state, seconds=seconds or ADVICE_SECONDS, seed=ef.seed or 0, win=not no_win
+        )
         data = advice.to_json(state)
         if top is not None:
             data["choices"] = data["choices"][:top]
@@ -183,6 +194,8 @@ def lab_advise(file: str, as_json: bool, seconds: float | None, top: int | None)
         now = "" if advice.win is None else f"; {escape(advice.side)} win {percent(advice.win)}"
         how = "" if advice.method is None else f" ({advice.method}, {advice.states:,} states)"
         _out.print(f"[bold]{escape(data['name'])}[/bold]'s turn{now}{how}")
+        if advice.unsolved is not None:
+            _out.print(f"[dim]No chances to win: {escape(advice.unsolved)}.[/dim]")
         for c in data["choices"]:
             steps = ", then ".join(step_words(s, actor=False) for s in c["steps"])
             figures = ""

@@ -44,9 +44,11 @@ __all__ = [
 
 ADVICE_SECONDS = 15.0
 """The outer bound on the advice's wall time (the work budgets below decide it)."""
-ADVICE_STATES = 5_000
-"""States of the chain grown for the chances to win, at most (0.7-3 ms each in most
-examples: about the 4 s of wall time the advice took on a quiet machine)."""
+ADVICE_STATES = 12_000
+"""States of the chain grown for the chances to win, at most (0.1-0.3 ms each in most
+examples: the dice-combat example's 9,528 and tier-duel's 5,323 with its choices'
+states, about 2 CPU s each; the page shows the choices before them:
+:meth:`fracas.table.questions.AdviceQuestion.list_first`)."""
 EXACT_STATES = 20_000
 """States up to which that chain is solved in Fractions."""
 ADVICE_PATHS = 5_000
@@ -87,6 +89,9 @@ class Advice:
     cut_by_time: bool = field(default=False)
     """The wall-time bound cut some of the work (a choice's odds, or the chain): the
     advice depends on the machine's speed."""
+    unsolved: str | None = None
+    """Why the chances to win were asked and not found, in plain words (None: found, or
+    not asked)."""
 
     def to_json(self, state: Encounter) -> dict[str, Any]:
         """The advice as data (``fracas lab advise --json``, the page's panel)."""
@@ -115,6 +120,7 @@ class Advice:
             "states": self.states,
             "preset": self.preset,
             "cut_by_time": self.cut_by_time,
+            "unsolved": self.unsolved,
             "choices": out,
         }
 
@@ -193,13 +199,15 @@ def advise(
     now: float | None = None
     method: str | None = None
     states = 0
+    unsolved: str | None = None
     if win:
         outcomes = [_outcomes(keep, state, p) for p in plans]
         deadline = begun + seconds
-        solved, timed = _chain(
+        solved, why = _chain(
             keep, state, [o for o in outcomes if o is not None], deadline, max_states
         )
-        cut = cut or timed
+        cut = cut or why == "too_slow"
+        unsolved = None if why is None else _UNSOLVED[why].format(states=max_states)
         if solved is not None:
             method, states = solved.method, solved.chain.size
         now = _value(keep, state, side)
@@ -230,6 +238,7 @@ def advise(
         states,
         policy.preset(state, actor),
         cut,
+        unsolved,
     )
 
 
@@ -262,27 +271,37 @@ def _chain(
     outcomes: list[dict[Encounter, Fraction]],
     deadline: float,
     max_states: int = ADVICE_STATES,
-) -> tuple[Solved | None, bool]:
+) -> tuple[Solved | None, str | None]:
     """One chain from ``state`` and every outcome state no solved chain has, grown to at
     most ``max_states`` states (or until ``deadline``, the outer bound); solved and
-    kept where it ends; and whether the clock cut it."""
+    kept where it ends; and, where it did not, why (the chain's refusal's code)."""
     missing = [n for dist in outcomes for n in dist if keep.lookup(n) is None]
     if keep.lookup(state) is None:
         missing.insert(0, state)
     if not missing:
-        return None, False
+        return None, None
     chain = Chain(keep.ruleset, keep.policy, sides_of(state), max_states=max_states)
     for n in missing:
         chain.node(n)
     try:
         chain.grow(lambda: time.monotonic() > deadline)
     except FracasError as exc:
-        if exc.code not in ("too_slow", "too_many_states", "too_many_paths"):
+        if exc.code not in _UNSOLVED:
             raise
-        return None, exc.code == "too_slow"
+        return None, exc.code
     solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
     keep.keep(solved)
-    return solved, False
+    return solved, None
+
+
+_UNSOLVED = {
+    "too_many_states": "the fight reaches more than {states:,} states from here, too many "
+    "to work out for the advice (the win bar estimates it)",
+    "too_many_paths": "an action of the fight has too many dice paths to work out exactly "
+    "(the win bar estimates it)",
+    "too_slow": "the time bound stopped the work before the end (a busy machine)",
+}
+"""Why the chances to win were not found, per refusal of the chain."""
 
 
 def advice_lines(data: dict[str, Any], top: int | None = None) -> list[str]:
@@ -295,6 +314,8 @@ def advice_lines(data: dict[str, Any], top: int | None = None) -> list[str]:
     if now is not None:
         head += f" ({side} win {pct(now)} now, {data['method']})"
     out = [head]
+    if data.get("unsolved"):
+        out.append(f"     no chances to win: {data['unsolved']}")
     for c in data["choices"][:top]:
         steps = ", then ".join(step_words(s) for s in c["steps"])
         mark = " (the tactics' choice)" if c["tactics"] else ""

@@ -8,6 +8,7 @@ leaves (:meth:`OddsQuestion.shown`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -157,17 +158,30 @@ class AdviceQuestion:
     win: bool = True
     """The chances to win are worked out and shown (the game master's; a player's only
     where the policy shows players the win bar and enemy HP exactly)."""
+    first: bool = False
+    """The choices alone, the chances to win to follow in a second answer
+    (:meth:`list_first`)."""
+
+    def list_first(self) -> AdviceQuestion | None:
+        """The question of the choices alone, answered first where the chances to win
+        are asked (they take a chain of the fight, seconds; the choices take the
+        tactics' ranking and each choice's odds, milliseconds): None where they are
+        not asked (this question is as quick)."""
+        return dataclasses.replace(self, first=True) if self.win else None
 
     def answer(self) -> dict[str, Any]:
-        """The advice as data, projected for its audience."""
+        """The advice as data, projected for its audience: ``working`` says whether the
+        chances to win follow in another answer, ``chances`` whether they are shown."""
         from fracas.lab.advisor import ADVICE_SECONDS, advise  # the lab, where advice is asked
         from fracas.lab.keep import LOCK, kept
 
         seconds = ADVICE_SECONDS if self.seconds is None else self.seconds
+        win = self.win and not self.first
         with LOCK:
             keep = kept(self.key, self.ruleset, self.tactics)
-            advice = advise(keep, self.state, seconds=seconds, seed=self.seed, win=self.win)
-        return self.shown(advice.to_json(self.state))
+            advice = advise(keep, self.state, seconds=seconds, seed=self.seed, win=win)
+        data = self.shown(advice.to_json(self.state))
+        return {**data, "working": self.first, "chances": self.win}
 
     def shown(self, data: dict[str, Any]) -> dict[str, Any]:
         """``data`` without what the asker may not see (hidden combatants are out of its

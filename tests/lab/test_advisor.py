@@ -15,7 +15,7 @@ from fracas.cli import main
 from fracas.errors import FracasError
 from fracas.io.files import parse_text
 from fracas.io.store import open_store
-from fracas.lab.advisor import advise
+from fracas.lab.advisor import advice_lines, advise
 from fracas.lab.fight import file_start
 from fracas.lab.keep import Kept
 from fracas.lab.plans import pct
@@ -117,3 +117,53 @@ def test_a_chance_is_never_printed_as_0_or_100_percent_it_is_not() -> None:
     assert pct(0.0002) == "<0.1%"
     assert pct(0.9999) == ">99.9%"
     assert (pct(0.0), pct(1.0), pct(0.125)) == ("0.0%", "100.0%", "12.5%")
+
+
+def test_issue_34_the_advice_says_why_there_are_no_chances_to_win(tmp_path: Path) -> None:
+    """A chain past the advisor's states says so in plain words (and `fracas lab advise`
+    prints them); the choices and their odds are there all the same. ``--no-win``: the
+    choices alone, no chain grown."""
+    ef = parse_text(DUEL, "duel.yaml")
+    state = file_start(ef)
+    keep = Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics))
+    small = advise(keep, state, seconds=20.0, seed=5, max_states=10)
+    assert small.method is None and small.win is None
+    assert small.unsolved == (
+        "the fight reaches more than 10 states from here, too many to work out for the "
+        "advice (the win bar estimates it)"
+    )
+    said = advice_lines(small.to_json(state))  # the prompt's `hint`
+    assert said[1] == f"     no chances to win: {small.unsolved}"
+    assert [c.plan.steps for c in small.choices] == [
+        c.plan.steps for c in advise(keep, state, seconds=20.0, seed=5).choices
+    ]
+    solved = advise(Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics)), state)
+    assert solved.unsolved is None and solved.method == "exact"
+    path = tmp_path / "duel.yaml"
+    path.write_text(DUEL)
+    quick = CliRunner().invoke(main, ["lab", "advise", str(path), "--no-win", "--json"])
+    assert quick.exit_code == 0, quick.output
+    data = json.loads(quick.output)
+    assert data["win"] is None and data["unsolved"] is None
+    assert all(c["win"] is None for c in data["choices"]) and len(data["choices"]) >= 3
+    whole = CliRunner().invoke(main, ["lab", "advise", str(path)])
+    assert whole.exit_code == 0 and "then players win" in whole.output
+    assert "No chances to win" not in whole.output
+
+
+def test_issue_34_the_tables_advice_lists_the_choices_first(tmp_path: Path) -> None:
+    """The table's question of the advice: where the chances to win are asked, a first
+    question of the choices alone (``working``), answered without a chain."""
+    store, table = _table(tmp_path)
+    try:
+        question = table.advice_question(Identity.gm(), table.seq)
+        first = question.list_first()
+        assert first is not None
+        listed = first.answer()
+        assert listed["working"] is True and listed["chances"] is True
+        assert listed["win"] is None and all(c["win"] is None for c in listed["choices"])
+        whole = question.answer()
+        assert whole["working"] is False and whole["method"] == "exact"
+        assert [c["steps"] for c in whole["choices"]] == [c["steps"] for c in listed["choices"]]
+    finally:
+        store.close()

@@ -40,7 +40,8 @@ def test_suggest_for_the_game_master_and_for_players_when_the_policy_allows(
     pat.goto(f"{server.base}/t/{server.ana}")
     pat.wait_for_selector("#order li")
     gm.get_by_role("button", name="Suggest").click()
-    gm.wait_for_selector("#advisor-list li")
+    # the choices come first, then again with the chances to win (issue 34)
+    gm.locator("#advisor-how").filter(has_text="(exact)").wait_for()
     first = gm.locator("#advisor-list li").first.inner_text()
     # Bo is 3 tiles off: the tactics walk next to him, then club him
     assert first.startswith("walk to [2, 0], then ana attack bo — the tactics' choice")
@@ -58,3 +59,28 @@ def test_suggest_for_the_game_master_and_for_players_when_the_policy_allows(
     mine = pat.locator("#advisor-list li").first.inner_text()
     assert mine.startswith("walk to [2, 0], then ana attack bo — the tactics' choice")
     assert "win" not in mine.split("\n")[1]  # Pat does not see the chances to win
+
+
+def test_issue_34_the_choices_come_first_then_the_chances_to_win(
+    tmp_path: Path, browser: Any
+) -> None:
+    """The dice-combat example's start (four fighters at full HP): "Suggest" lists the
+    choices at once and says the chances to win are being worked out; the fight is too
+    large for the advisor's chain, and the panel then says so in words, the choices
+    still listed."""
+    s = Server(tmp_path)
+    try:
+        gm = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+        gm.goto(f"{s.base}/t/{s.gm}")
+        gm.get_by_role("button", name="Suggest").tap()
+        how = gm.locator("#advisor-how")
+        how.filter(has_text="Working out the chances to win…").wait_for()
+        listed = gm.locator("#advisor-list li").count()
+        assert listed >= 2
+        assert "the tactics' choice" in gm.locator("#advisor-list li").first.inner_text()
+        how.filter(has_text="No chances to win").wait_for(timeout=30_000)
+        said = how.inner_text()
+        assert "more than 12,000 states from here" in said and "Working out" not in said
+        assert gm.locator("#advisor-list li").count() == listed
+    finally:
+        s.stop()

@@ -288,9 +288,18 @@ def test_the_advisor_over_the_socket_follows_the_tables_policy(tmp_path: Path) -
             assert hello(pat, winbar=False)["state"]["you"]["advise"] is False
             hello(sam, winbar=False)
             gm.send_json({"type": "advise", "id": 1, "seq": seq})
-            advice = until(gm, "advice")
+            listed = until(gm, "advice")  # issue 34: the choices at once, alone
+            assert listed["id"] == 1 and listed["seq"] == seq
+            assert listed["advice"]["working"] is True and listed["advice"]["chances"] is True
+            assert listed["advice"]["win"] is None
+            assert all(c["win"] is None for c in listed["advice"]["choices"])
+            advice = until(gm, "advice")  # then again with the chances to win
             assert advice["id"] == 1 and advice["seq"] == seq
             data = advice["advice"]
+            assert data["working"] is False and data["unsolved"] is None
+            assert [c["steps"] for c in data["choices"]] == [
+                c["steps"] for c in listed["advice"]["choices"]
+            ]
             assert data["actor"] == "ana" and data["method"] == "exact"
             top = data["choices"][0]
             assert top["tactics"] is True and top["steps"][0]["do"] == "attack"
@@ -303,7 +312,8 @@ def test_the_advisor_over_the_socket_follows_the_tables_policy(tmp_path: Path) -
             seq = until(gm, "done")["seq"]
             assert until(pat, "sync")["state"]["you"]["advise"] is True
             pat.send_json({"type": "advise", "id": 4, "seq": seq})
-            mine = until(pat, "advice")["advice"]
+            mine = until(pat, "advice")["advice"]  # one answer: no chances to wait for
+            assert mine["working"] is False and mine["chances"] is False
             assert [c["steps"] for c in mine["choices"]] == [c["steps"] for c in data["choices"]]
             assert mine["win"] is None and all(c["win"] is None for c in mine["choices"])
             assert "down" not in mine["choices"][0]["odds"]["combatants"]["bo"]

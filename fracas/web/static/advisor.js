@@ -53,13 +53,17 @@ function stepWords(s) {
 
 function show(m) {
   if (!asked || m.id !== asked.id) return;
-  asked = null;
   const a = m.advice;
+  // the choices come first, alone (a.working), then again with the chances to win
+  if (!a.working) asked = null;
   const how = document.getElementById("advisor-how");
   const list = document.getElementById("advisor-list");
   list.replaceChildren();
   const now = a.win === null ? "" : `; ${a.side} win ${pct(a.win)} now (${a.method === "exact" ? "exact" : "floating point"})`;
-  how.textContent = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
+  let said = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
+  if (a.working) said += " Working out the chances to win…";
+  else if (a.chances && a.unsolved) said += ` No chances to win: ${a.unsolved}.`;
+  how.textContent = said;
   for (const c of a.choices) {
     const li = el("li", { "data-rank": String(c.rank) });
     const head = el("div", { class: "steps" }, c.steps.map(stepWords).join(", then ") + (c.tactics ? " — the tactics' choice" : ""));

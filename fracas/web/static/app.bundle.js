@@ -817,13 +817,16 @@ function stepWords(s) {
 }
 function show(m) {
   if (!asked2 || m.id !== asked2.id) return;
-  asked2 = null;
   const a = m.advice;
+  if (!a.working) asked2 = null;
   const how = document.getElementById("advisor-how");
   const list = document.getElementById("advisor-list");
   list.replaceChildren();
   const now = a.win === null ? "" : `; ${a.side} win ${pct3(a.win)} now (${a.method === "exact" ? "exact" : "floating point"})`;
-  how.textContent = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
+  let said2 = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
+  if (a.working) said2 += " Working out the chances to win…";
+  else if (a.chances && a.unsolved) said2 += ` No chances to win: ${a.unsolved}.`;
+  how.textContent = said2;
   for (const c of a.choices) {
     const li = el3("li", { "data-rank": String(c.rank) });
     const head = el3("div", { class: "steps" }, c.steps.map(stepWords).join(", then ") + (c.tactics ? " — the tactics' choice" : ""));
