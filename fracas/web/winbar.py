@@ -225,12 +225,17 @@ class WinBars:
     def advise(self, page: Page, question: AdviceQuestion, ident: Any) -> None:
         """Work out the advice for ``page`` in the bar's executor; reply when it is done
         and the table has not moved on (else it is dropped: the page asks again). Where
-        the chances to win are asked, the choices are answered first, alone (``working``),
-        and again with the chances once the fight's chain has them."""
+        the chances to win are asked, the choices are answered first, alone (``working``,
+        in the odds' worker), and again with the chances once the fight's chain has
+        them."""
         first = question.list_first()  # the choices at once, the chances to win after
-        for asked in (question,) if first is None else (first, question):
-            future = self._executor().submit(_advice, asked)
-            self.hub.spawn(self._advised(page, asked, ident, future))
+        if first is not None:
+            # in the odds' worker (the previews': milliseconds a question), not behind
+            # the bar's slice under way in its own (up to a second)
+            future = self.hub.executor.submit(_advice, first)
+            self.hub.spawn(self._advised(page, first, ident, future))
+        future = self._executor().submit(_advice, question)
+        self.hub.spawn(self._advised(page, question, ident, future))
 
     async def _advised(
         self, page: Page, question: AdviceQuestion, ident: Any, future: Future[dict[str, Any]]
