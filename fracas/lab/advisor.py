@@ -280,6 +280,9 @@ def _chain(
         missing.insert(0, state)
     if not missing:
         return None, None
+    known = keep.unsolved.get((state, max_states))
+    if known is not None:  # the same work again would end the same way
+        return None, known
     chain = Chain(keep.ruleset, keep.policy, sides_of(state), max_states=max_states)
     for n in missing:
         chain.node(n)
@@ -288,6 +291,8 @@ def _chain(
     except FracasError as exc:
         if exc.code not in _UNSOLVED:
             raise
+        if exc.code != "too_slow":  # a bound of work, not of time: kept
+            keep.remember_unsolved((state, max_states), exc.code)
         return None, exc.code
     solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
     keep.keep(solved)

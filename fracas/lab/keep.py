@@ -48,6 +48,9 @@ class Kept:
     given_up: set[Encounter] = field(default_factory=set)
     """Roots whose chain was too large (not tried again)."""
     tallies: dict[Encounter, Tally] = field(default_factory=dict)
+    unsolved: dict[tuple[Encounter, int], str] = field(default_factory=dict)
+    """Per state the advisor asked of and its budget of states, why its chain did not
+    end (a bound of work: the same question ends the same way)."""
     played: Played = field(init=False)
     """The turns the sampled fights played under ``policy`` (:class:`Played`)."""
 
@@ -65,6 +68,11 @@ class Kept:
     def keep(self, solved: Solved) -> None:
         self.solved.insert(0, solved)
         del self.solved[SOLVED:]
+
+    def remember_unsolved(self, key: tuple[Encounter, int], why: str) -> None:
+        if len(self.unsolved) >= TALLIES:
+            del self.unsolved[next(iter(self.unsolved))]
+        self.unsolved[key] = why
 
     def tally(self, state: Encounter) -> Tally:
         found = self.tallies.get(state)

@@ -16,6 +16,7 @@ from fracas.errors import FracasError
 from fracas.io.files import parse_text
 from fracas.io.store import open_store
 from fracas.lab.advisor import advice_lines, advise
+from fracas.lab.chain import Chain
 from fracas.lab.fight import file_start
 from fracas.lab.keep import Kept
 from fracas.lab.plans import pct
@@ -119,10 +120,12 @@ def test_a_chance_is_never_printed_as_0_or_100_percent_it_is_not() -> None:
     assert (pct(0.0), pct(1.0), pct(0.125)) == ("0.0%", "100.0%", "12.5%")
 
 
-def test_issue_34_the_advice_says_why_there_are_no_chances_to_win(tmp_path: Path) -> None:
+def test_issue_34_the_advice_says_why_there_are_no_chances_to_win(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A chain past the advisor's states says so in plain words (and `fracas lab advise`
-    prints them); the choices and their odds are there all the same. ``--no-win``: the
-    choices alone, no chain grown."""
+    prints them); the choices and their odds are there all the same; asked again, it is
+    not worked out again. ``--no-win``: the choices alone, no chain grown."""
     ef = parse_text(DUEL, "duel.yaml")
     state = file_start(ef)
     keep = Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics))
@@ -132,6 +135,11 @@ def test_issue_34_the_advice_says_why_there_are_no_chances_to_win(tmp_path: Path
         "the fight reaches more than 10 states from here, too many to work out for the "
         "advice (the win bar estimates it)"
     )
+    grown: list[int] = []
+    monkeypatch.setattr(Chain, "grow", lambda self, stop=None: grown.append(1))
+    again = advise(keep, state, seconds=20.0, seed=5, max_states=10)
+    assert again.unsolved == small.unsolved and grown == []  # a bound of work: kept
+    monkeypatch.undo()
     said = advice_lines(small.to_json(state))  # the prompt's `hint`
     assert said[1] == f"     no chances to win: {small.unsolved}"
     assert [c.plan.steps for c in small.choices] == [
