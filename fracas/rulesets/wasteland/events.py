@@ -55,8 +55,13 @@ def _limb_changed(c: Combatant, limb: LimbName, **changes: Any) -> Combatant:
     """``c`` with its ``limb`` changed: what ``state.with_sheet(c, limbs=...)`` puts in
     (the limbs a built ``FrozenDict``, kept as it is)."""
     limbs = sheet_as(c, Sheet).limbs
-    new = evolve(limbs.get(limb) or freeze(Limb()), **{k: freeze(v) for k, v in changes.items()})
+    new = evolve(limbs.get(limb) or _NEW_LIMB, **{k: freeze(v) for k, v in changes.items()})
     return evolve(c, sheet=evolve(c.sheet, limbs=FrozenDict({**limbs, limb: new})))
+
+
+_NEW_LIMB = freeze(Limb())
+"""A limb the sheet does not name yet: the defaults, frozen once (every hit on such a
+limb on every dice path of the odds started from it)."""
 
 
 def _limb(name: str) -> str:
