@@ -161,6 +161,9 @@ class AdviceQuestion:
     first: bool = False
     """The choices alone, the chances to win to follow in a second answer
     (:meth:`list_first`)."""
+    max_states: int | None = None
+    """The states the chain for the chances to win may grow to (None: the advisor's
+    own, :data:`~fracas.lab.advisor.ADVICE_STATES`)."""
 
     def list_first(self) -> AdviceQuestion | None:
         """The question of the choices alone, answered first where the chances to win
@@ -172,14 +175,21 @@ class AdviceQuestion:
     def answer(self) -> dict[str, Any]:
         """The advice as data, projected for its audience: ``working`` says whether the
         chances to win follow in another answer, ``chances`` whether they are shown."""
-        from fracas.lab.advisor import ADVICE_SECONDS, advise  # the lab, where advice is asked
+        from fracas.lab.advisor import (  # the lab, where advice is asked
+            ADVICE_SECONDS,
+            ADVICE_STATES,
+            advise,
+        )
         from fracas.lab.keep import LOCK, kept
 
         seconds = ADVICE_SECONDS if self.seconds is None else self.seconds
+        states = ADVICE_STATES if self.max_states is None else self.max_states
         win = self.win and not self.first
         with LOCK:
             keep = kept(self.key, self.ruleset, self.tactics)
-            advice = advise(keep, self.state, seconds=seconds, seed=self.seed, win=win)
+            advice = advise(
+                keep, self.state, seconds=seconds, seed=self.seed, win=win, max_states=states
+            )
         data = self.shown(advice.to_json(self.state))
         return {**data, "working": self.first, "chances": self.win}
 

@@ -152,6 +152,9 @@ class WinBars:
         """False: no bar is worked out nor sent (a page's ask is not heard); the
         browser tests that do not look at the bar keep its background work off the
         cores their pages need."""
+        self.advice_states: int | None = None
+        """The states the advisor's chain for the chances to win may grow to (None: the
+        advisor's own; a test of a fight too large for it sets fewer)."""
 
     def _executor(self) -> Executor:
         if self._own is None:
@@ -228,6 +231,8 @@ class WinBars:
         the chances to win are asked, the choices are answered first, alone (``working``,
         in the odds' worker), and again with the chances once the fight's chain has
         them."""
+        if self.advice_states is not None:
+            question = dataclasses.replace(question, max_states=self.advice_states)
         first = question.list_first()  # the choices at once, the chances to win after
         if first is not None:
             # in the odds' worker (the previews': milliseconds a question), not behind
