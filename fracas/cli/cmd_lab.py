@@ -182,21 +182,21 @@ def lab_advise(
         ef = check_file(read_text(file), file)
         state = file_start(ef)
         keep = Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics))
-        advice = advise(
-            keep, state, seconds=seconds or ADVICE_SECONDS, seed=ef.seed or 0, win=not no_win
-        )
-        data = advice.to_json(state)
-        if top is not None:
-            data["choices"] = data["choices"][:top]
+        bound = seconds or ADVICE_SECONDS
         if as_json:
+            whole = advise(keep, state, seconds=bound, seed=ef.seed or 0, win=not no_win)
+            data = whole.to_json(state)
+            if top is not None:
+                data["choices"] = data["choices"][:top]
             click.echo(json.dumps(data, indent=2))
             return
-        now = "" if advice.win is None else f"; {escape(advice.side)} win {percent(advice.win)}"
-        how = "" if advice.method is None else f" ({advice.method}, {advice.states:,} states)"
-        _out.print(f"[bold]{escape(data['name'])}[/bold]'s turn{now}{how}")
-        if advice.unsolved is not None:
-            _out.print(f"[dim]No chances to win: {escape(advice.unsolved)}.[/dim]")
-        for c in data["choices"]:
+        # the choices first (milliseconds), then the chances to win after each (a chain
+        # of the fight: seconds), printed as each is known (issue 34)
+        listed = advise(keep, state, seconds=bound, seed=ef.seed or 0, win=False)
+        data = listed.to_json(state)
+        choices = data["choices"][:top]
+        _out.print(f"[bold]{escape(data['name'])}[/bold]'s turn")
+        for c in choices:
             steps = ", then ".join(step_words(s, actor=False) for s in c["steps"])
             figures = ""
             odds = c["odds"]
@@ -205,14 +205,27 @@ def lab_advise(
                 hit = "" if o["hit"] is None else f"hit {pct(o['hit'])}, "
                 est = " (estimate)" if "estimate" in odds else ""
                 figures = f"{hit}mean {o['mean']:.2f}, down {pct(o['down'])}{est}"
-            win = (
-                "" if c["win"] is None else f"; then {escape(advice.side)} win {percent(c['win'])}"
-            )
             mark = "[green]*[/green]" if c["tactics"] else " "
             _out.print(f"{mark}{c['rank']:>3}. {escape(steps)}  [dim]{c['kind']}[/dim]")
-            if figures or win:
-                _out.print(f"       {figures}{win if figures else win.removeprefix('; ')}")
+            if figures:
+                _out.print(f"       {figures}")
             _out.print(f"       [dim]{escape(c['why'])}[/dim]")
+        if no_win:
+            return
+        with _out.status("Working out the chances to win…"):
+            whole = advise(keep, state, seconds=bound, seed=ef.seed or 0)
+        side = escape(whole.side)
+        if whole.win is None:
+            why = whole.unsolved or "the fight's chain did not say"
+            _out.print(f"No chances to win: {escape(why)}.")
+            return
+        how = f"{whole.method}, {whole.states:,} states"
+        _out.print(f"Chances to win ({how}): {side} win {percent(whole.win)} now")
+        for c in whole.choices[: len(choices)]:
+            after = "not worked out" if c.win is None else f"{side} win {percent(c.win)}"
+            _out.print(f"{c.rank:>4}. then {after}")
+        if whole.cut_by_time:
+            _out.print("[dim](the time bound cut some of the work: --seconds)[/dim]")
 
     _guard(go)
 

@@ -301,9 +301,9 @@ def _chain(
 
 _UNSOLVED = {
     "too_many_states": "the fight reaches more than {states:,} states from here, too many "
-    "to work out for the advice (the win bar estimates it)",
-    "too_many_paths": "an action of the fight has too many dice paths to work out exactly "
-    "(the win bar estimates it)",
+    "to work out for the advice; the win bar and `fracas lab win` estimate it",
+    "too_many_paths": "an action of the fight has too many dice paths to work out exactly; "
+    "the win bar and `fracas lab win` estimate it",
     "too_slow": "the time bound stopped the work before the end (a busy machine)",
 }
 """Why the chances to win were not found, per refusal of the chain."""

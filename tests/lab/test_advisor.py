@@ -21,6 +21,7 @@ from fracas.lab.fight import file_start
 from fracas.lab.keep import Kept
 from fracas.lab.plans import pct
 from fracas.lab.policy import Policy
+from fracas.lab.win import percent
 from fracas.table import Identity, SetPolicy, TableService
 
 DUEL = """\
@@ -133,7 +134,7 @@ def test_issue_34_the_advice_says_why_there_are_no_chances_to_win(
     assert small.method is None and small.win is None
     assert small.unsolved == (
         "the fight reaches more than 10 states from here, too many to work out for the "
-        "advice (the win bar estimates it)"
+        "advice; the win bar and `fracas lab win` estimate it"
     )
     grown: list[int] = []
     monkeypatch.setattr(Chain, "grow", lambda self, stop=None: grown.append(1))
@@ -155,7 +156,12 @@ def test_issue_34_the_advice_says_why_there_are_no_chances_to_win(
     assert data["win"] is None and data["unsolved"] is None
     assert all(c["win"] is None for c in data["choices"]) and len(data["choices"]) >= 3
     whole = CliRunner().invoke(main, ["lab", "advise", str(path)])
-    assert whole.exit_code == 0 and "then players win" in whole.output
+    assert whole.exit_code == 0, whole.output
+    lines = whole.output.splitlines()
+    chances = lines.index(f"Chances to win (exact, {solved.states:,} states): players win "
+                          f"{percent(solved.win or 0)} now")  # fmt: skip
+    assert chances > len(data["choices"])  # after the choices, each printed first
+    assert lines[chances + 1] == f"   1. then players win {percent(solved.choices[0].win or 0)}"
     assert "No chances to win" not in whole.output
 
 
