@@ -301,9 +301,9 @@ def _chain(
 
 _UNSOLVED = {
     "too_many_states": "the fight reaches more than {states:,} states from here, too many "
-    "to work out for the advice; the win bar and `fracas lab win` estimate it",
+    "to work out for the advice; the win bar estimates it (fracas lab win at a command line)",
     "too_many_paths": "an action of the fight has too many dice paths to work out exactly; "
-    "the win bar and `fracas lab win` estimate it",
+    "the win bar estimates it (fracas lab win at a command line)",
     "too_slow": "the time bound stopped the work before the end (a busy machine)",
 }
 """Why the chances to win were not found, per refusal of the chain."""

@@ -134,7 +134,7 @@ def test_issue_34_the_advice_says_why_there_are_no_chances_to_win(
     assert small.method is None and small.win is None
     assert small.unsolved == (
         "the fight reaches more than 10 states from here, too many to work out for the "
-        "advice; the win bar and `fracas lab win` estimate it"
+        "advice; the win bar estimates it (fracas lab win at a command line)"
     )
     grown: list[int] = []
     monkeypatch.setattr(Chain, "grow", lambda self, stop=None: grown.append(1))
