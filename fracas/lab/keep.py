@@ -30,6 +30,9 @@ SOLVED = 8
 """Solved chains kept per key (the latest first)."""
 TALLIES = 64
 """States whose sampled fights are kept per key."""
+PLAYED = 20_000
+"""States whose turns played are kept per key (:class:`Played`: about 18 MB; the bar
+replays a fight a slice dropped, and a few keys live in one worker)."""
 
 LOCK = threading.RLock()
 """One question at a time per process (the kept caches are not shared by threads)."""
@@ -55,7 +58,7 @@ class Kept:
     """The turns the sampled fights played under ``policy`` (:class:`Played`)."""
 
     def __post_init__(self) -> None:
-        self.played = Played(self.policy)
+        self.played = Played(self.policy, limit=PLAYED)
 
     def lookup(self, state: Encounter) -> tuple[Solved, dict[str, Any]] | None:
         """The solved chain that has ``state``, and its odds there."""

@@ -70,6 +70,8 @@ class Played:
     fight of one encounter file)."""
 
     policy: Policy
+    limit: int = _CACHE
+    """States kept before the trees are dropped."""
     rules: int = 0
     """Times the rules played an action (a state or a dice path not met before)."""
     walked: int = 0
@@ -86,7 +88,7 @@ class Played:
         if found is None:
             action = self.policy.choose(state)
             after, tree = self._play(state, action, dice, [], None)
-            if len(self._at) >= _CACHE:
+            if len(self._at) >= self.limit:
                 self._at.clear()
             self._at[state] = (action, tree)
             return action, after

@@ -84,8 +84,8 @@ def test_issue_34_a_turn_drawn_from_the_tree_is_the_rules_turn(path: Path) -> No
 
 
 def test_issue_34_a_simulation_is_the_same_with_the_trees_warm() -> None:
-    """`lab sim`'s fights (the tally) are the same with a cold and a warm tree, and the
-    same fights again ask the rules nothing."""
+    """`lab sim`'s fights (the tally) are the same with a cold and a warm tree, and with
+    trees dropped at their limit; the same fights again ask the rules nothing."""
     rs, start, policy = _setup(Path("examples/dice-combat.yaml"))
     played = Played(policy)
     cold = play(rs, start, policy, random.Random(5), 30, played=played)
@@ -95,3 +95,6 @@ def test_issue_34_a_simulation_is_the_same_with_the_trees_warm() -> None:
     assert played.rules == asked
     fresh = play(rs, start, Policy(rs, policy.tactics), random.Random(5), 30)
     assert fresh == cold
+    small = Played(policy, limit=5)  # the trees dropped every 5 states: the same fights
+    assert play(rs, start, policy, random.Random(5), 30, played=small) == cold
+    assert len(small._at) <= 5
