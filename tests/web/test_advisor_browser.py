@@ -44,10 +44,10 @@ def test_suggest_for_the_game_master_and_for_players_when_the_policy_allows(
     gm.locator("#advisor-how").filter(has_text="(exact)").wait_for()
     first = gm.locator("#advisor-list li").first.inner_text()
     # Bo is 3 tiles off: the tactics walk next to him, then club him
-    assert first.startswith("walk to [2, 0], then ana attack bo — the tactics' choice")
+    assert first.startswith("walk to [2, 0], then attack Bo — the tactics' choice")
     assert "then players win " in first
     how = gm.locator("#advisor-how").inner_text()
-    assert how.startswith("Ana's choices after record 0, best first; players win ")
+    assert how.startswith("Ana's choices, best first; players win ")
     assert "(exact)" in how
     assert pat.get_by_role("button", name="Suggest").count() == 0  # the policy: GM only
     SHOTS.mkdir(exist_ok=True)
@@ -57,7 +57,7 @@ def test_suggest_for_the_game_master_and_for_players_when_the_policy_allows(
     pat.get_by_role("button", name="Suggest").click()
     pat.wait_for_selector("#advisor-list li")
     mine = pat.locator("#advisor-list li").first.inner_text()
-    assert mine.startswith("walk to [2, 0], then ana attack bo — the tactics' choice")
+    assert mine.startswith("walk to [2, 0], then attack Bo — the tactics' choice")
     assert "win" not in mine.split("\n")[1]  # Pat does not see the chances to win
 
 

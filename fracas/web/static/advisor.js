@@ -40,13 +40,20 @@ function pct(p) {
   return text;
 }
 
+// a combatant by the name the table shows (its id only where the page has no such one)
+function named(cid) {
+  const c = ((store.state && store.state.combatants) || []).find((x) => x.id === cid);
+  return c ? c.name : cid;
+}
+
+// one step in a few words, the actor left out (the heading says whose choices they are)
 function stepWords(s) {
   if (s.do === "move") return `walk to [${s.to.join(", ")}]`;
-  const parts = [s.actor, s.do.replace(/_/g, " ")];
-  if (s.target !== undefined) parts.push(s.target);
+  const parts = [s.do.replace(/_/g, " ")];
+  if (s.target !== undefined) parts.push(named(s.target));
   if (s.at !== undefined) parts.push(`at [${s.at.join(", ")}]`);
   for (const [k, v] of Object.entries(s)) {
-    if (!["actor", "do", "target", "at", "dice"].includes(k)) parts.push(`${k}=${JSON.stringify(v)}`);
+    if (!["actor", "do", "target", "at", "dice"].includes(k)) parts.push(`${k.replace(/_/g, " ")} ${typeof v === "string" ? v : JSON.stringify(v)}`);
   }
   return parts.join(" ");
 }
@@ -60,7 +67,7 @@ function show(m) {
   const list = document.getElementById("advisor-list");
   list.replaceChildren();
   const now = a.win === null ? "" : `; ${a.side} win ${pct(a.win)} now (${a.method === "exact" ? "exact" : "floating point"})`;
-  let said = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
+  let said = `${a.name}'s choices, best first${now}.`;
   if (a.working) said += " Working out the chances to win…";
   else if (a.chances && a.unsolved) said += ` No chances to win: ${a.unsolved}.`;
   how.textContent = said;

@@ -805,13 +805,17 @@ function pct3(p) {
   if (text === "100.0%" && p < 1) return ">99.9%";
   return text;
 }
+function named(cid) {
+  const c = (store4.state && store4.state.combatants || []).find((x) => x.id === cid);
+  return c ? c.name : cid;
+}
 function stepWords(s) {
   if (s.do === "move") return `walk to [${s.to.join(", ")}]`;
-  const parts = [s.actor, s.do.replace(/_/g, " ")];
-  if (s.target !== void 0) parts.push(s.target);
+  const parts = [s.do.replace(/_/g, " ")];
+  if (s.target !== void 0) parts.push(named(s.target));
   if (s.at !== void 0) parts.push(`at [${s.at.join(", ")}]`);
   for (const [k, v] of Object.entries(s)) {
-    if (!["actor", "do", "target", "at", "dice"].includes(k)) parts.push(`${k}=${JSON.stringify(v)}`);
+    if (!["actor", "do", "target", "at", "dice"].includes(k)) parts.push(`${k.replace(/_/g, " ")} ${typeof v === "string" ? v : JSON.stringify(v)}`);
   }
   return parts.join(" ");
 }
@@ -823,7 +827,7 @@ function show(m) {
   const list = document.getElementById("advisor-list");
   list.replaceChildren();
   const now = a.win === null ? "" : `; ${a.side} win ${pct3(a.win)} now (${a.method === "exact" ? "exact" : "floating point"})`;
-  let said2 = `${a.name}'s choices after record ${m.seq - 1}, best first${now}.`;
+  let said2 = `${a.name}'s choices, best first${now}.`;
   if (a.working) said2 += " Working out the chances to win…";
   else if (a.chances && a.unsolved) said2 += ` No chances to win: ${a.unsolved}.`;
   how.textContent = said2;
