@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import click
 from rich.markup import escape
@@ -171,7 +172,7 @@ def lab_advise(
     tactics (the first is the one they take), each with the exact odds of its attack
     (as `fracas odds` gives them) and, where the fight's chain can say, the side's chance
     to win after it."""
-    from fracas.lab.advisor import ADVICE_SECONDS, advise, step_words
+    from fracas.lab.advisor import ADVICE_SECONDS, advise, step_words, with_chances
     from fracas.lab.fight import file_start
     from fracas.lab.keep import Kept
     from fracas.lab.plans import pct
@@ -183,6 +184,7 @@ def lab_advise(
         state = file_start(ef)
         keep = Kept(ef.ruleset, ef.tactics, Policy(ef.ruleset, ef.tactics))
         bound = seconds or ADVICE_SECONDS
+        begun = time.monotonic()
         if as_json:
             whole = advise(keep, state, seconds=bound, seed=ef.seed or 0, win=not no_win)
             data = whole.to_json(state)
@@ -213,7 +215,7 @@ def lab_advise(
         if no_win:
             return
         with _out.status("Working out the chances to win…"):
-            whole = advise(keep, state, seconds=bound, seed=ef.seed or 0)
+            whole = with_chances(keep, state, listed, deadline=begun + bound)
         side = escape(whole.side)
         if whole.win is None:
             why = whole.unsolved or "the fight's chain did not say"

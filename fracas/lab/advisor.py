@@ -16,6 +16,7 @@ work (dice paths, samples, states): the same advice on a quiet and a busy machin
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,6 +41,7 @@ __all__ = [
     "Advised",
     "advice_lines",
     "advise",
+    "with_chances",
 ]
 
 ADVICE_SECONDS = 15.0
@@ -168,9 +170,9 @@ def advise(
     max_states: int = ADVICE_STATES,
 ) -> Advice:
     """The advice for whoever's turn it is in ``state`` (``keep``: the table's tactics
-    and chains). ``win``: work out the chances to win too. Each choice's odds take at
-    most ``max_paths`` dice paths (then ``samples`` samples), the chain ``max_states``
-    states; ``seconds`` bounds the wall time of it all.
+    and chains). ``win``: work out the chances to win too (:func:`with_chances`). Each
+    choice's odds take at most ``max_paths`` dice paths (then ``samples`` samples), the
+    chain ``max_states`` states; ``seconds`` bounds the wall time of it all.
 
     Raises:
         FracasError: what the rules refuse of a choice's odds (a bug: every choice is
@@ -195,50 +197,65 @@ def advise(
         )  # fmt: skip
         cut = cut or found.cut_by_time
         odds.append(found)
-    wins: list[float | None] = [None] * len(plans)
-    now: float | None = None
-    method: str | None = None
-    states = 0
-    unsolved: str | None = None
-    if win:
-        outcomes = [_outcomes(keep, state, p) for p in plans]
-        deadline = begun + seconds
-        solved, why = _chain(
-            keep, state, [o for o in outcomes if o is not None], deadline, max_states
-        )
-        cut = cut or why == "too_slow"
-        unsolved = None if why is None else _UNSOLVED[why].format(states=max_states)
-        if solved is not None:
-            method, states = solved.method, solved.chain.size
-        now = _value(keep, state, side)
-        for i, dist in enumerate(outcomes):
-            if dist is None:
-                continue
-            total = 0.0
-            for n, q in dist.items():
-                v = _value(keep, n, side)
-                if v is None:
-                    break
-                total += float(q) * v
-            else:
-                wins[i] = total
-        if method is None and now is not None:
-            found_now = keep.lookup(state)
-            if found_now is not None:
-                method, states = found_now[0].method, found_now[0].chain.size
-    return Advice(
+    listed = Advice(
         actor,
         side,
-        tuple(
-            Advised(i + 1, p, o, w)
-            for i, (p, o, w) in enumerate(zip(plans, odds, wins, strict=True))
-        ),
-        now,
-        method,
-        states,
+        tuple(Advised(i + 1, p, o, None) for i, (p, o) in enumerate(zip(plans, odds, strict=True))),
+        None,
+        None,
+        0,
         policy.preset(state, actor),
         cut,
-        unsolved,
+    )
+    if not win:
+        return listed
+    return with_chances(keep, state, listed, deadline=begun + seconds, max_states=max_states)
+
+
+def with_chances(
+    keep: Kept,
+    state: Encounter,
+    listed: Advice,
+    *,
+    deadline: float,
+    max_states: int = ADVICE_STATES,
+) -> Advice:
+    """``listed`` (:func:`advise`'s choices of ``state``, without the chances) with the
+    side's chance to win now and after each choice, where a chain within ``max_states``
+    states (or ``deadline``, :func:`time.monotonic`'s outer bound) can say; else why not
+    (``unsolved``)."""
+    side = listed.side
+    outcomes = [_outcomes(keep, state, c.plan) for c in listed.choices]
+    solved, why = _chain(keep, state, [o for o in outcomes if o is not None], deadline, max_states)
+    unsolved = None if why is None else _UNSOLVED[why].format(states=max_states)
+    method, states = (solved.method, solved.chain.size) if solved is not None else (None, 0)
+    now = _value(keep, state, side)
+    wins: list[float | None] = [None] * len(outcomes)
+    for i, dist in enumerate(outcomes):
+        if dist is None:
+            continue
+        total = 0.0
+        for n, q in dist.items():
+            v = _value(keep, n, side)
+            if v is None:
+                break
+            total += float(q) * v
+        else:
+            wins[i] = total
+    if method is None and now is not None:
+        found_now = keep.lookup(state)
+        if found_now is not None:
+            method, states = found_now[0].method, found_now[0].chain.size
+    return dataclasses.replace(
+        listed,
+        choices=tuple(
+            dataclasses.replace(c, win=w) for c, w in zip(listed.choices, wins, strict=True)
+        ),
+        win=now,
+        method=method,
+        states=states,
+        cut_by_time=listed.cut_by_time or why == "too_slow",
+        unsolved=unsolved,
     )
 
 
