@@ -38,7 +38,10 @@ N`` (again for more) runs part N alone::
     time a process meets it, the dice-combat Molotov on three within 100 ms):
     :func:`action_odds` of one action, the first call of a fresh process after the file
     is read and played up to it (every cache of the odds, the dice and the rules empty),
-    then the same call again (warm). Before (``--before-first``, default ``HEAD``: the
+    then the same call again (warm). The process first does what fracas's own processes
+    do once loaded, where the tree has it (``fracas.loaded.settle``: the command line once
+    its command is imported, before it reads the file; a server's worker at its start).
+    Before (``--before-first``, default ``HEAD``: the
     last commit) against after, fresh processes taken in turn, this script's own
     measurement in both trees; the exact odds asserted equal (within what either tree
     cut at the depth, where one did).
@@ -603,6 +606,12 @@ FIRST_CASES: dict[str, tuple[Callable[[], EncounterFile], int | None, float]] = 
 def first_measure(case: str) -> dict[str, Any]:
     """Run in a fresh subprocess whose PYTHONPATH picks the tree: the first
     :func:`action_odds` of the process, then the same again, each timed."""
+    try:  # what a process of fracas does once loaded: ``fracas.loaded.settle``
+        from fracas.loaded import settle
+    except ImportError:  # a tree before it: nothing settled
+        pass
+    else:
+        settle()
     make, index, _ = FIRST_CASES[case]
     ef = make()
     at = len(ef.actions) - 1 if index is None else index

@@ -47,6 +47,29 @@ class _Main(click.Group):
             self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command to run, imported; then what the process has loaded so far is kept
+        out of the garbage collector's walks, where the command line runs as a program
+        (:func:`fracas.loaded.settle`: its first full collection walked them during the
+        command's first odds)."""
+        found = super().resolve_command(ctx, args)
+        if self._program:
+            from fracas.loaded import settle  # here: `fracas --help` imports no more
+
+            settle()
+        return found
+
+    _program = False
+    """Run as a program of its own (``fracas``, ``python -m fracas``: :meth:`__call__`),
+    not called by a test's runner in its process (which settles nothing of the test
+    run's)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._program = True
+        return super().__call__(*args, **kwargs)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """As click lists them, but a command not imported yet by its first sentence."""
         names = self.list_commands(ctx)

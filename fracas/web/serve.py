@@ -24,6 +24,7 @@ from fracas.web.app import create_app, warm
 from fracas.web.collector import Collector
 from fracas.web.guard import Site, server_config
 from fracas.web.links import GM_ID, Links, add_player_links, secret_for
+from fracas.web.live import ready_to_answer
 from fracas.web.setup import SetupKey
 from fracas.web.stopping import Stopping
 from fracas.web.workers import pool, stop
@@ -172,7 +173,8 @@ def _run(
     service, table, _ = opening
     key = SetupKey()
     gm_tokens: dict[str, str] = {}
-    workers = pool()
+    workers = pool(ready=ready_to_answer)
+    workers.start()  # the odds' worker loads what it answers with while the links are made
     app = create_app(service, links, workers, key, gm_tokens, site)
     warm()  # the page's files ready before a link is printed
     config = server_config(app)  # frames, bodies and headers bounded (fracas.web.guard)

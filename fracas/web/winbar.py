@@ -159,7 +159,10 @@ class WinBars:
     def _executor(self) -> Executor:
         if self._own is None:
             if isinstance(self.hub.executor, ProcessPoolExecutor):
-                self._own = pool(nice=10)  # ends with the server; yields the CPU to it
+                from fracas.web.live import ready_to_answer  # live imports this module
+
+                # ends with the server; yields the CPU to it; loads what it answers with
+                self._own = pool(nice=10, ready=ready_to_answer)
             else:
                 self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="winbar")
         return self._own

@@ -25,6 +25,7 @@ to shut down left its queues to it).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import select
@@ -35,6 +36,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import process as futures_process
 from typing import Any, ParamSpec, TypeVar
+
+from fracas.loaded import settle
 
 __all__ = ["POLL", "Workers", "pool", "stop"]
 
@@ -57,13 +60,23 @@ class Workers(ProcessPoolExecutor):
     resource tracker), so a Ctrl-C during its start-up (its imports) cannot print a
     traceback; a signal for the server stays pending a moment, not lost."""
 
-    def __init__(self, max_workers: int = 1, nice: int = 0) -> None:
+    def __init__(
+        self, max_workers: int = 1, nice: int = 0, ready: Callable[[], object] | None = None
+    ) -> None:
         super().__init__(
             max_workers=max_workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_start,
-            initargs=(os.getpid(), nice),
+            initargs=(os.getpid(), nice, ready),
         )
+        self.size = max_workers
+
+    def start(self) -> None:
+        """Start the workers now, not at the first :meth:`submit`: each loads what it
+        answers with (``ready``) and settles while nobody waits on it, so the first
+        question asked of it (a tap's odds, the advisor's list) waits on neither."""
+        for _ in range(self.size):
+            self.submit(int)
 
     def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
         if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
@@ -75,17 +88,19 @@ class Workers(ProcessPoolExecutor):
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def pool(nice: int = 0) -> Workers:
+def pool(nice: int = 0, ready: Callable[[], object] | None = None) -> Workers:
     """One worker process, spawned (never forked: the server runs threads); ``nice``:
     how much lower its priority is than the server's (background work, such as the win
     bar's fights, yields the CPU to the server's own loop and to what else the machine
-    runs for the table: a page loading, its odds)."""
-    return Workers(max_workers=1, nice=nice)
+    runs for the table: a page loading, its odds); ``ready``: what the worker calls at
+    its start, to load what it answers with (a function of a module, pickled by name)."""
+    return Workers(max_workers=1, nice=nice, ready=ready)
 
 
-def _worker_start(parent: int, nice: int = 0) -> None:
+def _worker_start(parent: int, nice: int = 0, ready: Callable[[], object] | None = None) -> None:
     """A worker's initializer: its priority lowered by ``nice``; SIGINT and SIGTERM
-    ignored, then unblocked; the parent watched."""
+    ignored, then unblocked; the parent watched; ``ready`` called, then what the worker
+    holds kept out of the garbage collector's walks (:func:`~fracas.loaded.settle`)."""
     if nice and hasattr(os, "nice"):
         os.nice(nice)
     for sig in _IGNORED:
@@ -93,6 +108,12 @@ def _worker_start(parent: int, nice: int = 0) -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _IGNORED)
     threading.Thread(target=_watch, args=(parent,), name="fracas-parent", daemon=True).start()
+    if ready is not None:
+        # A worker whose initializer raised is broken for good: what failed to load fails
+        # again in the question that needs it, and is said there.
+        with contextlib.suppress(Exception):
+            ready()
+    settle()
 
 
 def _watch(parent: int) -> None:

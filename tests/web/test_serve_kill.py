@@ -4,6 +4,7 @@ its win-bar worker and multiprocessing's resource tracker end with it (issue 20,
 from __future__ import annotations
 
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,30 @@ def test_a_killed_servers_workers_and_resource_tracker_end_with_it(tmp_path: Pat
         page.close()
         # before: all three still ran, reparented, 35 s later
         assert procs.wait_gone(kids, 10.0) == [], [procs.command(pid) for pid in kids]
+    finally:
+        server.kill()
+        procs.end(kids)
+
+
+def test_issue_34_the_odds_worker_starts_with_the_server_before_any_page(tmp_path: Path) -> None:
+    """``fracas serve`` starts its odds' worker as it starts, not at the first question:
+    with no page opened, the server has the worker (and multiprocessing's resource
+    tracker) as children once its links are printed and the worker has loaded."""
+    (tmp_path / "fight.yaml").write_text(FIGHT)
+    server = Server(str(tmp_path / "s.sqlite3"), str(tmp_path / "fight.yaml"), tmp_path)
+    kids: list[int] = []
+    try:
+        commands: list[str] = []
+        for _ in range(600):  # the worker spawned as the links are made: at most 30 s
+            kids = procs.children(server.proc.pid)
+            commands = sorted(procs.command(pid).split(" -c ", 1)[-1].split(";")[0] for pid in kids)
+            if len(commands) == 2:
+                break
+            time.sleep(0.05)
+        assert commands == [
+            "from multiprocessing.resource_tracker import main",
+            "from multiprocessing.spawn import spawn_main",  # the odds worker, no page asked
+        ], commands
     finally:
         server.kill()
         procs.end(kids)
