@@ -22,13 +22,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
-import enum
 import operator
 import re
+import sys
 import threading
 import typing
 from collections.abc import Callable, Iterator, Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from fracas.errors import FracasError, Refusal
@@ -435,11 +434,12 @@ def decision_of(rules: Ruleset, state: Encounter, action: Action) -> Decision | 
     Deciding runs on a copy of the state whose combatants note each look-up by id
     (any wider look counts as reading all of them); every other field of the state is
     in the key whole. A deterministic decide given equal values for what it read reads
-    the same and decides the same. Not kept: a decision that holds a state or the
-    traced combatants (then it would not be the same value in another state), an error
-    other than a refusal, an unhashable action or options. With :func:`memos` off, the
-    plain :func:`decide`."""
-    if not _memos_on.get():
+    the same and decides the same. Not kept: a decision that holds the traced state or
+    its traced combatants, or deciding left anything else holding them (:func:`_held`:
+    then it would not be the same value in another state), an error other than a
+    refusal, an unhashable action or options. With :func:`memos` off (or on a Python
+    that counts no references), the plain :func:`decide`."""
+    if not _memos_on.get() or not _COUNTS:
         return _plain(rules, state, action)
     combatants = state.combatants
     try:
@@ -450,7 +450,9 @@ def decision_of(rules: Ruleset, state: Encounter, action: Action) -> Decision | 
     if found is not None:
         return found
     notes = _Notes()
-    traced = evolve(state, combatants=_traced(combatants, notes))
+    mapping = _traced(combatants, notes)
+    traced = evolve(state, combatants=mapping)
+    held = _held(traced, mapping)
     got: Decision | FracasError
     try:
         got = decide(rules, traced, action)
@@ -458,7 +460,7 @@ def decision_of(rules: Ruleset, state: Encounter, action: Action) -> Decision | 
         got = _stripped(exc)
     except Exception:  # what the rules made of a traced state: the plain way
         return _plain(rules, state, action)
-    if not isinstance(got, FracasError) and _holds_state(got, 0):
+    if not isinstance(got, FracasError) and _held(traced, mapping) != held:
         return _plain(rules, state, action)
     ids = None if notes.wide else tuple(sorted(notes.ids))
     _by_reads.traced += 1
@@ -490,47 +492,17 @@ def _fresh(exc: FracasError) -> FracasError:
     return out
 
 
-_LEAVES = (str, int, float, bool, type(None), bytes, Fraction, enum.Enum, type)
-_LEAF_KINDS = frozenset({str, int, float, bool, type(None), bytes, Fraction})
-"""Of :data:`_LEAVES`, the exact types met most (a set look-up before ``isinstance``)."""
-_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
-"""Per type met, its dataclass fields' names (None: not a dataclass), looked up once."""
+_COUNTS = hasattr(sys, "getrefcount")
+"""CPython counts references (:func:`_held`)."""
 
 
-def _field_names(kind: type) -> tuple[str, ...] | None:
-    try:
-        return _FIELD_NAMES[kind]
-    except KeyError:
-        pass
-    names = (
-        tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
-    )
-    _FIELD_NAMES[kind] = names
-    return names
-
-
-def _holds_state(value: Any, depth: int) -> bool:
-    """Whether ``value`` holds a state or traced combatants (or anything this cannot
-    look through: taken as holding one)."""
-    kind = type(value)
-    if kind in _LEAF_KINDS or isinstance(value, _LEAVES):
-        return False
-    if isinstance(value, Encounter | _Traced) or depth > 12:
-        return True
-    if isinstance(value, Combatant):
-        return False  # a record: equal in every state the key matches
-    deeper = depth + 1
-    leaf = _LEAF_KINDS  # a leaf's own call skipped (most of what a decision holds)
-    if isinstance(value, tuple | list | frozenset | set):
-        items: Any = value
-    elif isinstance(value, dict):
-        items = [x for kv in value.items() for x in kv]
-    else:
-        names = _field_names(kind)  # a dataclass instance (a class is a leaf, above)
-        if names is None:
-            return True
-        items = [getattr(value, name) for name in names]
-    for v in items:  # noqa: SIM110 (a loop, not a generator: this is hot)
-        if type(v) not in leaf and _holds_state(v, deeper):
-            return True
-    return False
+def _held(traced: Encounter, mapping: _Traced) -> tuple[int, int]:
+    """How many references there are to the traced state and to its traced combatants.
+    Deciding made a decision that holds either, or anything else that keeps one (a
+    closure, a view, a cache the rules filled with the traced state), exactly where
+    these counts grew while it decided: then that decision would not be the same value
+    in another state, and it is not kept. (Before, a walk through every value the
+    decision held looked for a state: 0.24 ms a blast, whose decision holds the victims
+    at every tile it may scatter to, 11% of the win bar's work on the dice-combat
+    example.)"""
+    return sys.getrefcount(traced), sys.getrefcount(mapping)

@@ -127,10 +127,11 @@ def blast(
         for distance in range(1, farthest + 1)
         for _, direction in DIRECTIONS
     }
+    everyone = _everyone(state, plan, options)
     return dataclasses.replace(
         plan,
-        victims=victims(state, plan, centre, options),
-        scattered=tuple((t, victims(state, plan, t, options)) for t in sorted(wide)),
+        victims=_in_blast(everyone, centre, plan.radius),
+        scattered=tuple((t, _in_blast(everyone, t, plan.radius)) for t in sorted(wide)),
     )
 
 
@@ -245,15 +246,30 @@ def roll_blast(state: Encounter, plan: Blast, options: Options, dice: Dice) -> l
 def victims(state: Encounter, plan: Blast, centre: Tile, options: Options) -> tuple[Victim, ...]:
     """DC-31: every combatant in the blast square around ``centre``, in encounter order,
     with its Defend and the burning it gets when hit."""
-    return tuple(
-        Victim(
-            c.id,
-            guard(c.id, sheet_as(c, Sheet), True, options, explosive=True),
-            ignite(c, plan.burns - plan.drop_tick, plan.base, options) if plan.burns else None,
+    return _in_blast(_everyone(state, plan, options), centre, plan.radius)
+
+
+def _everyone(state: Encounter, plan: Blast, options: Options) -> list[tuple[Tile, Victim]]:
+    """Every combatant on the map, in encounter order, as the blast would find it: its
+    tile, its Defend and the burning it gets when hit (the same at every tile the
+    blast may land on: worked out once for the centre and each scatter tile)."""
+    return [
+        (
+            c.at,
+            Victim(
+                c.id,
+                guard(c.id, sheet_as(c, Sheet), True, options, explosive=True),
+                ignite(c, plan.burns - plan.drop_tick, plan.base, options) if plan.burns else None,
+            ),
         )
         for c in state.combatants.values()
-        if c.at is not None and in_square(c.at, centre, plan.radius)
-    )
+        if c.at is not None
+    ]
+
+
+def _in_blast(everyone: list[tuple[Tile, Victim]], centre: Tile, radius: int) -> tuple[Victim, ...]:
+    """DC-31: those of ``everyone`` in the blast square around ``centre``."""
+    return tuple(v for at, v in everyone if in_square(at, centre, radius))
 
 
 def ignite(victim: Combatant, burns: int, tick: int, options: Options) -> StatusSet | None:
