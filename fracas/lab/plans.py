@@ -276,11 +276,9 @@ def attacks(
         if spec.targets == "none" or spec.off_turn:
             continue
         for plain in combos(spec, param_choices(rs, state, actor, spec), tactic):
-            ok = [
-                a
-                for t in enemies
-                if policy.decides(state, a := kept_action(actor, spec.name, t, None, plain))
-            ]
+            ok = _allowed_at(
+                policy, state, [kept_action(actor, spec.name, t, None, plain) for t in enemies]
+            )
             out += ok
             if spec.targets == "combatants" and len(ok) > 1:
                 many = tuple(a.target for a in ok)
@@ -288,11 +286,27 @@ def attacks(
                 if policy.decides(state, group):
                     out.append(group)
             if tiles and spec.targets == "combatant_or_tile" and _tile_too(policy, state, ok):
-                for tile in _next_to(state, enemies):
-                    a = kept_action(actor, spec.name, None, tile, plain)
-                    if policy.decides(state, a):
-                        out.append(a)
+                at = [
+                    kept_action(actor, spec.name, None, t, plain) for t in _next_to(state, enemies)
+                ]
+                out += _allowed_at(policy, state, at)
     return narrow(policy, state, out, tactic)
+
+
+def _allowed_at(policy: Policy, state: Encounter, tries: list[Action]) -> list[Action]:
+    """Those of ``tries`` (one action at each of several targets or tiles) the rules allow now; a
+    refusal that read neither the target nor the tile refuses every other try too
+    (``any_target``, :func:`~fracas.rulesets.memo.decision_of`: an action used up, the
+    turn over), so the rest are not asked (issue 34, item 3)."""
+    rs = policy.ruleset
+    out: list[Action] = []
+    for a in tries:
+        got = decision_of(rs, state, a)
+        if not isinstance(got, FracasError):
+            out.append(a)
+        elif getattr(got, "any_target", False):
+            break
+    return out
 
 
 def _tile_too(policy: Policy, state: Encounter, ok: list[Action]) -> bool:

@@ -214,11 +214,13 @@ class _Notes:
     """The combatants (by id) a traced decide looked up, or ``wide``: it looked at all
     of them (iterated, counted, copied, hashed or compared the mapping)."""
 
-    __slots__ = ("ids", "wide")
+    __slots__ = ("ids", "target", "wide")
 
     def __init__(self) -> None:
         self.ids: dict[str, None] = {}
         self.wide = False
+        self.target = False
+        """It read the action's target or tile (:class:`_Probe`)."""
 
 
 def _wide(method: str) -> Callable[..., Any]:
@@ -452,16 +454,19 @@ def decision_of(rules: Ruleset, state: Encounter, action: Action) -> Decision | 
     notes = _Notes()
     mapping = _traced(combatants, notes)
     traced = evolve(state, combatants=mapping)
-    held = _held(traced, mapping)
+    probe = _probe(action, notes)
+    held = _held(traced, mapping, probe)
     got: Decision | FracasError
     try:
-        got = decide(rules, traced, action)
+        got = decide(rules, traced, probe)
     except FracasError as exc:
         got = _stripped(exc)
     except Exception:  # what the rules made of a traced state: the plain way
         return _plain(rules, state, action)
-    if not isinstance(got, FracasError) and _held(traced, mapping) != held:
+    if _held(traced, mapping, probe) != held:
         return _plain(rules, state, action)
+    if isinstance(got, FracasError) and not notes.target:
+        got.any_target = True  # type: ignore[attr-defined]
     ids = None if notes.wide else tuple(sorted(notes.ids))
     _by_reads.traced += 1
     with contextlib.suppress(TypeError):  # an unhashable key part: not kept
@@ -496,13 +501,41 @@ _COUNTS = hasattr(sys, "getrefcount")
 """CPython counts references (:func:`_held`)."""
 
 
-def _held(traced: Encounter, mapping: _Traced) -> tuple[int, int]:
-    """How many references there are to the traced state and to its traced combatants.
-    Deciding made a decision that holds either, or anything else that keeps one (a
-    closure, a view, a cache the rules filled with the traced state), exactly where
-    these counts grew while it decided: then that decision would not be the same value
-    in another state, and it is not kept. (Before, a walk through every value the
-    decision held looked for a state: 0.24 ms a blast, whose decision holds the victims
-    at every tile it may scatter to, 11% of the win bar's work on the dice-combat
-    example.)"""
-    return sys.getrefcount(traced), sys.getrefcount(mapping)
+def _held(traced: Encounter, mapping: _Traced, probe: Action) -> tuple[int, int, int]:
+    """How many references there are to the traced state, to its traced combatants and
+    to the action that notes its reads. Deciding made a decision (or a refusal) that
+    holds one, or anything else that keeps one (a closure, a view, a cache the rules
+    filled), exactly where these counts grew while it decided: then that decision would
+    not be the same value in another state, and it is not kept. (Before, a walk through
+    every value a decision held looked for a state: 0.24 ms a blast, whose decision
+    holds the victims at every tile it may scatter to, 11% of the win bar's work on the
+    dice-combat example.)"""
+    return sys.getrefcount(traced), sys.getrefcount(mapping), sys.getrefcount(probe)
+
+
+class _Probe(Action):
+    """An action that notes in :attr:`_Notes.target` whether deciding read its target or
+    its tile (issue 34, item 3): a refusal that read neither refuses the action on every
+    target and tile alike, in the same state (``any_target``), so the lab's candidates
+    ask one target, not each (:func:`fracas.lab.plans.attacks`). Only deciding sees it;
+    a decision that keeps it is not kept (:func:`_held`)."""
+
+    __slots__ = ("_notes",)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _AIMED:
+            object.__getattribute__(self, "_notes").target = True
+        return object.__getattribute__(self, name)
+
+
+_AIMED = frozenset({"target", "at"})
+"""An action's fields that change from one candidate target or tile to the next."""
+_ACTION_FIELDS = tuple(f.name for f in dataclasses.fields(Action))
+
+
+def _probe(action: Action, notes: _Notes) -> _Probe:
+    out = object.__new__(_Probe)
+    for name in _ACTION_FIELDS:
+        object.__setattr__(out, name, getattr(action, name))
+    object.__setattr__(out, "_notes", notes)
+    return out

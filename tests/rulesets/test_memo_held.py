@@ -1,7 +1,9 @@
 """What the memo of decisions by what was read keeps (issue 34, item 2): a decision is
 kept only where deciding left nothing holding the traced state or its traced
 combatants (``fracas.rulesets.memo._held``, reference counts); a decision of plain
-values is kept, and found again for a state that differs in a combatant it never read."""
+values is kept, and found again for a state that differs in a combatant it never read;
+a refusal that read neither the action's target nor its tile is marked as refusing
+every target (issue 34, item 3)."""
 
 from __future__ import annotations
 
@@ -12,13 +14,17 @@ from typing import Any
 
 import pytest
 
+from fracas.engine.may_do import _required_values, param_choices
+from fracas.engine.play import Engine
+from fracas.errors import FracasError
 from fracas.io.files import load
 from fracas.lab.fight import file_start
 from fracas.model import Action, Encounter
 from fracas.rulesets import memo
-from fracas.rulesets.base import Ruleset, decision_of
+from fracas.rulesets.base import Ruleset, decide, decision_of
 
 EXAMPLE = Path("examples/dice-combat.yaml")
+EXAMPLES = sorted(Path("examples").glob("*.yaml"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,3 +107,48 @@ def test_a_decision_of_values_is_kept_and_found_by_what_was_read(
     assert len(asked) == 1
     decision_of(rules, _hurt(state, state.turn.actor), action)  # read: decided again
     assert len(asked) == 2
+
+
+def _played_states(path: Path) -> list[tuple[Ruleset, Encounter]]:
+    """Every state of the example's fight, before each of its actions and after them."""
+    ef = load(path)
+    engine = Engine(ef.ruleset, ef.start, ef.seed if ef.seed is not None else 1)
+    engine.begin(ef.dice, ef.order)
+    out = [(ef.ruleset, engine.state)]
+    for action in ef.actions:
+        engine.act(action)
+        out.append((ef.ruleset, engine.state))
+    return out
+
+
+@pytest.mark.usefixtures("fresh")
+def test_issue_34_item_3_a_refusal_that_read_no_target_refuses_every_target() -> None:
+    """A refusal whose deciding read neither the action's target nor its tile is marked
+    ``any_target``; deciding the same action at every other combatant of the five
+    examples' fights, state by state, refuses it with the same words (the lab then asks one target, not
+    each). A refusal that read the target (DC-6's reach, a self-target) is not marked."""
+    marked = unmarked = 0
+    states = [one for path in EXAMPLES for one in _played_states(path)]
+    for rules, state in states:
+        actor = state.turn.actor
+        for spec in rules.contract.actions:
+            choices = param_choices(rules, state, actor, spec)
+            if spec.targets == "none" or spec.off_turn:
+                continue
+            if any(not choices.get(p) for p in spec.required):
+                continue
+            for params in _required_values(spec, choices):
+                tries = [Action(actor, spec.name, cid, params=params) for cid in state.combatants]
+                for t in tries:
+                    got = decision_of(rules, state, t)
+                    if not isinstance(got, FracasError):
+                        continue
+                    if not getattr(got, "any_target", False):
+                        unmarked += 1
+                        continue
+                    marked += 1
+                    for other in tries:
+                        with pytest.raises(FracasError) as refused:
+                            decide(rules, state, other)
+                        assert (refused.value.code, str(refused.value)) == (got.code, str(got))
+    assert marked > 0 and unmarked > 0, (marked, unmarked)
