@@ -1,7 +1,7 @@
 """Benchmark: the page on a phone (issue 22), in Debian's Chromium, by hand from the
 repository root (it is not a test)::
 
-    .venv/bin/python -m bench.bench_page [--rounds 5] [--before COMMIT]
+    .venv/bin/python -m bench.bench_page [--rounds 5] [--before COMMIT] [--serve [--serve-before REF]]
 
 For each example's start, on a touch phone (390x844, ``has_touch``, ``is_mobile``):
 
@@ -20,19 +20,30 @@ For each example's start, on a touch phone (390x844, ``has_touch``, ``is_mobile`
 Before and after are interleaved round by round on the same server code (only the
 static files differ); p50/p95 over every round and target. The machine is shared:
 say so beside the figures.
+
+(c) ``--serve``: a ``fracas serve`` just started on each example's start, its own
+    process (its workers and caches cold), on the phone, in the page: the first load,
+    the first tap's odds (the first the server works out) and the first "Suggest"'s
+    list; with ``--serve-before REF``, REF's server too (its code taken out with ``git
+    archive``), rounds interleaved.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import fracas.web.app as web_app
+from bench.trees import before_tree
+from fracas.web.serve import free_port
 from tests.web.test_browser import Server, launched
 
 ROOT = Path(__file__).parents[1]
@@ -142,27 +153,53 @@ def _one(
             server.stop()
 
 
-def _fresh_serve(browser: Any, example: Path) -> float:
-    """The first load of the game master's page on a `fracas serve` just started (its own
-    process, its caches cold, its win bar asked for), in the page: the seconds from the
-    navigation's start to the turn order drawn."""
-    from tests.web.test_serve_command import link, start, stop
+def _fresh_serve(browser: Any, example: Path, tree: Path) -> tuple[float, float, float]:
+    """A `fracas serve` of ``tree``'s code just started on the example's start (its own
+    process, its workers and caches cold, its win bar asked for), as a game master meets
+    it on a phone, in the page: the seconds from the navigation's start to the turn
+    order drawn; from the first tap on a target to its odds line (the first odds the
+    server works out); and from the first tap on "Suggest" to the advisor's list."""
+    from tests.web.test_serve_command import link, ready
 
     with tempfile.TemporaryDirectory() as tmp:
         start_file = Path(tmp) / example.name
         start_file.write_text(example.read_text().split("\nactions:")[0])
-        proc, lines = start(Path(tmp) / "s.sqlite3", str(start_file))
+        port = str(free_port("127.0.0.1"))
+        db = str(Path(tmp) / "s.sqlite3")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "fracas", "serve", str(start_file), "--db", db, "--port", port],
+            cwd=tree,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(tree)},
+        )
         try:
+            lines = ready(proc)
             context = browser.new_context(**PHONE)
             page = context.new_page()
             page.add_init_script(WATCH)
             page.goto(link(lines, "game master"))
             page.wait_for_selector("#order li")
             seen = float(page.wait_for_function("window.__seen.order").json_value()) / 1000
+            buttons = page.locator("#actions h3 + .row").first.locator("button:not([disabled])")
+            for i in range(buttons.count()):
+                buttons.nth(i).tap()
+                if page.locator("#actions .targets button").count():
+                    break
+                buttons.nth(i).tap()
+            page.locator("#actions .targets button").first.tap()
+            page.wait_for_selector("#odds .odds-line")
+            odds = float(page.wait_for_function("window.__seen.odds").json_value()) / 1000
+            started = time.perf_counter()
+            page.get_by_role("button", name="Suggest").tap()
+            page.wait_for_selector("#advisor-list li")
+            advice = time.perf_counter() - started
             context.close()
-            return seen
+            return seen, odds, advice
         finally:
-            stop(proc)
+            proc.send_signal(signal.SIGINT)
+            proc.communicate(timeout=30)
 
 
 def main() -> None:
@@ -172,8 +209,15 @@ def main() -> None:
     parser.add_argument(
         "--serve",
         action="store_true",
-        help="also the first load on a `fracas serve` just started, as a game master meets it "
-        "(this tree's server only: the in-process figures above keep their server warm)",
+        help="also a `fracas serve` just started, as a game master meets it: the first load, "
+        "the first tap's odds, the first Suggest (the in-process figures above keep their "
+        "server warm)",
+    )
+    parser.add_argument(
+        "--serve-before",
+        default=None,
+        metavar="REF",
+        help="with --serve: the same of commit REF's server too, side by side",
     )
     args = parser.parse_args()
     now = web_app.STATIC
@@ -211,12 +255,32 @@ def main() -> None:
             f"p95 {1000 * _pct(f['page_odds'], 0.95):.0f} ms"
         )
     if args.serve:
-        with launched() as browser:
-            fresh = [_fresh_serve(browser, e) for _ in range(args.rounds) for e in EXAMPLES]
+        _serve_figures(args)
+
+
+def _serve_figures(args: argparse.Namespace) -> None:
+    """A fresh `fracas serve` of each example's start, as a game master meets it: this
+    tree's, and with ``--serve-before REF`` that commit's (its code taken out with git
+    archive), rounds interleaved; p50 and p95 over every round and example."""
+    trees = {"after": ROOT}
+    with tempfile.TemporaryDirectory() as tmp, launched() as browser:
+        if args.serve_before:
+            trees = {"before": before_tree(args.serve_before, Path(tmp)), **trees}
+        got: dict[str, list[tuple[float, float, float]]] = {k: [] for k in trees}
+        for _ in range(args.rounds):
+            for example in EXAMPLES:
+                for which, tree in trees.items():
+                    got[which].append(_fresh_serve(browser, tree / "examples" / example.name, tree))
+    for which, runs in got.items():
+        load, odds, advice = (sorted(r[i] for r in runs) for i in range(3))
         print(
-            f"a fresh `fracas serve` (this tree): first load in the page p50 "
-            f"{1000 * statistics.median(fresh):.0f} ms, p95 {1000 * _pct(fresh, 0.95):.0f} ms "
-            f"(n={len(fresh)})"
+            f"a fresh `fracas serve` ({which}"
+            f"{': ' + args.serve_before if which == 'before' else ': this tree'}), in the page: "
+            f"first load p50 {1000 * _pct(load, 0.5):.0f} ms, p95 {1000 * _pct(load, 0.95):.0f}; "
+            f"first tap -> odds p50 {1000 * _pct(odds, 0.5):.0f} ms, "
+            f"p95 {1000 * _pct(odds, 0.95):.0f}; first Suggest -> list p50 "
+            f"{1000 * _pct(advice, 0.5):.0f} ms, p95 {1000 * _pct(advice, 0.95):.0f} "
+            f"(n={len(runs)})"
         )
 
 
