@@ -1,7 +1,8 @@
 """Benchmark: the page on a phone (issue 22), in Debian's Chromium, by hand from the
 repository root (it is not a test)::
 
-    .venv/bin/python -m bench.bench_page [--rounds 5] [--before COMMIT] [--serve [--serve-before REF]]
+    .venv/bin/python -m bench.bench_page [--rounds 5] [--before COMMIT]
+        [--serve [--serve-before REF] [--serve-pause SECONDS]]
 
 For each example's start, on a touch phone (390x844, ``has_touch``, ``is_mobile``):
 
@@ -23,9 +24,10 @@ say so beside the figures.
 
 (c) ``--serve``: a ``fracas serve`` just started on each example's start, its own
     process (its workers and caches cold), on the phone, in the page: the first load,
-    the first tap's odds (the first the server works out) and the first "Suggest"'s
-    list; with ``--serve-before REF``, REF's server too (its code taken out with ``git
-    archive``), rounds interleaved.
+    the first tap's odds (the first the server works out; tapped ``--serve-pause`` s
+    after the page is drawn, 1 by default: a person reads the page first) and the
+    first "Suggest"'s list; with ``--serve-before REF``, REF's server too (its code
+    taken out with ``git archive``), rounds interleaved.
 """
 
 from __future__ import annotations
@@ -153,12 +155,15 @@ def _one(
             server.stop()
 
 
-def _fresh_serve(browser: Any, example: Path, tree: Path) -> tuple[float, float, float]:
+def _fresh_serve(
+    browser: Any, example: Path, tree: Path, pause: float
+) -> tuple[float, float, float]:
     """A `fracas serve` of ``tree``'s code just started on the example's start (its own
     process, its workers and caches cold, its win bar asked for), as a game master meets
     it on a phone, in the page: the seconds from the navigation's start to the turn
     order drawn; from the first tap on a target to its odds line (the first odds the
-    server works out); and from the first tap on "Suggest" to the advisor's list."""
+    server works out), the action tapped ``pause`` seconds after the page is drawn (a
+    person reads it first); and from the first tap on "Suggest" to the advisor's list."""
     from tests.web.test_serve_command import link, ready
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,6 +187,7 @@ def _fresh_serve(browser: Any, example: Path, tree: Path) -> tuple[float, float,
             page.goto(link(lines, "game master"))
             page.wait_for_selector("#order li")
             seen = float(page.wait_for_function("window.__seen.order").json_value()) / 1000
+            time.sleep(pause)
             buttons = page.locator("#actions h3 + .row").first.locator("button:not([disabled])")
             for i in range(buttons.count()):
                 buttons.nth(i).tap()
@@ -218,6 +224,14 @@ def main() -> None:
         default=None,
         metavar="REF",
         help="with --serve: the same of commit REF's server too, side by side",
+    )
+    parser.add_argument(
+        "--serve-pause",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="with --serve: seconds between the page drawn and the first tap (a person "
+        "reads the page first; 0: at once)",
     )
     args = parser.parse_args()
     now = web_app.STATIC
@@ -270,14 +284,16 @@ def _serve_figures(args: argparse.Namespace) -> None:
         for _ in range(args.rounds):
             for example in EXAMPLES:
                 for which, tree in trees.items():
-                    got[which].append(_fresh_serve(browser, tree / "examples" / example.name, tree))
+                    start = tree / "examples" / example.name
+                    got[which].append(_fresh_serve(browser, start, tree, args.serve_pause))
     for which, runs in got.items():
         load, odds, advice = (sorted(r[i] for r in runs) for i in range(3))
         print(
             f"a fresh `fracas serve` ({which}"
             f"{': ' + args.serve_before if which == 'before' else ': this tree'}), in the page: "
             f"first load p50 {1000 * _pct(load, 0.5):.0f} ms, p95 {1000 * _pct(load, 0.95):.0f}; "
-            f"first tap -> odds p50 {1000 * _pct(odds, 0.5):.0f} ms, "
+            f"first tap ({args.serve_pause:g} s after it) -> odds p50 "
+            f"{1000 * _pct(odds, 0.5):.0f} ms, "
             f"p95 {1000 * _pct(odds, 0.95):.0f}; first Suggest -> list p50 "
             f"{1000 * _pct(advice, 0.5):.0f} ms, p95 {1000 * _pct(advice, 0.95):.0f} "
             f"(n={len(runs)})"

@@ -173,8 +173,7 @@ def _run(
     service, table, _ = opening
     key = SetupKey()
     gm_tokens: dict[str, str] = {}
-    workers = pool(ready=ready_to_answer)
-    workers.start()  # the odds' worker loads what it answers with while the links are made
+    workers = pool(ready=ready_to_answer)  # started once a page has its state (Hub.page_ready)
     app = create_app(service, links, workers, key, gm_tokens, site)
     warm()  # the page's files ready before a link is printed
     config = server_config(app)  # frames, bodies and headers bounded (fracas.web.guard)

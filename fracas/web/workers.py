@@ -70,11 +70,16 @@ class Workers(ProcessPoolExecutor):
             initargs=(os.getpid(), nice, ready),
         )
         self.size = max_workers
+        self.started = False
 
     def start(self) -> None:
-        """Start the workers now, not at the first :meth:`submit`: each loads what it
-        answers with (``ready``) and settles while nobody waits on it, so the first
-        question asked of it (a tap's odds, the advisor's list) waits on neither."""
+        """Start the workers now, not at the first :meth:`submit` (once; again does
+        nothing): each loads what it answers with (``ready``) and settles while nobody
+        waits on it, so the first question asked of it (a tap's odds, the advisor's
+        list) waits on neither."""
+        if self.started:
+            return
+        self.started = True
         for _ in range(self.size):
             self.submit(int)
 
