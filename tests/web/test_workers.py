@@ -43,8 +43,8 @@ def test_a_pool_for_background_work_runs_at_a_lower_priority() -> None:
 
 
 def test_issue_34_a_worker_loads_what_it_answers_with_before_its_first_question() -> None:
-    """The odds' worker is started with the server (``Workers.start``) and, at its
-    start, loads every ruleset and what the table's questions import (``ready``), then
+    """The odds' worker is started before its first question (``Workers.start``, once
+    a page has its state) and, at its start, loads every ruleset and what the table's questions import (``ready``), then
     keeps all of it out of the garbage collector's walks (``fracas.loaded.settle``):
     before, a fresh server's first tap waited 0.55 s for the worker to start and load,
     and its first odds 25 ms more for a full collection walking what it had loaded."""
