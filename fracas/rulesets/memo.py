@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.errors import FracasError, Refusal
 from fracas.model import Action, Combatant, Encounter
 from fracas.model.frozen import FrozenDict, evolve
+from fracas.model.grid import Tile
 
 if TYPE_CHECKING:
     from fracas.rulesets.base import Decision, Rules, Ruleset
@@ -518,24 +519,33 @@ class _Probe(Action):
     its tile (issue 34, item 3): a refusal that read neither refuses the action on every
     target and tile alike, in the same state (``any_target``), so the lab's candidates
     ask one target, not each (:func:`fracas.lab.plans.attacks`). Only deciding sees it;
-    a decision that keeps it is not kept (:func:`_held`)."""
+    a decision that keeps it is not kept (:func:`_held`). Its other fields are read as
+    an action's."""
 
     __slots__ = ("_notes",)
+    _notes: _Notes
 
-    def __getattribute__(self, name: str) -> Any:
-        if name in _AIMED:
-            object.__getattribute__(self, "_notes").target = True
-        return object.__getattribute__(self, name)
+    @property
+    def target(self) -> str | None:
+        self._notes.target = True
+        got: str | None = _SLOTS["target"].__get__(self)
+        return got
+
+    @property
+    def at(self) -> Tile | None:
+        self._notes.target = True
+        got: Tile | None = _SLOTS["at"].__get__(self)
+        return got
 
 
-_AIMED = frozenset({"target", "at"})
-"""An action's fields that change from one candidate target or tile to the next."""
-_ACTION_FIELDS = tuple(f.name for f in dataclasses.fields(Action))
+_SLOTS = {f.name: Action.__dict__[f.name] for f in dataclasses.fields(Action)}
+"""Each field's slot of an action (a member descriptor: read and set past the probe's
+own :attr:`_Probe.target` and :attr:`_Probe.at`)."""
 
 
 def _probe(action: Action, notes: _Notes) -> _Probe:
     out = object.__new__(_Probe)
-    for name in _ACTION_FIELDS:
-        object.__setattr__(out, name, getattr(action, name))
+    for slot in _SLOTS.values():
+        slot.__set__(out, slot.__get__(action))
     object.__setattr__(out, "_notes", notes)
     return out
