@@ -38,8 +38,8 @@ N`` (again for more) runs part N alone::
     time a process meets it, the dice-combat Molotov on three within 100 ms):
     :func:`action_odds` of one action, the first call of a fresh process after the file
     is read and played up to it (every cache of the odds, the dice and the rules empty),
-    then the same call again (warm). The process first does what fracas's own processes
-    do once loaded, where the tree has it (``fracas.loaded.settle``: the command line once
+    then the same call again (warm). The process first does what the tree's own
+    processes do once loaded, where they do it (:func:`gc.freeze`: the command line once
     its command is imported, before it reads the file; a server's worker at its start).
     Before (``--before-first``, default ``HEAD``: the
     last commit) against after, fresh processes taken in turn, this script's own
@@ -606,12 +606,8 @@ FIRST_CASES: dict[str, tuple[Callable[[], EncounterFile], int | None, float]] = 
 def first_measure(case: str) -> dict[str, Any]:
     """Run in a fresh subprocess whose PYTHONPATH picks the tree: the first
     :func:`action_odds` of the process, then the same again, each timed."""
-    try:  # what a process of fracas does once loaded: ``fracas.loaded.settle``
-        from fracas.loaded import settle
-    except ImportError:  # a tree before it: nothing settled
-        pass
-    else:
-        settle()
+    if _freezes(Path(sys.modules["fracas"].__file__ or "").parents[1]):
+        gc.freeze()  # what the tree's processes do once loaded
     make, index, _ = FIRST_CASES[case]
     ef = make()
     at = len(ef.actions) - 1 if index is None else index
@@ -636,6 +632,14 @@ def first_measure(case: str) -> dict[str, Any]:
         "warm_wall": took[1][0],
         "warm_cpu": took[1][1],
     }
+
+
+def _freezes(tree: Path) -> bool:
+    """Whether ``tree``'s command line keeps what its process loaded out of the garbage
+    collector's walks once its command is imported (:func:`gc.freeze`), as its server's
+    workers then do too."""
+    cli = tree / "fracas" / "cli" / "__init__.py"
+    return cli.is_file() and "gc.freeze()" in cli.read_text(encoding="utf-8")
 
 
 def bench_first(ref: str, rounds: int) -> None:

@@ -52,7 +52,6 @@ with ``moved_on`` (and synced), so no one acts on a state they did not see.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import time
 from collections.abc import Callable, Coroutine
@@ -64,7 +63,6 @@ from starlette.endpoints import WebSocketEndpoint
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from fracas.errors import FracasError
-from fracas.rulesets import rulesets
 from fracas.table import (
     Act,
     Answer,
@@ -85,6 +83,7 @@ from fracas.table import (
     Undo,
     View,
 )
+from fracas.web import answers
 from fracas.web.guard import json_object
 from fracas.web.links import LinkError, Links
 from fracas.web.shown import page_cost, page_lines, page_options, page_state, refusal_json
@@ -102,26 +101,6 @@ RATE = (30, 5.0)
 COST_RATE = (120, 5.0)
 """At most 120 questions of a move's cost in any 5 seconds per page, counted apart
 from :data:`RATE` (a drag asks one per tile: it never leaves the drop too fast)."""
-
-
-def _answer(question: OddsQuestion) -> Odds:
-    """Run in the odds executor (a process pool: off the event loop, another core)."""
-    return question.answer()
-
-
-def ready_to_answer() -> None:
-    """A worker's start (:func:`fracas.web.workers.pool`'s ``ready``): what its first
-    question would load, loaded before it is asked: every ruleset (a question's state
-    holds one), this module (:func:`_answer`'s), and the lab's advisor and bar (the
-    advice and the win bar's questions import them where they are asked). On a fresh
-    server the first tap's odds waited 0.55 s for the worker to start and load them."""
-    for name in _ANSWERED_WITH:
-        importlib.import_module(name)
-    rulesets()
-
-
-_ANSWERED_WITH = ("fracas.lab.advisor", "fracas.lab.bar", "fracas.lab.keep")
-"""The modules the table's questions import where they are asked."""
 
 
 CHANGES = ("act", "undo", "redo", "dice", "die", "cancel", "answer", "policy", "winbar")
@@ -364,7 +343,7 @@ class Page:
     def _ask(self, question: OddsQuestion, ident: Any, table: Table) -> None:
         if self.odds is not None:
             self.odds.cancel()  # a newer question: the older is not wanted
-        future = self.hub.executor.submit(_answer, question)
+        future = self.hub.executor.submit(answers.odds, question)
         self.odds = future
         self.hub.spawn(self._odds_reply(future, ident, table, question, table.seq))
 

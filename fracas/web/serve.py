@@ -20,11 +20,11 @@ from collections.abc import Callable
 from fracas.errors import FracasError
 from fracas.io.store import EncounterStore, open_store
 from fracas.table import SetPolicy, Table, TableService
+from fracas.web import answers
 from fracas.web.app import create_app, warm
 from fracas.web.collector import Collector
 from fracas.web.guard import Site, server_config
 from fracas.web.links import GM_ID, Links, add_player_links, secret_for
-from fracas.web.live import ready_to_answer
 from fracas.web.setup import SetupKey
 from fracas.web.stopping import Stopping
 from fracas.web.workers import pool, stop
@@ -173,7 +173,7 @@ def _run(
     service, table, _ = opening
     key = SetupKey()
     gm_tokens: dict[str, str] = {}
-    workers = pool(ready=ready_to_answer)  # started once a page has its state (Hub.page_ready)
+    workers = pool(ready=answers.ready)  # started once a page has its state (Hub.page_ready)
     app = create_app(service, links, workers, key, gm_tokens, site)
     warm()  # the page's files ready before a link is printed
     config = server_config(app)  # frames, bodies and headers bounded (fracas.web.guard)

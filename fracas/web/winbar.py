@@ -56,6 +56,7 @@ from fracas.lab.bar import BAR_FIGHTS, BAR_SECONDS, BAR_STATES, FIRST, SLICE
 from fracas.lab.sim import wilson
 from fracas.table import AdviceQuestion, Change, Identity, Table, WinQuestion
 from fracas.table.questions import players_bar_withheld
+from fracas.web import answers
 from fracas.web.workers import pool
 
 if TYPE_CHECKING:
@@ -122,16 +123,6 @@ def honest(bar: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _answer(question: WinQuestion) -> dict[str, Any]:
-    """Run in the bar's executor."""
-    return question.answer()
-
-
-def _advice(question: AdviceQuestion) -> dict[str, Any]:
-    """Run in the bar's executor."""
-    return question.answer()
-
-
 class WinBars:
     """The win bars of every table a :class:`~fracas.web.live.Hub` serves."""
 
@@ -159,10 +150,8 @@ class WinBars:
     def _executor(self) -> Executor:
         if self._own is None:
             if isinstance(self.hub.executor, ProcessPoolExecutor):
-                from fracas.web.live import ready_to_answer  # live imports this module
-
                 # ends with the server; yields the CPU to it; loads what it answers with
-                self._own = pool(nice=10, ready=ready_to_answer)
+                self._own = pool(nice=10, ready=answers.ready)
             else:
                 self._own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="winbar")
         return self._own
@@ -240,9 +229,9 @@ class WinBars:
         if first is not None:
             # in the odds' worker (the previews': milliseconds a question), not behind
             # the bar's slice under way in its own (up to a second)
-            future = self.hub.executor.submit(_advice, first)
+            future = self.hub.executor.submit(answers.advice, first)
             self.hub.spawn(self._advised(page, first, ident, future))
-        future = self._executor().submit(_advice, question)
+        future = self._executor().submit(answers.advice, question)
         self.hub.spawn(self._advised(page, question, ident, future))
 
     async def _advised(
@@ -295,7 +284,7 @@ class WinBars:
             self._submit(encounter, bool(gm), table, question)
 
     def _submit(self, encounter: str, gm: bool, table: Table, question: WinQuestion) -> None:
-        future = self._executor().submit(_answer, question)
+        future = self._executor().submit(answers.win, question)
         self._pending[(encounter, gm)] = (question.seq, future)
         self.hub.spawn(self._finish(encounter, gm, table, question, future))
 

@@ -26,6 +26,7 @@ to shut down left its queues to it).
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import select
@@ -36,8 +37,6 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import process as futures_process
 from typing import Any, ParamSpec, TypeVar
-
-from fracas.loaded import settle
 
 __all__ = ["POLL", "Workers", "pool", "stop"]
 
@@ -74,9 +73,9 @@ class Workers(ProcessPoolExecutor):
 
     def start(self) -> None:
         """Start the workers now, not at the first :meth:`submit` (once; again does
-        nothing): each loads what it answers with (``ready``) and settles while nobody
-        waits on it, so the first question asked of it (a tap's odds, the advisor's
-        list) waits on neither."""
+        nothing): each loads what it answers with (``ready``) while nobody waits on it,
+        so the first question asked of it (a tap's odds, the advisor's list) does not
+        wait for that."""
         if self.started:
             return
         self.started = True
@@ -105,7 +104,9 @@ def pool(nice: int = 0, ready: Callable[[], object] | None = None) -> Workers:
 def _worker_start(parent: int, nice: int = 0, ready: Callable[[], object] | None = None) -> None:
     """A worker's initializer: its priority lowered by ``nice``; SIGINT and SIGTERM
     ignored, then unblocked; the parent watched; ``ready`` called, then what the worker
-    holds kept out of the garbage collector's walks (:func:`~fracas.loaded.settle`)."""
+    holds kept out of the garbage collector's walks (:func:`gc.freeze`, as the command
+    line does: the first full collection after the imports walked them all during the
+    first odds)."""
     if nice and hasattr(os, "nice"):
         os.nice(nice)
     for sig in _IGNORED:
@@ -118,7 +119,7 @@ def _worker_start(parent: int, nice: int = 0, ready: Callable[[], object] | None
         # again in the question that needs it, and is said there.
         with contextlib.suppress(Exception):
             ready()
-    settle()
+    gc.freeze()
 
 
 def _watch(parent: int) -> None:

@@ -133,7 +133,7 @@ out of the garbage collector's walks."""
 
 def test_issue_34_a_command_settles_what_it_loaded_before_it_works() -> None:
     """Once its command is imported, ``fracas`` keeps what the process has loaded out of
-    the garbage collector's walks (``fracas.loaded.settle``): the first full collection
+    the garbage collector's walks (``gc.freeze``): the first full collection
     walked them all during a process's first odds (25 of 57 ms of the wasteland frag
     grenade on three). The same odds come out."""
     example = str(ROOT / "examples" / "dice-combat.yaml")

@@ -125,8 +125,9 @@ def _played_states(path: Path) -> list[tuple[Ruleset, Encounter]]:
 def test_issue_34_item_3_a_refusal_that_read_no_target_refuses_every_target() -> None:
     """A refusal whose deciding read neither the action's target nor its tile is marked
     ``any_target``; deciding the same action at every other combatant of the five
-    examples' fights, state by state, refuses it with the same words (the lab then asks one target, not
-    each). A refusal that read the target (DC-6's reach, a self-target) is not marked."""
+    examples' fights, state by state, refuses it with the same words (the lab then
+    asks one target, not each). A refusal that read the target (DC-6's reach, a
+    self-target) is not marked."""
     marked = unmarked = 0
     states = [one for path in EXAMPLES for one in _played_states(path)]
     for rules, state in states:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import process as futures_process
+from typing import cast
 
 from fracas.web.workers import pool, stop
 
@@ -44,33 +46,35 @@ def test_a_pool_for_background_work_runs_at_a_lower_priority() -> None:
 
 def test_issue_34_a_worker_loads_what_it_answers_with_before_its_first_question() -> None:
     """The odds' worker is started before its first question (``Workers.start``, once
-    a page has its state) and, at its start, loads every ruleset and what the table's questions import (``ready``), then
-    keeps all of it out of the garbage collector's walks (``fracas.loaded.settle``):
-    before, a fresh server's first tap waited 0.55 s for the worker to start and load,
-    and its first odds 25 ms more for a full collection walking what it had loaded."""
+    a page has its state) and, at its start, loads every ruleset and what the table's
+    questions import (``ready``), then keeps all of it out of the garbage collector's
+    walks (``gc.freeze``): before, a fresh server's first tap waited 0.55 s for the
+    worker to start and load, and its first odds 25 ms more for a full collection
+    walking what it had loaded."""
     import gc
 
-    from fracas.web.live import ready_to_answer
+    from fracas.web.answers import ready
 
-    bare, ready = pool(), pool(ready=ready_to_answer)
+    bare, loading = pool(), pool(ready=ready)
     try:
-        ready.start()
+        loading.start()
         bare.start()
         # the freeze count: the objects settled at the start, before this first question
         settled_bare = bare.submit(gc.get_freeze_count).result(60)
-        settled = ready.submit(gc.get_freeze_count).result(60)
+        settled = loading.submit(gc.get_freeze_count).result(60)
         assert settled_bare > 0  # every worker settles what it holds at its start
         assert settled > settled_bare + 10_000, (settled_bare, settled)  # and loaded more
-        assert ready.submit(gc.get_freeze_count).result(60) == settled  # once, at the start
+        assert loading.submit(gc.get_freeze_count).result(60) == settled  # once, at the start
     finally:
-        stop([bare, ready])
+        stop([bare, loading])
 
 
 def test_a_worker_whose_loading_fails_still_answers() -> None:
     """A ``ready`` that raises leaves the worker working (a worker whose initializer
     raised would be broken for good): what failed fails again in the question that
     needs it, and is said there."""
-    workers = pool(ready=divmod)  # divmod() raises TypeError
+    raises = cast(Callable[[], object], divmod)  # divmod() raises TypeError; pickled by name
+    workers = pool(ready=raises)
     try:
         workers.start()
         assert workers.submit(int, "7").result(timeout=60) == 7
