@@ -1,5 +1,5 @@
-"""What the server's worker processes run (:mod:`fracas.web.workers`): the table's
-questions answered (a tap's odds, the advisor's list, a win bar's slice), and what a
+"""What the server's worker processes run (:mod:`fracas.web.workers`): a question of
+the table answered (a tap's odds, the advisor's list, a win bar's slice), and what a
 worker loads before its first question (:func:`ready`). Light on purpose: a task is
 pickled by its function's name, and unpickling it imports this module, not the web's
 stack (Starlette, the sockets), which a worker never uses."""
@@ -7,26 +7,25 @@ stack (Starlette, the sockets), which a worker never uses."""
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Protocol, TypeVar
 
 from fracas.rulesets import rulesets
-from fracas.table import AdviceQuestion, Odds, OddsQuestion, WinQuestion
 
-__all__ = ["advice", "odds", "ready", "win"]
+__all__ = ["answer", "ready"]
 
-
-def odds(question: OddsQuestion) -> Odds:
-    """The odds' worker: a tap's odds (off the event loop, another core)."""
-    return question.answer()
+_T = TypeVar("_T")
+_T_co = TypeVar("_T_co", covariant=True)
 
 
-def win(question: WinQuestion) -> dict[str, Any]:
-    """The bar's worker: one slice of a win bar."""
-    return question.answer()
+class _Question(Protocol[_T_co]):
+    """A question of the table (:mod:`fracas.table.questions`): it answers itself."""
+
+    def answer(self) -> _T_co: ...
 
 
-def advice(question: AdviceQuestion) -> dict[str, Any]:
-    """The advisor's list (the odds' worker) or its chances to win (the bar's)."""
+def answer(question: _Question[_T]) -> _T:
+    """A worker's task: ``question`` answered (the odds' worker: a tap's odds and the
+    advisor's list; the bar's: a win bar's slice and the advisor's chances to win)."""
     return question.answer()
 
 

@@ -343,7 +343,7 @@ class Page:
     def _ask(self, question: OddsQuestion, ident: Any, table: Table) -> None:
         if self.odds is not None:
             self.odds.cancel()  # a newer question: the older is not wanted
-        future = self.hub.executor.submit(answers.odds, question)
+        future = self.hub.executor.submit(answers.answer, question)
         self.odds = future
         self.hub.spawn(self._odds_reply(future, ident, table, question, table.seq))
 

@@ -229,9 +229,9 @@ class WinBars:
         if first is not None:
             # in the odds' worker (the previews': milliseconds a question), not behind
             # the bar's slice under way in its own (up to a second)
-            future = self.hub.executor.submit(answers.advice, first)
+            future = self.hub.executor.submit(answers.answer, first)
             self.hub.spawn(self._advised(page, first, ident, future))
-        future = self._executor().submit(answers.advice, question)
+        future = self._executor().submit(answers.answer, question)
         self.hub.spawn(self._advised(page, question, ident, future))
 
     async def _advised(
@@ -284,7 +284,7 @@ class WinBars:
             self._submit(encounter, bool(gm), table, question)
 
     def _submit(self, encounter: str, gm: bool, table: Table, question: WinQuestion) -> None:
-        future = self._executor().submit(answers.win, question)
+        future = self._executor().submit(answers.answer, question)
         self._pending[(encounter, gm)] = (question.seq, future)
         self.hub.spawn(self._finish(encounter, gm, table, question, future))
 

@@ -45,7 +45,7 @@ from fracas.rulesets.dice_combat.events import (
 from fracas.rulesets.dice_combat.items import Item
 from fracas.rulesets.dice_combat.sheet import Options, Sheet
 
-__all__ = ["Blast", "Victim", "blast", "roll_blast", "victims"]
+__all__ = ["Blast", "Victim", "blast", "roll_blast"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,12 +243,6 @@ def roll_blast(state: Encounter, plan: Blast, options: Options, dice: Dice) -> l
     return events
 
 
-def victims(state: Encounter, plan: Blast, centre: Tile, options: Options) -> tuple[Victim, ...]:
-    """DC-31: every combatant in the blast square around ``centre``, in encounter order,
-    with its Defend and the burning it gets when hit."""
-    return _in_blast(_everyone(state, plan, options), centre, plan.radius)
-
-
 def _everyone(state: Encounter, plan: Blast, options: Options) -> list[tuple[Tile, Victim]]:
     """Every combatant on the map, in encounter order, as the blast would find it: its
     tile, its Defend and the burning it gets when hit (the same at every tile the
@@ -268,7 +262,8 @@ def _everyone(state: Encounter, plan: Blast, options: Options) -> list[tuple[Til
 
 
 def _in_blast(everyone: list[tuple[Tile, Victim]], centre: Tile, radius: int) -> tuple[Victim, ...]:
-    """DC-31: those of ``everyone`` in the blast square around ``centre``."""
+    """DC-31: those of ``everyone`` in the blast square around ``centre``, in encounter
+    order, with their Defend and the burning they get when hit."""
     return tuple(v for at, v in everyone if in_square(at, centre, radius))
 
 
