@@ -18,6 +18,10 @@ each within an outer bound of wall time (:data:`BAR_SECONDS`; a slice it cuts sa
    :data:`BAR_STATES` states the chain is given up for this state and the estimate goes
    on until its interval is within :data:`HALF`, or :data:`BAR_FIGHTS` fights (final).
 
+A server's worker plays the fights in a process it forks instead (``alongside``,
+:mod:`fracas.lab.alongside`: on the machine's other core, while it grows the chain),
+and counts the same fights the same way.
+
 Where a slice is cut, the next one takes up the same work: the chain where it stopped,
 the fight it dropped with the same seed. So the bar's final answer (the chain's values,
 or the estimate of so many fights) is the same on a quiet and on a busy machine; only
@@ -30,7 +34,6 @@ sockets. The bar says "exact" only of an exact chain's values.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ from typing import Any
 
 from fracas.errors import FracasError
 from fracas.io.files import Tactic
+from fracas.lab.alongside import Alongside, bar_rng
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.fight import DRAW, canonical, sides_of
 from fracas.lab.keep import LOCK, Kept, kept
@@ -70,9 +74,9 @@ SLICE_STATES = 300
 """Chain states each later slice expands."""
 SLICE_FIGHTS = 20
 """Fights each later slice plays (five times as many once the chain is given up)."""
-FIRST: Mapping[str, int] = FrozenDict({"slice_states": FIRST_STATES, "slice_fights": FIRST_FIGHTS})
+FIRST: Mapping[str, Any] = FrozenDict({"slice_states": FIRST_STATES, "slice_fights": FIRST_FIGHTS})
 """The work of the first slice of a new state (:func:`bar_slice`'s arguments)."""
-SLICE: Mapping[str, int] = FrozenDict({"slice_states": SLICE_STATES, "slice_fights": SLICE_FIGHTS})
+SLICE: Mapping[str, Any] = FrozenDict({"slice_states": SLICE_STATES, "slice_fights": SLICE_FIGHTS})
 """The work of each later slice."""
 BAR_SECONDS = 1.0
 """The outer bound on one slice's wall time (half for the fights, the rest for the
@@ -153,9 +157,16 @@ def bar_slice(
     fights: int = BAR_FIGHTS,
     slice_states: int = FIRST_STATES,
     slice_fights: int = FIRST_FIGHTS,
+    alongside: bool = False,
 ) -> WinBar:
     """One slice of the bar of ``state`` (the module's docstring): ``slice_fights``
     fights and ``slice_states`` states of the chain, within ``seconds`` at most.
+
+    ``alongside``: the fights are played in a process forked from this one
+    (:class:`~fracas.lab.alongside.Alongside`, on the machine's other core) for as long
+    as the state stands, and the slice takes those finished; the chain gets the whole
+    slice. For a worker process of a server only (a process with threads of its own
+    must not fork). The tally is the same fights', in the same order.
 
     Raises:
         FracasError: what the rules refuse in the fights (the policy takes only actions
@@ -164,33 +175,35 @@ def bar_slice(
     begun = time.monotonic()
     deadline = begun + seconds
     sides = sides_of(state)
+    root = canonical(state)
+    if keep.alongside is not None and keep.alongside.root != root:
+        keep.alongside.rest()  # the table moved on: those fights are not wanted
     found = keep.lookup(state)
     if found is not None:
         return _solved_bar(found[0], found[1], sides, state)
-    root = canonical(state)
-    # fights first: a bar within the slice whatever the chain does (a fight the slice
-    # stops is dropped; the next slice plays it again, with the same seed)
     tally = keep.tally(root)
     given_up = root in keep.given_up
-    share = begun + seconds * (0.5 if not given_up else 0.95)
-    want = min(fights, tally.fights + slice_fights * (_GIVEN_UP if given_up else 1))
     cut = False
-    while tally.fights < want and not _precise(tally, sides):
-        rng = random.Random(f"fracas-bar/{seed}/{tally.fights}")
-        one = play(
-            keep.ruleset,
-            state,
-            keep.policy,
-            rng,
-            1,
-            stop=_past(share),
-            abandon=True,
-            played=keep.played,
-        )
-        if one.fights == 0:
-            cut = True
-            break
-        tally.add(one)
+    if not alongside or not _alongside(keep, state, root, seed, fights, begun + seconds, given_up):
+        # fights first: a bar within the slice whatever the chain does (a fight the
+        # slice stops is dropped; the next slice plays it again, with the same seed)
+        share = begun + seconds * (0.5 if not given_up else 0.95)
+        want = min(fights, tally.fights + slice_fights * (_GIVEN_UP if given_up else 1))
+        while tally.fights < want and not _precise(tally, sides):
+            one = play(
+                keep.ruleset,
+                state,
+                keep.policy,
+                bar_rng(seed, tally.fights),
+                1,
+                stop=_past(share),
+                abandon=True,
+                played=keep.played,
+            )
+            if one.fights == 0:
+                cut = True
+                break
+            tally.add(one)
     # then the chain, taken up where it was left, for so many states
     growing = 0
     if root not in keep.given_up:
@@ -222,9 +235,13 @@ def bar_slice(
             solved = chain.exact() if chain.size <= EXACT_STATES else chain.floating()
             keep.keep(solved)
             keep.growing = None
+            if keep.alongside is not None:
+                keep.alongside.rest()
             values = solved.sides(state)
             assert values is not None
             return _solved_bar(solved, dict(values), sides, state)
+    if alongside:
+        _alongside(keep, state, root, seed, fights, 0.0, False)  # what came meanwhile
     if tally.fights == 0:  # not one fight ended in the slice yet: say so
         return WinBar({}, 0.0, "working", final=False, growing=growing, cut_by_time=cut)
     n = tally.fights
@@ -239,6 +256,51 @@ def bar_slice(
         growing=growing,
         cut_by_time=cut,
     )
+
+
+def _alongside(
+    keep: Kept,
+    state: Encounter,
+    root: Encounter,
+    seed: int,
+    fights: int,
+    until: float,
+    given_up: bool,
+) -> bool:
+    """Add to ``root``'s tally the fights its :class:`Alongside` finished, one by one,
+    with the stops of the slice's own loop (``fights`` in all, an interval within
+    :data:`HALF`), giving it the state where it plays another (or none); waiting for
+    them until ``until`` where the chain is given up (the slice has nothing else to
+    do). False where it ended before those stops (a fight failed there: the slice plays
+    the fights itself, and says why)."""
+    if root in keep.alongside_failed:
+        return False
+    tally = keep.tally(root)
+    sides = sides_of(state)
+    helper = keep.alongside
+    if tally.fights >= fights or _precise(tally, sides):
+        if helper is not None:
+            helper.rest()
+        return True
+    if helper is None:
+        helper = keep.alongside = Alongside(keep.ruleset, keep.policy, keep.played)
+    if helper.root != root or helper.next != tally.fights:
+        helper.play(root, state, seed=seed, first=tally.fights, upto=fights)
+    while True:
+        got = helper.take(max(0.0, until - time.monotonic()) if given_up else 0.0)
+        for one in got:
+            if tally.fights >= fights or _precise(tally, sides):
+                break
+            tally.add(one)
+        if tally.fights >= fights or _precise(tally, sides):
+            helper.rest()
+            return True
+        if helper.done:
+            keep.stop_alongside()
+            keep.alongside_failed.add(root)
+            return False
+        if not got or time.monotonic() >= until:
+            return True
 
 
 def _past(deadline: float) -> Any:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.io.files import Tactic
+from fracas.lab.alongside import Alongside
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.played import Played
 from fracas.lab.policy import Policy
@@ -56,9 +57,20 @@ class Kept:
     end (a bound of work: the same question ends the same way)."""
     played: Played = field(init=False)
     """The turns the sampled fights played under ``policy`` (:class:`Played`)."""
+    alongside: Alongside | None = None
+    """The process playing the bar's fights of the latest state meanwhile, where a
+    worker plays them on the other core (:mod:`fracas.lab.alongside`)."""
+    alongside_failed: set[Encounter] = field(default_factory=set)
+    """States whose fights failed in that process (their slices play them here)."""
 
     def __post_init__(self) -> None:
         self.played = Played(self.policy, limit=PLAYED)
+
+    def stop_alongside(self) -> None:
+        """End the process playing fights meanwhile, where there is one."""
+        if self.alongside is not None:
+            self.alongside.stop()
+            self.alongside = None
 
     def lookup(self, state: Encounter) -> tuple[Solved, dict[str, Any]] | None:
         """The solved chain that has ``state``, and its odds there."""
@@ -95,8 +107,10 @@ def kept(key: str, ruleset: Ruleset, tactics: Mapping[str, Tactic]) -> Kept:
     found = _KEPT.get(key)
     if found is not None and _same(found.ruleset, ruleset) and dict(found.tactics) == dict(tactics):
         return found
-    if found is None and len(_KEPT) >= KEYS:
-        del _KEPT[next(iter(_KEPT))]
+    if found is not None:
+        found.stop_alongside()
+    elif len(_KEPT) >= KEYS:
+        _KEPT.pop(next(iter(_KEPT))).stop_alongside()
     made = _KEPT[key] = Kept(ruleset, tactics, Policy(ruleset, tactics))
     return made
 

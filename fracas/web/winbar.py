@@ -37,6 +37,10 @@ pool), one worker, so a bar never holds up an odds request; it is started with t
 first page that asks and shut down with the last one. A bar still being worked out
 when the table moves on is cancelled if it has not started, and its result dropped
 if it has. Whether a page gets a bar is the table's to say (a question or none).
+Where that worker is a process, the bar's fights are played in a process it forks, on
+the machine's other core, while it grows the chain (``alongside``,
+:mod:`fracas.lab.alongside`): that process rests once a bar is final and ends with the
+worker.
 """
 
 from __future__ import annotations
@@ -268,8 +272,12 @@ class WinBars:
         if table is None:
             return
         audiences = {self._gm(p) for p in self._wanted.get(encounter, ())} - {None}
+        limits = self.limits
+        if isinstance(self.hub.executor, ProcessPoolExecutor):
+            # the bar's worker is a process: its fights on the machine's other core
+            limits = {**limits, "alongside": True}
         for gm in sorted(audiences, key=bool):
-            question = table.win_question(Identity.gm() if gm else PLAYERS, self.limits)
+            question = table.win_question(Identity.gm() if gm else PLAYERS, limits)
             key = (encounter, bool(gm))
             if question is None:  # the policy shows players no bar now: say so, once
                 if self.latest.get(key, (None, None))[1] is not None:

@@ -1,5 +1,6 @@
 """A ``fracas serve`` SIGKILLed leaves none of its processes running: its odds worker,
-its win-bar worker and multiprocessing's resource tracker end with it (issue 20, 4)."""
+its win-bar worker, the process that worker forked to play the bar's fights (issue 34)
+and multiprocessing's resource tracker end with it (issue 20, 4)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def test_a_killed_servers_workers_and_resource_tracker_end_with_it(tmp_path: Pat
             "from multiprocessing.spawn import spawn_main",  # the odds worker
             "from multiprocessing.spawn import spawn_main",  # the win bar's
         ], commands
+        # the bar's worker forked one process to play the bar's fights on the other core
+        grandchildren = [g for k in kids for g in procs.children(k)]
+        assert len(grandchildren) == 1, [procs.command(g) for g in grandchildren]
+        assert "spawn_main" in procs.command(grandchildren[0])  # a copy of the worker
+        kids += grandchildren
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait()
         page.close()
