@@ -35,8 +35,11 @@ from fracas.lab.sim import Tally, play
 from fracas.model import Encounter
 from fracas.rulesets.base import Ruleset
 
-__all__ = ["Alongside", "bar_rng"]
+__all__ = ["FORKS", "Alongside", "bar_rng"]
 
+FORKS = "fork" in multiprocessing.get_all_start_methods()
+"""Whether this system forks processes (not Windows): elsewhere the bar's worker plays
+its fights itself."""
 _LOOK = 0.1
 """Seconds between two looks of the forked process at its parent."""
 

@@ -41,7 +41,7 @@ from typing import Any
 
 from fracas.errors import FracasError
 from fracas.io.files import Tactic
-from fracas.lab.alongside import Alongside, bar_rng
+from fracas.lab.alongside import FORKS, Alongside, bar_rng
 from fracas.lab.chain import Chain, Solved
 from fracas.lab.fight import DRAW, canonical, sides_of
 from fracas.lab.keep import LOCK, Kept, kept
@@ -166,7 +166,8 @@ def bar_slice(
     (:class:`~fracas.lab.alongside.Alongside`, on the machine's other core) for as long
     as the state stands, and the slice takes those finished; the chain gets the whole
     slice. For a worker process of a server only (a process with threads of its own
-    must not fork). The tally is the same fights', in the same order.
+    must not fork), on a system that forks. The tally is the same fights', in the same
+    order.
 
     Raises:
         FracasError: what the rules refuse in the fights (the policy takes only actions
@@ -176,6 +177,7 @@ def bar_slice(
     deadline = begun + seconds
     sides = sides_of(state)
     root = canonical(state)
+    alongside = alongside and FORKS
     if keep.alongside is not None and keep.alongside.root != root:
         keep.alongside.rest()  # the table moved on: those fights are not wanted
     found = keep.lookup(state)
