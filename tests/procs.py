@@ -24,6 +24,7 @@ __all__ = [
     "command",
     "end",
     "leftovers",
+    "niceness",
     "reap",
     "running",
     "still_running",
@@ -61,6 +62,12 @@ def children(pid: int) -> list[int]:
             if fields is not None and int(fields[1]) == pid:
                 found.append(int(entry))
     return sorted(found)
+
+
+def niceness(pid: int) -> int | None:
+    """The nice value of ``pid`` (None where it is gone)."""
+    fields = _stat(pid)
+    return None if fields is None else int(fields[16])  # field 19 of /proc/PID/stat
 
 
 def running(pid: int) -> bool:

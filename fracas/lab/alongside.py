@@ -42,6 +42,8 @@ FORKS = "fork" in multiprocessing.get_all_start_methods()
 its fights itself."""
 _LOOK = 0.1
 """Seconds between two looks of the forked process at its parent."""
+_NICEST = 19
+"""The forked process's niceness: the lowest priority there is."""
 
 Job = tuple[int, Encounter, int, int, int]
 """(its number, the state, the seed, the first fight's number, the count to stop at)."""
@@ -135,6 +137,10 @@ def _play_alongside(
     # process of its own is ended with its parent's exit (multiprocessing terminates
     # its daemonic children), so it takes SIGTERM again
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # the lowest priority: where the cores are all busy (a page loading, a tap's odds,
+    # the chain) it yields to them; on an otherwise idle core it plays as fast
+    if hasattr(os, "nice"):
+        os.nice(max(0, _NICEST - os.nice(0)))
     threading.Thread(target=_watch, args=(parent,), daemon=True).start()
     job: Job | None = None
 

@@ -38,6 +38,7 @@ def test_a_killed_servers_workers_and_resource_tracker_end_with_it(tmp_path: Pat
         grandchildren = [g for k in kids for g in procs.children(k)]
         assert len(grandchildren) == 1, [procs.command(g) for g in grandchildren]
         assert "spawn_main" in procs.command(grandchildren[0])  # a copy of the worker
+        assert procs.niceness(grandchildren[0]) == 19  # it yields to all else
         kids += grandchildren
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait()
