@@ -42,14 +42,16 @@ class Server:
     """One ``fracas serve`` process on 127.0.0.1; ``tokens`` by link name (``gm``,
     ``Ana (ana)``, ...)."""
 
-    def __init__(self, db: str, target: str, home: Path, *args: str) -> None:
+    def __init__(self, db: str, target: str, home: Path, *args: str, root: Path = ROOT) -> None:
+        """``root``: the tree whose fracas serves (another commit's, for a benchmark's
+        "before")."""
         self.port = free_port("127.0.0.1")
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "XDG_DATA_HOME": str(home)}
-        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
         command = [sys.executable, "-m", "fracas", "serve", target, "--db", db]
         self.proc = subprocess.Popen(
             [*command, "--port", str(self.port), *args],
-            cwd=ROOT,
+            cwd=root,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
