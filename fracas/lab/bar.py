@@ -89,6 +89,10 @@ BAR_FIGHTS = 20_000
 """Fights an estimate plays at most."""
 HALF = 0.01
 """An estimate is final once every side's 95% interval is within this of its rate."""
+_SHOWN = (0.10, 0.05)
+"""The widths of an estimate a slice waiting for fights answers at once on reaching:
+the first a page shows a figure at (±10 points, :data:`fracas.web.winbar.WIDE`), and
+±5 points (issue 34's goal for the bar)."""
 _GIVEN_UP = 5
 """How many times a slice's fights it plays once the chain is given up."""
 
@@ -288,6 +292,7 @@ def _alongside(
         helper = keep.alongside = Alongside(keep.ruleset, keep.policy, keep.played)
     if helper.root != root or helper.next != tally.fights:
         helper.play(root, state, seed=seed, first=tally.fights, upto=fights)
+    was = _widest(tally, sides)
     while True:
         got = helper.take(max(0.0, until - time.monotonic()) if given_up else 0.0)
         for one in got:
@@ -301,8 +306,9 @@ def _alongside(
             keep.stop_alongside()
             keep.alongside_failed.add(root)
             return False
-        if not got or time.monotonic() >= until:
-            return True
+        now = _widest(tally, sides)
+        if not got or time.monotonic() >= until or any(now <= m < was for m in _SHOWN):
+            return True  # nothing more, the slice's time up, or a width a page shows
 
 
 def _past(deadline: float) -> Any:
@@ -310,15 +316,20 @@ def _past(deadline: float) -> Any:
 
 
 def _precise(tally: Any, sides: list[str]) -> bool:
+    return _widest(tally, sides) <= HALF
+
+
+def _widest(tally: Any, sides: list[str]) -> float:
+    """The widest half of a 95% interval of the estimate (each side's, the draw's)."""
     n = tally.fights
     if n == 0:
-        return False
+        return 1.0
+    widest = 0.0
     for label in (*sides, DRAW):
         k = tally.wins.get(label, 0)
         lo, hi = wilson(k, n)
-        if max(k / n - lo, hi - k / n) > HALF:
-            return False
-    return True
+        widest = max(widest, k / n - lo, hi - k / n)
+    return widest
 
 
 def _solved_bar(
