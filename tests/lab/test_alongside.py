@@ -108,3 +108,20 @@ def test_where_the_forked_process_fails_the_worker_plays_the_fights(
     there, keep = _slices("alongside-broken-there", "dice-combat.yaml", alongside=True, **limits)
     assert here[-1].to_json() == there[-1].to_json() and there[-1].fights == 40
     assert keep.alongside is None and keep.alongside_failed and not _fights_children()
+
+
+def test_a_slice_waiting_for_fights_answers_once_a_page_would_show_a_figure() -> None:
+    """The chain given up, a slice waits for the fights played alongside for up to its
+    seconds (here 30), but answers at once when the estimate first comes within ±10
+    points (the width a page first shows a figure at): not final, far from its cap
+    (waiting its 30 s, it would have reached ±1 and been final)."""
+    ef = parse_text((ROOT / "examples" / "dice-combat.yaml").read_text(), "dice-combat.yaml")
+    keep = kept("alongside-shown", ef.ruleset, ef.tactics)
+    state = file_start(ef)
+    limits: dict[str, Any] = {"max_states": 5, "fights": 20_000, "seconds": 30.0}
+    bar = bar_slice(keep, state, seed=2, alongside=True, **limits)  # the chain given up
+    while bar.fights == 0 or max(hi - lo for lo, hi in bar.ci95.values()) / 2 > 0.10:
+        bar = bar_slice(keep, state, seed=2, alongside=True, **limits)
+    assert not bar.final and bar.fights < 2_000
+    keep.stop_alongside()
+    assert not _fights_children()
