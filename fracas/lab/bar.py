@@ -283,8 +283,12 @@ def _alongside(
         return False
     tally = keep.tally(root)
     sides = sides_of(state)
+
+    def enough() -> bool:  # the slice's own loop's stops
+        return tally.fights >= fights or _precise(tally, sides)
+
     helper = keep.alongside
-    if tally.fights >= fights or _precise(tally, sides):
+    if enough():
         if helper is not None:
             helper.rest()
         return True
@@ -296,10 +300,10 @@ def _alongside(
     while True:
         got = helper.take(max(0.0, until - time.monotonic()) if given_up else 0.0)
         for one in got:
-            if tally.fights >= fights or _precise(tally, sides):
+            if enough():
                 break
             tally.add(one)
-        if tally.fights >= fights or _precise(tally, sides):
+        if enough():
             helper.rest()
             return True
         if helper.done:

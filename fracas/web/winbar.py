@@ -151,9 +151,14 @@ class WinBars:
         """The states the advisor's chain for the chances to win may grow to (None: the
         advisor's own; a test of a fight too large for it sets fewer)."""
 
+    def _processes(self) -> bool:
+        """Whether the bars run in a process (the hub's odds executor is a process
+        pool: ``fracas serve``), else in a thread of this one."""
+        return isinstance(self.hub.executor, ProcessPoolExecutor)
+
     def _executor(self) -> Executor:
         if self._own is None:
-            if isinstance(self.hub.executor, ProcessPoolExecutor):
+            if self._processes():
                 # ends with the server; yields the CPU to it; loads what it answers with
                 self._own = pool(nice=10, ready=answers.ready)
             else:
@@ -273,7 +278,7 @@ class WinBars:
             return
         audiences = {self._gm(p) for p in self._wanted.get(encounter, ())} - {None}
         limits = self.limits
-        if isinstance(self.hub.executor, ProcessPoolExecutor):
+        if self._processes():
             # the bar's worker is a process: its fights on the machine's other core
             limits = {**limits, "alongside": True}
         for gm in sorted(audiences, key=bool):
