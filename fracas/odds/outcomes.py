@@ -14,7 +14,8 @@ to what it was before the roll, so the nodes that differed only in them are one.
 
 Paths through an exploding die cut at the depth are kept apart, each with what is
 known exactly (the summary before the step where it was cut) and a lower bound (the
-summary with the least faces of the cut). Sampled: the same roll under seeded random
+summary with the least faces of the cut, the steps after it followed from there, apart
+from the paths not cut). Sampled: the same roll under seeded random
 dice, path after path, a fixed number of them (the caller's work budget; fewer only
 where its wall-time bound or its cancellation stops them, which it then says).
 """
@@ -103,10 +104,11 @@ def exact_outcomes(
     and a given value no path of any step rolls is refused at the end, as one
     enumeration of the whole roll refuses it; the pools still branch by class."""
     out = Exact()
-    # Per node (known, settled, state, the step's odds key, the given dice taken): its
+    # Per node (known, settled, state, the step's odds key, the given dice taken, and for
+    # the rest of a path cut before, what was known exactly where it was cut): its
     # weight (numerators per denominator) and the step followed.
-    frontier: dict[tuple[Partial, Gone, Encounter, Hashable, Progress | None], list[Any]] = {
-        ((), _NONE, before, odds_key(decision), () if given else None): [{1: 1}, decision]
+    frontier: dict[_Node, list[Any]] = {
+        ((), _NONE, before, odds_key(decision), () if given else None, None): [{1: 1}, decision]
     }
     finals: dict[tuple[Gone, Path], dict[int, int]] = {}
     settled: dict[str, dict[Entry, dict[int, int]]] = {}
@@ -121,7 +123,7 @@ def exact_outcomes(
             )
         node = next(iter(frontier))
         weight, step = frontier.pop(node)
-        partial, gone, state, _, progress = node
+        partial, gone, state, _, progress, cut_at = node
 
         def one(dice: Dice, state: Encounter = state, step: Any = step) -> tuple[Event, ...]:
             events = roller(state, step, dice)
@@ -139,40 +141,51 @@ def exact_outcomes(
         for label, n in dist.taken.items():
             taken[label] = max(n, taken.get(label, 0))
         downs, folds = Finals(ruleset, state), Folds(state)
+        # the paths that end in a step: (their events, the given dice taken, their
+        # weight, and for the rest of a path cut here or before, what was known exactly)
+        nexts: list[tuple[tuple[Event, ...], Progress | None, Mapping[int, int], Any]] = []
         for result, by in dist.counts.items():
             events, after_progress = result if progress is not None else (result, None)
-            then = events[-1] if events and isinstance(events[-1], Then) else None
-            if then is None:
-                _, path = downs.path(partial, events)
+            if events and isinstance(events[-1], Then):
+                nexts.append((events, after_progress, by, cut_at))
+                continue
+            _, path = downs.path(partial, events)
+            if cut_at is None:
                 _add(finals.setdefault((gone, path), {}), weight, by)
+            else:  # the end of a path cut before: a lower bound, its mass cut
+                out.cut.append((cut_at, path, _mass(weight) * _mass(by), gone))
+        if dist.truncated:
+            mass = _mass(weight)
+            known_at = partial if cut_at is None else cut_at
+            for result, p in dist.cut.items():
+                events, after_progress = result if progress is not None else (result, None)
+                if events and isinstance(events[-1], Then):  # the rest from the least faces
+                    nexts.append((events, after_progress, {p.denominator: p.numerator}, known_at))
+                    continue
+                _, lower = downs.path(partial, events)
+                out.cut.append((known_at, lower, mass * p, gone))
+            plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
+            if plain:
+                out.cut.append((known_at, summary(ruleset, partial, state), mass * plain, gone))
+        for events, after_progress, reach, cut in nexts:
+            then = events[-1]
+            assert isinstance(then, Then)
+            body = events[:-1]
+            known = merge(partial, body)
+            after, left = folds.fold(body), gone
+            scope = odds_scope(then.step)
+            if scope is not None and cut is None:  # a cut path's rest settles nothing
+                known, after, done = _settle(ruleset, before, state, known, after, scope)
+                for cid, entry in done.items():
+                    _add(settled.setdefault(cid, {}).setdefault(entry, {}), weight, reach)
+                if done:
+                    left = gone.union(done)
+            key = (known, left, after, odds_key(then.step), after_progress, cut)
+            found = frontier.get(key)
+            if found is None:
+                frontier[key] = [_add({}, weight, reach), then.step]
             else:
-                body = events[:-1]
-                known = merge(partial, body)
-                after, left = folds.fold(body), gone
-                scope = odds_scope(then.step)
-                if scope is not None:
-                    known, after, done = _settle(ruleset, before, state, known, after, scope)
-                    for cid, entry in done.items():
-                        _add(settled.setdefault(cid, {}).setdefault(entry, {}), weight, by)
-                    if done:
-                        left = gone.union(done)
-                key = (known, left, after, odds_key(then.step), after_progress)
-                found = frontier.get(key)
-                if found is None:
-                    frontier[key] = [_add({}, weight, by), then.step]
-                else:
-                    _add(found[0], weight, by)
-        if not dist.truncated:
-            continue
-        mass = _mass(weight)
-        for result, p in dist.cut.items():
-            events = result[0] if progress is not None else result
-            body = tuple(e for e in events if not isinstance(e, Then))
-            _, lower = downs.path(partial, body)
-            out.cut.append((partial, lower, mass * p, gone))
-        plain = dist.truncated - sum(dist.cut.values(), Fraction(0))
-        if plain:
-            out.cut.append((partial, summary(ruleset, partial, state), mass * plain, gone))
+                _add(found[0], weight, reach)
     check_given_used(given, taken)
     # one denominator for the final summaries and the settled ones alike
     den = out.den = math.lcm(
@@ -194,6 +207,8 @@ def _over(by: Mapping[int, int], den: int) -> int:
 
 
 _NONE: Gone = frozenset()
+_Node = tuple[Partial, Gone, Encounter, Hashable, "Progress | None", "Partial | None"]
+"""A node of the roll's steps (:func:`exact_outcomes`)."""
 
 
 def _settle(

@@ -41,6 +41,7 @@ __all__ = [
     "blast",
     "dr_of",
     "harm",
+    "pre_dr",
     "roll_hit",
     "victim",
 ]
@@ -279,22 +280,18 @@ def roll_hit(
     )
     crit_faces: tuple[int, ...] | None = None
     if crit is not None:
-        gate = (
-            CritGate(mitigation, options.cover_stops_crit, options.crit_after_full_dt)
-            if crit == "gate"
-            else None
-        )
         sides = dice_spec(weapon.crit_dice).sides
-        joint = Joint((
-            Part(Pool(spec.sides), "damage", n=shot),
-            Part(Pool(sides[:1] if one else sides, "repeat"), "crit", when=gate),
-        ))  # fmt: skip
-        drawn, crit_drawn = roll_joint(dice, joint, key=CritHit(mitigation))
+        joint, hit_key = _crit_draw(
+            mitigation, spec.sides, sides[:1] if one else sides, shot, crit == "gate",
+            options.cover_stops_crit, options.crit_after_full_dt,
+        )  # fmt: skip
+        drawn, crit_drawn = roll_joint(dice, joint, key=hit_key)
         faces = tuple(f for (f,) in drawn)
         if crit_drawn:
             crit_faces = tuple(f for chain in crit_drawn for f in chain)
     else:  # one branch per distinct (damage after DT, stopped, mitigated)
-        drawn = roll_pool(dice, Pool(spec.sides), "damage", n=shot, key=Mitigated(mitigation))
+        pool, key = _damage_draw(mitigation, spec.sides)
+        drawn = roll_pool(dice, pool, "damage", n=shot, key=key)
         faces = tuple(f for (f,) in drawn)
     post, stopped, mitigated = mitigation(sum(faces))
     parts = ((("flat", spec.flat),) if spec.flat else ()) + before_dt
@@ -303,6 +300,34 @@ def roll_hit(
     event = LimbHit(victim.id, shot, limb, solid, faces, parts, r, stopped, victim.limbs[limb].dt,
                     post)  # fmt: skip
     return hit, event, crit_faces
+
+
+@lru_cache(maxsize=4096)
+def _crit_draw(
+    mitigation: Mitigation,
+    damage: tuple[int, ...],
+    crit: tuple[int, ...],
+    shot: int | None,
+    gated: bool,
+    cover_stops_crit: bool,
+    after_full_dt: bool,
+) -> tuple[Joint, CritHit]:
+    """A hit's damage dice and CRIT dice as one draw (:func:`roll_hit`), and the class
+    of its faces: made once per (mitigation, dice, shot, gate), as exact odds meet the
+    same on many dice paths."""
+    gate = CritGate(mitigation, cover_stops_crit, after_full_dt) if gated else None
+    joint = Joint((
+        Part(Pool(damage), "damage", n=shot),
+        Part(Pool(crit, "repeat"), "crit", when=gate),
+    ))  # fmt: skip
+    return joint, CritHit(mitigation)
+
+
+@lru_cache(maxsize=4096)
+def _damage_draw(mitigation: Mitigation, damage: tuple[int, ...]) -> tuple[Pool, Mitigated]:
+    """A hit's damage dice and the class of their faces (:func:`roll_hit`), made once
+    per (mitigation, dice)."""
+    return Pool(damage), Mitigated(mitigation)
 
 
 def _resistance(sheet: Sheet, weapon: Weapon, options: Options) -> int:
@@ -358,13 +383,8 @@ def _harm(
     options: Options,
     effects: bool,
 ) -> tuple[Event, ...]:
-    extras = dict(extra)
     dr = victim.dr
-    pre: list[int] = []
-    for i, hit in enumerate(hits):
-        added = sum(v for _, v in extras.get(i, ()))
-        lost = hit.stopped and options.cover_stops_crit  # 2.4: the whole hit is stopped
-        pre.append(hit.post + (0 if lost else added))
+    pre = pre_dr(hits, dict(extra), options)
     total = sum(pre)
     final = apply_dr(total, dr, options)
     cause = " + ".join(map(str, pre)) + (f" = {total}" if len(pre) > 1 else "")
@@ -376,6 +396,20 @@ def _harm(
     if effects and weapon.effects and (final > 0 or not options.effects_need_damage):
         events += _effects(victim, weapon.effects, options)
     return tuple(events)
+
+
+def pre_dr(
+    hits: Sequence[Hit], extras: Mapping[int, tuple[tuple[str, int], ...]], options: Options
+) -> list[int]:
+    """WL-14, WL-15: each hit's damage after DT with what is added after DT (``extras``,
+    per hit index: CRIT dice, Sneak, Bonus Melee Damage), 0 for a hit the cover stopped
+    whole (2.4, ``cover_stops_crit``): what the creature's DR is taken of, once, summed."""
+    pre: list[int] = []
+    for i, hit in enumerate(hits):
+        added = sum(v for _, v in extras.get(i, ()))
+        lost = hit.stopped and options.cover_stops_crit  # 2.4: the whole hit is stopped
+        pre.append(hit.post + (0 if lost else added))
+    return pre
 
 
 def _death(victim: Victim, final: int) -> list[Event]:

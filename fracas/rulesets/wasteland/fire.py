@@ -17,7 +17,7 @@ from fracas.dice.source import Dice
 from fracas.model import Attempted, Encounter, Event
 from fracas.rulesets.base import Decision, Rules
 from fracas.rulesets.steps import Then
-from fracas.rulesets.wasteland.damage import Hit, Victim, harm, roll_hit
+from fracas.rulesets.wasteland.damage import Hit, Victim, harm, pre_dr, roll_hit
 from fracas.rulesets.wasteland.data import CONDITION_LOSS, D20, GLANCING_MARGIN
 from fracas.rulesets.wasteland.events import (
     APSpent,
@@ -36,7 +36,7 @@ from fracas.rulesets.wasteland.weapons import roll_crit
 if TYPE_CHECKING:  # a decided attack rolls with this module (attack.Attack.roll)
     from fracas.rulesets.wasteland.attack import Attack, Plan
 
-__all__ = ["FireOn", "Shot", "fire", "fire_on", "roll_attack"]
+__all__ = ["FireOn", "Harmed", "Shot", "fire", "fire_on", "roll_attack"]
 
 Parts = tuple[tuple[str, int], ...]
 
@@ -103,8 +103,7 @@ class FireOn(Decision):
         WL-22), never HP nor who is dying. A shot's total counts only where creatures
         behind the target or creature cover may read it (WL-24)."""
         plan, hits = self.plan, self.hits
-        totals = bool(plan.strays or plan.creature_cover)
-        shots = tuple((s.n, s.result, s.total if totals else None) for s in self.shots)
+        shots = _shots_key(plan, self.shots)
         if not hits:
             return (plan, shots, 0, self.tail)
         lead, rest = hits[0], hits[1:]
@@ -122,8 +121,46 @@ class FireOn(Decision):
         return fire_on(self, dice, rules.options)
 
 
+def _shots_key(plan: Plan, shots: tuple[Shot, ...]) -> Hashable:
+    """What the odds of the rest of an attack read of its shots: each one's number and
+    result, and its total only where creatures behind the target or creature cover may
+    read it (WL-24)."""
+    totals = bool(plan.strays or plan.creature_cover)
+    return tuple((s.n, s.result, s.total if totals else None) for s in shots)
+
+
+@dataclass(frozen=True, slots=True)
+class Harmed(Decision):
+    """The rest of a burst's attack once its last hit on the target is rolled (a step):
+    what the target takes of all its hits (``harm``), then stray and creature-cover hits
+    (WL-24). The ways the burst's hits came out meet here by what harm sums of them."""
+
+    plan: Plan
+    shots: tuple[Shot, ...]
+    hits: tuple[Hit, ...]
+    extras: tuple[tuple[int, Parts], ...]
+    """Per hit index, what is added after DT (:func:`_extras`)."""
+    total: int
+    """The hits' damage DR is taken of, summed (``pre_dr``)."""
+    tail: tuple[Event, ...] = ()
+
+    def odds_key(self) -> Hashable:
+        """What the odds of the rest depend on (``fracas.rulesets.steps``): the hits only
+        through their sum before DR (WL-14, WL-15: DR once, on the sum; WL-19: who is
+        dying reads the damage after it; WL-23: the effects whether it is above 0); which
+        limbs they hit, how hard and whether they glanced change only CT and injuries
+        (WL-20 to WL-22), never HP nor who is dying. The shots as :class:`FireOn` reads
+        them (WL-24)."""
+        return (self.plan, _shots_key(self.plan, self.shots), self.total, self.tail)
+
+    def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
+        hits, extras = list(self.hits), dict(self.extras)
+        return _rest(self.plan, self.shots, hits, extras, dice, rules.options, [], self.tail)
+
+
 def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
-    """One more hit on the target (a step), or, all hits rolled, the rest of the attack."""
+    """One more hit on the target (a step), or, all hits rolled, the rest of the attack
+    (after a burst's last hit, a step too: :class:`Harmed`)."""
     plan, shots = step.plan, list(step.shots)
     first = shots[0]
     covered: dict[int | None, str] = dict(plan.creature_cover)
@@ -143,18 +180,42 @@ def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
                                 sneak=not hits, crit=mode)  # fmt: skip
         hits.append(hit)
         events.append(line)
-    target = plan.victim
     extras: dict[int, Parts] = {}
     if hits:
         extras = _extras(plan, hits, crit, first, dice, options, events, drawn)
-        events += harm(target, plan.weapon, hits, extras, options, effects=True)
-    if plan.weapon.melee and not on_target:  # WL-36: a Riposte may answer this miss
-        events.append(MissedInMelee(plan.target, plan.actor))
+    if len(hits) > 1 and not (plan.strays or plan.creature_cover):
+        # A burst's hits on the target alone: harm a step, met by their sum (with other
+        # creatures its shots may hit, their dice would be followed once per sum).
+        total = sum(pre_dr(hits, extras, options))
+        rest = Harmed(plan, step.shots, tuple(hits), tuple(sorted(extras.items())), total,
+                      step.tail)  # fmt: skip
+        return [*events, Then(rest)]
+    return _rest(plan, step.shots, hits, extras, dice, options, events, step.tail)
+
+
+def _rest(
+    plan: Plan,
+    shots: tuple[Shot, ...],
+    hits: list[Hit],
+    extras: dict[int, Parts],
+    dice: Dice,
+    options: Options,
+    events: list[Event],
+    tail: tuple[Event, ...],
+) -> list[Event]:
+    """The end of an attack once every hit on the target is rolled: what the target
+    takes of them, a melee miss, a Sneak Attack's reveal, then stray and creature-cover
+    hits (WL-24); ``events`` before them, ``tail`` after."""
+    covered: dict[int | None, str] = dict(plan.creature_cover)
+    if hits:
+        events += harm(plan.victim, plan.weapon, hits, extras, options, effects=True)
+    if plan.weapon.melee and not any(s.hit and s.n not in covered for s in shots):
+        events.append(MissedInMelee(plan.target, plan.actor))  # WL-36: a Riposte may answer
     if plan.sneak is not None and options.sneak_reveals:
         events.append(SneakSpent(plan.actor, plan.target))
     if plan.shots is not None:
-        events += _aftershots(plan, shots, covered, dice, options)
-    return [*events, *step.tail]
+        events += _aftershots(plan, list(shots), covered, dice, options)
+    return [*events, *tail]
 
 
 def _crit_mode(

@@ -1,8 +1,10 @@
 """A burst's hits merged by what they leave (``FireOn.odds_key``, ``fracas.rulesets.steps``): the
 exact odds follow one node per (first hit, the others' damage after DT summed), not one
-per pattern of limbs and damage; they must equal following every path whole (WL-14,
-WL-15: hits summed, DR once; WL-9, WL-17: CRIT and Sneak on the first hit; WL-13: cover
-stops a hit; WL-19: death saves; WL-24: a creature behind the target)."""
+per pattern of limbs and damage, and harm once per sum of all its hits before DR
+(``Harmed.odds_key``), a path cut in its CRIT die followed there too (a lower bound); they
+must equal following every path whole (WL-14, WL-15: hits summed, DR once; WL-9, WL-17:
+CRIT and Sneak on the first hit; WL-13: cover stops a hit; WL-19: death saves; WL-24: a
+creature behind the target)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 
 from fracas.engine.play import Engine
 from fracas.odds.action import Odds, action_odds
-from fracas.rulesets.wasteland.fire import FireOn
+from fracas.rulesets.wasteland.fire import FireOn, Harmed
 from tests.helpers import load_text
 from tests.rulesets.wasteland.support import act, damage, doc, fight, rolled, who
 
@@ -37,6 +39,7 @@ def _check(d: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> Odds:
     whole = _odds(d, steps=False)
     with monkeypatch.context() as m:
         m.delattr(FireOn, "odds_key")
+        m.delattr(Harmed, "odds_key")
         apart = _odds(d)
     assert merged.combatants == apart.combatants
     assert merged.truncated == apart.truncated == whole.truncated
