@@ -23,7 +23,7 @@ from fracas.lab.watch import Notes, peek, watched
 from fracas.model import Combatant, Encounter, Event
 from fracas.model.events import changes_one
 from fracas.model.frozen import evolve
-from fracas.rulesets.base import Ruleset, is_down
+from fracas.rulesets.base import Ruleset, is_down, memos_on
 
 __all__ = ["Gain", "Gains", "Scaled", "traced_fold", "traced_gains"]
 
@@ -101,6 +101,12 @@ def _same(kind: type[Event]) -> bool:
     if found is None:
         found = _SAME[kind] = kind.apply is Event.apply
     return found
+
+
+def _blind(kind: type[Event]) -> bool:
+    """Folding it changes nothing a gain reads (``keeps_down``: neither who is down nor
+    anyone's HP, nor what a later event's ``apply`` reads), or nothing at all."""
+    return _same(kind) or kind.keeps_down
 
 
 class Gains:
@@ -225,15 +231,20 @@ id (of one only), the event)."""
 Scaled = tuple[tuple[tuple[Event, ...], int], ...]
 """Runs with their probabilities' integer numerators over one denominator."""
 
-_COMPILED: dict[int, tuple[Scaled, list[tuple[Steps, int]]]] = {}
-"""Per runs (by identity, kept alive here): their :data:`Steps`, made once (they are
-the same runs for every state that shares the rolling step's events)."""
+_COMPILED: dict[tuple[int, bool], tuple[Scaled, list[tuple[Steps, int]]]] = {}
+"""Per runs (by identity, kept alive here) and whether the events no gain reads were
+left out: their :data:`Steps`, made once (they are the same runs for every state that
+shares the rolling step's events)."""
 
 
 def _compiled(runs: Scaled) -> list[tuple[Steps, int]]:
-    """The runs' :data:`Steps`, runs of equal effects in the same order as one (their
-    numerators added: they change every state alike, ``Event.effect``)."""
-    found = _COMPILED.get(id(runs))
+    """The runs' :data:`Steps` without the events no gain reads (:func:`_blind`: a
+    limb's damage, AP spent; with the memos off, only those that change nothing), runs
+    of equal effects in the same order as one (their numerators added: they change
+    what a gain reads alike, ``Event.effect``)."""
+    blind = memos_on()
+    skip = _blind if blind else _same
+    found = _COMPILED.get((id(runs), blind))
     if found is not None and found[0] is runs:
         return found[1]
     merged: dict[tuple[int, ...], tuple[Steps, int]] = {}
@@ -242,7 +253,7 @@ def _compiled(runs: Scaled) -> list[tuple[Steps, int]]:
         steps: list[tuple[bool, int, str, Event]] = []
         for event in run:
             kind = type(event)
-            if _same(kind):
+            if skip(kind):
                 continue
             one = _one(kind)
             cid: str = event.target if one else ""  # type: ignore[attr-defined]
@@ -254,7 +265,7 @@ def _compiled(runs: Scaled) -> list[tuple[Steps, int]]:
     made = list(merged.values())
     if len(_COMPILED) >= 4096:
         _COMPILED.clear()
-    _COMPILED[id(runs)] = (runs, made)
+    _COMPILED[(id(runs), blind)] = (runs, made)
     return made
 
 

@@ -49,9 +49,11 @@ class Event:
     ``"critical_hit"``, ``"down"``, ``"turn"`` (a turn's start or end). Faces style by
     this, never by reading the sentence."""
     keeps_down: ClassVar[bool] = False
-    """True for an event that never changes who is down, nor anything a later event's
-    ``apply`` reads: the exact odds' last fold of a path, made only to see who is down,
-    skips it (``fracas.odds.outcomes``; a test checks every declaration on the examples)."""
+    """True for an event that never changes who is down nor anyone's HP, nor anything a
+    later event's ``apply`` reads: the exact odds' last fold of a path, made only to see
+    who is down, skips it (``fracas.odds.outcomes``), and so do the tactics' gains, which
+    read HP and who is down (``fracas.lab.folds``); a test checks every declaration on
+    the examples."""
     reveals: ClassVar[str] = ""
     """The field naming the combatant whose HP, or HP-like state (damage taken, wounds,
     a limb's damage, armour worn down), this event's line tells; a face that hides that

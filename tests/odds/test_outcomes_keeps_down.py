@@ -1,6 +1,7 @@
 """Events that declare ``keeps_down`` (``fracas.odds.outcomes``: exact odds skip them when a
-finished path is folded only to see who is down) never change who is down: every
-action of every example, over several seeds, folded with and without them."""
+finished path is folded only to see who is down; ``fracas.lab.folds``: the tactics' gains
+skip them) never change who is down nor anyone's HP: every action of every example, over
+several seeds, folded with and without them."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yam
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_keeps_down_events_never_change_who_is_down(path: Path) -> None:
+def test_keeps_down_events_never_change_who_is_down_nor_hp(path: Path) -> None:
     ef = load(str(path))
     skipped = 0
     for seed in range(1, 9):
@@ -35,5 +36,6 @@ def test_keeps_down_events_never_change_who_is_down(path: Path) -> None:
             whole, short = fold(before, events), fold(before, kept)
             for cid, c in whole.combatants.items():
                 assert is_down(ef.ruleset, c) == is_down(ef.ruleset, short.get(cid)), (seed, cid)
+                assert c.hp == short.get(cid).hp, (seed, cid)
     if path.stem in ("soak", "wasteland"):
         assert skipped > 0  # their AP, limbs, AV and wounds
