@@ -66,7 +66,8 @@ def _win_json(text: str, **how: Any) -> dict[str, Any]:
 def test_the_odds_of_a_heavy_action_are_the_same_on_a_busy_machine() -> None:
     # WL-15: a free 25-shot burst (about 20**24 dice paths) is past the work budget: an
     # estimate of exactly ODDS_SAMPLES seeded samples, whatever the load; a 3-shot burst
-    # with its locations given (2,057 paths over its steps) is exact, whatever the load.
+    # with its locations given (2,291 paths over its steps, its harm one step per sum of
+    # its hits) is exact, whatever the load.
     heavy = burst(25)
     located = burst(3, {"location:1": 5, "location:2": 3, "location:3": 1})
     quiet = [action_odds(*heavy, seed=3), action_odds(*located, seed=3)]
@@ -76,7 +77,7 @@ def test_the_odds_of_a_heavy_action_are_the_same_on_a_busy_machine() -> None:
     estimate, exact = quiet
     assert estimate.estimate is not None and estimate.estimate.samples == ODDS_SAMPLES
     assert not estimate.cut_by_time and f"more than {ODDS_PATHS:,} dice paths" in estimate.why
-    assert exact.estimate is None and exact.paths == 2_057
+    assert exact.estimate is None and exact.paths == 2_291
 
 
 def test_odds_cut_by_the_time_limit_say_so() -> None:
