@@ -30,14 +30,14 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.dice.budget import Budget
-from fracas.dice.exact import Progress, check_given_used, enumerate_exact
+from fracas.dice.exact import Distribution, Progress, check_given_used, enumerate_exact
 from fracas.dice.source import Dice, GivenDice, RandomDice
 from fracas.errors import FracasError
 from fracas.model import Combatant, Encounter, Event, fold
 from fracas.model.frozen import FrozenDict, evolve
 from fracas.odds.folds import Finals, Folds, Partial, Path, finished, merge, relevant, summary
 from fracas.rulesets.base import Ruleset, is_down
-from fracas.rulesets.steps import Roller, Then, odds_key, odds_scope, run_steps
+from fracas.rulesets.steps import Roller, Then, odds_key, odds_scope, odds_shared, run_steps
 
 __all__ = [
     "Entry",
@@ -113,6 +113,7 @@ def exact_outcomes(
     finals: dict[tuple[Gone, Path], dict[int, int]] = {}
     settled: dict[str, dict[Entry, dict[int, int]]] = {}
     taken: dict[str, int] = {}  # per given label, the most values one path took
+    shared: dict[Hashable, tuple[Any, Distribution[Any]]] = {}  # per odds_shared: the first
     while frontier:
         if out.paths >= max_paths:
             raise FracasError(
@@ -132,11 +133,20 @@ def exact_outcomes(
             return finished(events)  # what its summary reads, and no more
 
         # with dice given, each result comes with the given dice taken after it
-        dist = enumerate_exact(
-            one, given=given, max_rolls=max_rolls, irrelevant=skip,
-            max_paths=max_paths - out.paths, budget=budget, pools=pools, fractions=False,
-            progress=progress,
-        )  # fmt: skip
+        share = odds_shared(step)
+        if share is not None:  # with dice given, shared only as far as they were taken
+            share = (share, progress)
+        known_dice = shared.get(share) if share is not None else None
+        if known_dice is not None:  # the same dice as another step's: its results rebuilt
+            dist = _rebound(known_dice[1], step, known_dice[0], progress is not None)
+        else:
+            dist = enumerate_exact(
+                one, given=given, max_rolls=max_rolls, irrelevant=skip,
+                max_paths=max_paths - out.paths, budget=budget, pools=pools, fractions=False,
+                progress=progress,
+            )  # fmt: skip
+            if share is not None:
+                shared[share] = (step, dist)
         out.paths += dist.paths
         for label, n in dist.taken.items():
             taken[label] = max(n, taken.get(label, 0))
@@ -198,6 +208,32 @@ def exact_outcomes(
         for cid, entries in settled.items()
     }
     return out
+
+
+def _rebound(
+    dist: Distribution[Any], step: Any, source: Any, progressed: bool
+) -> Distribution[Any]:
+    """The enumeration of ``source``'s dice as ``step``'s (the same ``odds_shared``, the
+    same given dice taken before): each result rebuilt by ``step.odds_rebind`` (with dice
+    given, its events; the given dice taken after it as they were); its paths counted
+    again, as if replayed (the work budget and the figures are those of enumerating it)."""
+
+    def again(result: Any) -> Any:
+        if progressed:
+            events, after = result
+            return (step.odds_rebind(events, source), after)
+        return step.odds_rebind(result, source)
+
+    counts: dict[Any, dict[int, int]] = {}
+    for result, by in dist.counts.items():
+        into = counts.setdefault(again(result), {})
+        for d, n in by.items():
+            into[d] = into.get(d, 0) + n
+    cut: dict[Any, Fraction] = {}
+    for result, p in dist.cut.items():
+        key = again(result)
+        cut[key] = cut.get(key, Fraction(0)) + p
+    return dataclasses.replace(dist, counts=counts, cut=cut)
 
 
 def _over(by: Mapping[int, int], den: int) -> int:

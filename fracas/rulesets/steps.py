@@ -25,6 +25,15 @@ odds count it apart (its landed, damage and whether it is down, per combatant) a
 follow the rest once for all the ways it came out, so the targets of an attack on
 several, each with its own die, cost the sum of their dice, not the product
 (:func:`odds_scope`). Without it the rest may read or change anyone.
+
+A step may also say that its dice do not depend on all its key says: a method
+``odds_shared()`` returning a hashable (None: nothing shared) such that two steps with
+equal ones, rolled on the same state, roll the same dice the same way, and a method
+``odds_rebind(result, source)`` that makes of a result of ``source`` (a step with the
+same ``odds_shared()``, its summary's events as exact odds keep them) the result this
+step gives on the same dice. Exact odds then enumerate such steps' dice once and
+rebuild the results per step (:func:`odds_shared`): a burst's last hit, whose draw is
+the same whatever the hits before it did, and only what it adds up to differs.
 """
 
 from __future__ import annotations
@@ -39,7 +48,7 @@ if TYPE_CHECKING:
     from fracas.dice.source import Dice
     from fracas.rulesets.base import Ruleset
 
-__all__ = ["Roller", "Then", "odds_key", "odds_scope", "roll_all", "run_steps"]
+__all__ = ["Roller", "Then", "odds_key", "odds_scope", "odds_shared", "roll_all", "run_steps"]
 
 Roller = Callable[[Encounter, Any, "Dice"], list[Event]]
 """A rolling step: (state, decision or step, dice) -> events, maybe ending with a Then."""
@@ -84,3 +93,10 @@ def odds_scope(step: Any) -> frozenset[str] | None:
     own ``odds_scope()`` where it has one, else None (anyone)."""
     scope = getattr(step, "odds_scope", None)
     return None if scope is None else scope()
+
+
+def odds_shared(step: Any) -> Hashable | None:
+    """What the dice of a step share with other steps' (its own ``odds_shared()``), or
+    None: nothing (its dice are enumerated for it alone)."""
+    shared = getattr(step, "odds_shared", None)
+    return None if shared is None else shared()

@@ -102,20 +102,49 @@ class FireOn(Decision):
         limbs they hit and whether they glanced change only CT and injuries (WL-20 to
         WL-22), never HP nor who is dying. A shot's total counts only where creatures
         behind the target or creature cover may read it (WL-24)."""
+        if not self.hits:
+            return (self.plan, _shots_key(self.plan, self.shots), 0, self.tail)
+        alike = self._alike()
+        return (*alike[:4], sum(h.post for h in self.hits), *alike[4:])
+
+    def _alike(self) -> tuple[Hashable, ...]:
+        """:meth:`odds_key` but the sum of the hits so far (some hits rolled)."""
         plan, hits = self.plan, self.hits
-        shots = _shots_key(plan, self.shots)
-        if not hits:
-            return (plan, shots, 0, self.tail)
         lead, rest = hits[0], hits[1:]
         return (
             plan,
-            shots,
+            _shots_key(plan, self.shots),
             len(hits),
             (lead.shot == self.shots[0].n, lead.stopped, lead.mitigated),
-            sum(h.post for h in hits),
             sum(h.stopped for h in rest) if plan.melee_bonus else 0,  # per hit after DT
             self.tail,
         )
+
+    def odds_shared(self) -> Hashable | None:
+        """A burst's last hit on the target alone (its rest :class:`Harmed`): its dice
+        (limb, damage, the CRIT die drawn with it) read the hits before it only through
+        what :meth:`odds_key` says of the first and of their count, never their sum, so
+        steps that differ only in that sum share them (``fracas.rulesets.steps``)."""
+        plan, hits = self.plan, self.hits
+        if not hits or plan.strays or plan.creature_cover:
+            return None
+        if sum(s.hit for s in self.shots) != len(hits) + 1:
+            return None  # not the last hit
+        return ("last hit", *self._alike())
+
+    def odds_rebind(self, events: tuple[Event, ...], source: FireOn) -> tuple[Event, ...]:
+        """A result of ``source`` (the same :meth:`odds_shared`: the same draw) as this
+        step's: its harm with these hits before the last (the same first hit and count:
+        the same CRIT, Sneak and per-hit bonuses), their sum before DR moved by the
+        difference of the two sums (WL-14: summed, DR once)."""
+        last = events[-1] if events else None
+        if not isinstance(last, Then) or not isinstance(last.step, Harmed):
+            return events
+        rest = last.step
+        moved = sum(h.post for h in self.hits) - sum(h.post for h in source.hits)
+        hits = (*self.hits, rest.hits[-1])
+        harmed = Harmed(self.plan, self.shots, hits, rest.extras, rest.total + moved, self.tail)
+        return (*events[:-1], Then(harmed))
 
     def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
         return fire_on(self, dice, rules.options)

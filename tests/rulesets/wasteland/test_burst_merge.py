@@ -1,7 +1,8 @@
 """A burst's hits merged by what they leave (``FireOn.odds_key``, ``fracas.rulesets.steps``): the
 exact odds follow one node per (first hit, the others' damage after DT summed), not one
 per pattern of limbs and damage, and harm once per sum of all its hits before DR
-(``Harmed.odds_key``), a path cut in its CRIT die followed there too (a lower bound); they
+(``Harmed.odds_key``), the last hit's dice enumerated once for every sum of the hits before
+it (``FireOn.odds_shared``), a path cut in its CRIT die followed there too (a lower bound); they
 must equal following every path whole (WL-14, WL-15: hits summed, DR once; WL-9, WL-17:
 CRIT and Sneak on the first hit; WL-13: cover stops a hit; WL-19: death saves; WL-24: a
 creature behind the target)."""
@@ -40,7 +41,11 @@ def _check(d: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> Odds:
     with monkeypatch.context() as m:
         m.delattr(FireOn, "odds_key")
         m.delattr(Harmed, "odds_key")
+        m.delattr(FireOn, "odds_shared")
         apart = _odds(d)
+    with monkeypatch.context() as m:  # the last hit's dice enumerated per node: the same
+        m.delattr(FireOn, "odds_shared")
+        assert _odds(d).combatants == merged.combatants
     assert merged.combatants == apart.combatants
     assert merged.truncated == apart.truncated == whole.truncated
     assert merged.paths < min(apart.paths, whole.paths), (merged.paths, apart.paths)
@@ -122,3 +127,27 @@ def test_WL_A4_a_bursts_crit_die_follows_the_last_hit_unless_dt_stopped_the_firs
     labels = [label for label, _ in rolled(p)]
     assert labels[-2:] == (["damage:3", "crit"] if after_full_dt else ["location:3", "damage:3"])
     assert damage(p) == {"b": 2 if after_full_dt else 0}  # every hit's 2 stopped by DT 5
+
+
+def test_WL_15_a_bursts_last_hit_shared_with_its_locations_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last hit's dice are enumerated once per (what the hits before it leave but their
+    # sum, the given dice taken so far): with the limbs given, as when following every
+    # path whole, and as when enumerated per node.
+    d = doc(
+        who("a", weapons=[SMALL], skills={"guns": 2}, crit_min=18),
+        who("b", at=(3, 0), limbs=LIMBS, cover=COVER, dr={"physical": 10}, hp=9),
+        actions=[
+            act("a", "attack", "b", burst=True,
+                dice={"location:1": 5, "location:2": 3, "location:3": 1})
+        ],
+    )  # fmt: skip
+    merged = _odds(d)
+    whole = _odds(d, steps=False)
+    with monkeypatch.context() as m:
+        m.delattr(FireOn, "odds_shared")
+        assert _odds(d).combatants == merged.combatants
+    b, w = merged.combatants["b"], whole.combatants["b"]
+    assert (b.damage, b.down, b.cut, b.at_least) == (w.damage, w.down, w.cut, w.at_least)
+    assert b.down > 0
