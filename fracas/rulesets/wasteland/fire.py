@@ -125,8 +125,8 @@ class FireOn(Decision):
         (limb, damage, the CRIT die drawn with it) read the hits before it only through
         what :meth:`odds_key` says of the first and of their count, never their sum, so
         steps that differ only in that sum share them (``fracas.rulesets.steps``)."""
-        plan, hits = self.plan, self.hits
-        if not hits or plan.strays or plan.creature_cover:
+        hits = self.hits
+        if not _harm_a_step(self.plan, len(hits) + 1):
             return None
         if sum(s.hit for s in self.shots) != len(hits) + 1:
             return None  # not the last hit
@@ -148,6 +148,13 @@ class FireOn(Decision):
 
     def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
         return fire_on(self, dice, rules.options)
+
+
+def _harm_a_step(plan: Plan, hits: int) -> bool:
+    """Whether what ``hits`` hits on the target leave is a step of its own
+    (:class:`Harmed`): a burst's, and only where its shots hit nobody else (with other
+    creatures in the way, their dice would be followed once per sum of the hits)."""
+    return hits > 1 and not (plan.strays or plan.creature_cover)
 
 
 def _shots_key(plan: Plan, shots: tuple[Shot, ...]) -> Hashable:
@@ -212,9 +219,7 @@ def fire_on(step: FireOn, dice: Dice, options: Options) -> list[Event]:
     extras: dict[int, Parts] = {}
     if hits:
         extras = _extras(plan, hits, crit, first, dice, options, events, drawn)
-    if len(hits) > 1 and not (plan.strays or plan.creature_cover):
-        # A burst's hits on the target alone: harm a step, met by their sum (with other
-        # creatures its shots may hit, their dice would be followed once per sum).
+    if _harm_a_step(plan, len(hits)):  # met by the hits' sum before DR
         total = sum(pre_dr(hits, extras, options))
         rest = Harmed(plan, step.shots, tuple(hits), tuple(sorted(extras.items())), total,
                       step.tail)  # fmt: skip
