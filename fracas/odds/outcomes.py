@@ -243,7 +243,7 @@ def _over(by: Mapping[int, int], den: int) -> int:
 
 
 _NONE: Gone = frozenset()
-_Node = tuple[Partial, Gone, Encounter, Hashable, "Progress | None", "Partial | None"]
+_Node = tuple[Partial, Gone, Encounter, Hashable, Progress | None, Partial | None]
 """A node of the roll's steps (:func:`exact_outcomes`)."""
 
 
