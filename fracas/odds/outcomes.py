@@ -138,7 +138,8 @@ def exact_outcomes(
             share = (share, progress)
         known_dice = shared.get(share) if share is not None else None
         if known_dice is not None:  # the same dice as another step's: its results rebuilt
-            dist = _rebound(known_dice[1], step, known_dice[0], progress is not None)
+            dist = known_dice[1]
+            counts, cuts = _rebound(dist, step, known_dice[0], progress is not None)
         else:
             dist = enumerate_exact(
                 one, given=given, max_rolls=max_rolls, irrelevant=skip,
@@ -147,6 +148,7 @@ def exact_outcomes(
             )  # fmt: skip
             if share is not None:
                 shared[share] = (step, dist)
+            counts, cuts = list(dist.counts.items()), list(dist.cut.items())
         out.paths += dist.paths
         for label, n in dist.taken.items():
             taken[label] = max(n, taken.get(label, 0))
@@ -154,7 +156,7 @@ def exact_outcomes(
         # the paths that end in a step: (their events, the given dice taken, their
         # weight, and for the rest of a path cut here or before, what was known exactly)
         nexts: list[tuple[tuple[Event, ...], Progress | None, Mapping[int, int], Any]] = []
-        for result, by in dist.counts.items():
+        for result, by in counts:
             events, after_progress = result if progress is not None else (result, None)
             if events and isinstance(events[-1], Then):
                 nexts.append((events, after_progress, by, cut_at))
@@ -167,7 +169,7 @@ def exact_outcomes(
         if dist.truncated:
             mass = _mass(weight)
             known_at = partial if cut_at is None else cut_at
-            for result, p in dist.cut.items():
+            for result, p in cuts:
                 events, after_progress = result if progress is not None else (result, None)
                 if events and isinstance(events[-1], Then):  # the rest from the least faces
                     nexts.append((events, after_progress, {p.denominator: p.numerator}, known_at))
@@ -212,11 +214,12 @@ def exact_outcomes(
 
 def _rebound(
     dist: Distribution[Any], step: Any, source: Any, progressed: bool
-) -> Distribution[Any]:
-    """The enumeration of ``source``'s dice as ``step``'s (the same ``odds_shared``, the
-    same given dice taken before): each result rebuilt by ``step.odds_rebind`` (with dice
-    given, its events; the given dice taken after it as they were); its paths counted
-    again, as if replayed (the work budget and the figures are those of enumerating it)."""
+) -> tuple[list[tuple[Any, dict[int, int]]], list[tuple[Any, Fraction]]]:
+    """The results of ``source``'s dice (``dist``: the same ``odds_shared``, the same
+    given dice taken before) as ``step``'s, each rebuilt by ``step.odds_rebind`` (with
+    dice given, its events; the given dice taken after it as they were), with their
+    weights: the counted ones, then the cut ones. Results that come out alike are added
+    where they meet, as any two paths' are."""
 
     def again(result: Any) -> Any:
         if progressed:
@@ -224,16 +227,8 @@ def _rebound(
             return (step.odds_rebind(events, source), after)
         return step.odds_rebind(result, source)
 
-    counts: dict[Any, dict[int, int]] = {}
-    for result, by in dist.counts.items():
-        into = counts.setdefault(again(result), {})
-        for d, n in by.items():
-            into[d] = into.get(d, 0) + n
-    cut: dict[Any, Fraction] = {}
-    for result, p in dist.cut.items():
-        key = again(result)
-        cut[key] = cut.get(key, Fraction(0)) + p
-    return dataclasses.replace(dist, counts=counts, cut=cut)
+    counts = [(again(result), by) for result, by in dist.counts.items()]
+    return counts, [(again(result), p) for result, p in dist.cut.items()]
 
 
 def _over(by: Mapping[int, int], den: int) -> int:
