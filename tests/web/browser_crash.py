@@ -147,4 +147,5 @@ def trial(tmp: Path, browser: Any, rng: random.Random, actions: int, port: int) 
 
 
 def chromium() -> str | None:
-    return shutil.which("chromium")
+    """Debian's headless shell where installed, else its Chromium (as the browser tests)."""
+    return shutil.which("chromium-headless-shell") or shutil.which("chromium")

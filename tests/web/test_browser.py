@@ -1,8 +1,12 @@
 """``fracas serve`` in a real browser: Playwright driving Debian's Chromium (never a
-downloaded build: ``.ci/run`` installs ``chromium`` with apt). A game master's page and
+downloaded build: ``.ci/test`` installs it with apt). Its headless shell
+(``chromium-headless-shell``, the same Blink without the browser's own window, which
+Playwright also uses for headless runs) where installed: it draws a page for a third
+of the CPU of ``chromium --headless``, and the two browsers share two cores with the
+tests. A game master's page and
 a player's page in two browser contexts; the player attacks by clicking, both pages
 show the new HP; a 390 px wide phone view has no sideways scroll (screenshots saved).
-Skipped, saying why, only where no chromium binary exists."""
+Skipped, saying why, only where neither binary exists."""
 
 from __future__ import annotations
 
@@ -24,9 +28,10 @@ from fracas.web.links import Links
 from fracas.web.serve import free_port
 from fracas.web.setup import SetupKey
 
-CHROMIUM = shutil.which("chromium")
+CHROMIUM = shutil.which("chromium-headless-shell") or shutil.which("chromium")
 NEEDS_CHROMIUM = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium on the PATH (`apt-get install -y chromium`)"
+    CHROMIUM is None,
+    reason="no chromium on the PATH (`apt-get install -y chromium-headless-shell`)",
 )
 """The mark of every browser test: Debian's Chromium, which `.ci/run` installs."""
 pytestmark = NEEDS_CHROMIUM
