@@ -16,7 +16,7 @@ from typing import Any
 from fracas.dice.source import Dice
 from fracas.errors import Refusal
 from fracas.model import Action, Combatant, Encounter, Event
-from fracas.model.frozen import FrozenDict, canonical
+from fracas.model.frozen import FrozenDict, HashKept, canonical, kept_hash
 from fracas.model.grid import Tile, chebyshev
 from fracas.rulesets.base import Decision, Rules, sheet_as
 from fracas.rulesets.wasteland.damage import Victim, victim
@@ -56,8 +56,12 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
-    """An attack as decided in Phase 1 (WL-5, WL-6, WL-11, WL-12, WL-17, WL-24)."""
+class Plan(HashKept):
+    """An attack as decided in Phase 1 (WL-5, WL-6, WL-11, WL-12, WL-17, WL-24). Its
+    hash kept: the exact odds of a burst hash it in every step's key, thousands of
+    times an action."""
+
+    __hash__ = kept_hash
 
     actor: str
     target: str
