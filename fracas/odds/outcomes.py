@@ -216,16 +216,17 @@ def _rebound(
     dist: Distribution[Any], step: Any, source: Any, progressed: bool
 ) -> tuple[list[tuple[Any, dict[int, int]]], list[tuple[Any, Fraction]]]:
     """The results of ``source``'s dice (``dist``: the same ``odds_shared``, the same
-    given dice taken before) as ``step``'s, each rebuilt by ``step.odds_rebind`` (with
-    dice given, its events; the given dice taken after it as they were), with their
-    weights: the counted ones, then the cut ones. Results that come out alike are added
-    where they meet, as any two paths' are."""
+    given dice taken before) as ``step``'s, each rebuilt by what ``step.odds_rebind``
+    makes of ``source`` (with dice given, its events; the given dice taken after it as
+    they were), with their weights: the counted ones, then the cut ones. Results that
+    come out alike are added where they meet, as any two paths' are."""
+    rebind = step.odds_rebind(source)
 
     def again(result: Any) -> Any:
         if progressed:
             events, after = result
-            return (step.odds_rebind(events, source), after)
-        return step.odds_rebind(result, source)
+            return (rebind(events), after)
+        return rebind(result)
 
     counts = [(again(result), by) for result, by in dist.counts.items()]
     return counts, [(again(result), p) for result, p in dist.cut.items()]

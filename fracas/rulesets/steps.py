@@ -29,9 +29,10 @@ several, each with its own die, cost the sum of their dice, not the product
 A step may also say that its dice do not depend on all its key says: a method
 ``odds_shared()`` returning a hashable (None: nothing shared) such that two steps with
 equal ones, rolled on the same state, roll the same dice the same way, and a method
-``odds_rebind(result, source)`` that makes of a result of ``source`` (a step with the
-same ``odds_shared()``, its summary's events as exact odds keep them) the result this
-step gives on the same dice. Exact odds then enumerate such steps' dice once and
+``odds_rebind(source)`` returning a function that makes of each result of ``source`` (a
+step with the same ``odds_shared()``; a result: its summary's events as exact odds keep
+them) the result this step gives on the same dice (what the two steps differ in is
+worked out once, not once a result). Exact odds then enumerate such steps' dice once and
 rebuild the results per step (:func:`odds_shared`): a burst's last hit, whose draw is
 the same whatever the hits before it did, and only what it adds up to differs.
 """

@@ -8,9 +8,9 @@ order: the shots; each hit on the target (``location``, ``damage``); the CRIT di
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fracas.dice.pools import Faces, Pool, roll_pool
 from fracas.dice.source import Dice
@@ -132,19 +132,25 @@ class FireOn(Decision):
             return None  # not the last hit
         return ("last hit", *self._alike())
 
-    def odds_rebind(self, events: tuple[Event, ...], source: FireOn) -> tuple[Event, ...]:
-        """A result of ``source`` (the same :meth:`odds_shared`: the same draw) as this
-        step's: its harm with these hits before the last (the same first hit and count:
-        the same CRIT, Sneak and per-hit bonuses), their sum before DR moved by the
-        difference of the two sums (WL-14: summed, DR once)."""
-        last = events[-1] if events else None
-        if not isinstance(last, Then) or not isinstance(last.step, Harmed):
-            return events
-        rest = last.step
+    def odds_rebind(self, source: FireOn) -> Callable[[tuple[Event, ...]], tuple[Event, ...]]:
+        """What makes a result of ``source`` (the same :meth:`odds_shared`: the same draw)
+        this step's: its harm with these hits before the last (the same first hit and
+        count: the same CRIT, Sneak and per-hit bonuses), their sum before DR moved by the
+        difference of the two sums (WL-14: summed, DR once), worked out once for all of
+        ``source``'s results."""
         moved = sum(h.post for h in self.hits) - sum(h.post for h in source.hits)
-        hits = (*self.hits, rest.hits[-1])
-        harmed = Harmed(self.plan, self.shots, hits, rest.extras, rest.total + moved, self.tail)
-        return (*events[:-1], Then(harmed))
+        plan, shots, before, tail = self.plan, self.shots, self.hits, self.tail
+
+        def rebound(events: tuple[Event, ...]) -> tuple[Event, ...]:
+            last = events[-1] if events else None
+            if not isinstance(last, Then) or not isinstance(last.step, Harmed):
+                return events
+            rest = last.step
+            hits = (*before, rest.hits[-1])
+            harmed = Harmed(plan, shots, hits, rest.extras, rest.total + moved, tail)
+            return (*events[:-1], Then(harmed))
+
+        return rebound
 
     def roll(self, rules: Rules[Options], state: Encounter, dice: Dice) -> list[Event]:
         return fire_on(self, dice, rules.options)
@@ -160,9 +166,20 @@ def _harm_a_step(plan: Plan, hits: int) -> bool:
 def _shots_key(plan: Plan, shots: tuple[Shot, ...]) -> Hashable:
     """What the odds of the rest of an attack read of its shots: each one's number and
     result, and its total only where creatures behind the target or creature cover may
-    read it (WL-24)."""
+    read it (WL-24). The last one asked is kept by identity: the steps of a burst's
+    exact odds, rebuilt for each way its hits came out, hold the same shots."""
+    global _last_shots
+    last = _last_shots
+    if last[1] is shots and last[0] is plan:
+        return last[2]
     totals = bool(plan.strays or plan.creature_cover)
-    return tuple((s.n, s.result, s.total if totals else None) for s in shots)
+    key = tuple([(s.n, s.result, s.total if totals else None) for s in shots])
+    _last_shots = (plan, shots, key)
+    return key
+
+
+_last_shots: tuple[Any, Any, Hashable] = (None, None, None)
+"""(plan, shots, their key) of the last :func:`_shots_key`: one tuple, set at once."""
 
 
 @dataclass(frozen=True, slots=True)
