@@ -45,6 +45,9 @@ N`` (again for more) runs part N alone::
     last commit) against after, fresh processes taken in turn, this script's own
     measurement in both trees; the exact odds asserted equal (within what either tree
     cut at the depth, where one did).
+(7) Part (6)'s cases in instructions, counted by valgrind's callgrind
+    (:mod:`bench.instructions`): the same before and after, by a measure the machine's
+    load does not move. About 7 minutes; only with ``--only 7``.
 """
 
 from __future__ import annotations
@@ -609,9 +612,10 @@ three. An earlier issue gave a burst's odds 1 s, an outer bound on the estimate 
 burst (part (2)'s 50-shot burst); these two are exact, and single actions.)"""
 
 
-def first_measure(case: str) -> dict[str, Any]:
+def first_measure(case: str, calls: int | None = None) -> dict[str, Any]:
     """Run in a fresh subprocess whose PYTHONPATH picks the tree: the first
-    :func:`action_odds` of the process, then the same again, each timed."""
+    :func:`action_odds` of the process, then the same again, each timed. ``calls``: only
+    that many calls, untimed (part (7) counts their instructions)."""
     if _freezes(Path(sys.modules["fracas"].__file__ or "").parents[1]):
         gc.freeze()  # what the tree's processes do once loaded
     make, index, _ = FIRST_CASES[case]
@@ -622,6 +626,10 @@ def first_measure(case: str) -> dict[str, Any]:
     for action in ef.actions[:at]:
         engine.act(action)
     action = ef.actions[at]
+    if calls is not None:
+        for _ in range(calls):
+            action_odds(ef.ruleset, engine.state, action, seed=engine.seed)
+        return {"calls": calls}
     took: list[tuple[float, float]] = []
     odds = None
     for _ in range(2):
@@ -700,6 +708,51 @@ def bench_first(ref: str, rounds: int) -> None:
         " (its caches empty), warm: the same again; speed-up on CPU; the exact odds"
         " asserted equal (both trees; within what either cut at the depth where one did,"
         " said after its target). A target is met on wall time of the first call."
+    )
+
+
+# --- (7) the first odds of a process, in instructions -------------------------------------
+
+
+def bench_first_instructions(ref: str) -> None:
+    """(7): part (6)'s cases counted in instructions (:mod:`bench.instructions`), which
+    the machine's load does not move: each tree's process with 0, 1 and 2 calls, the
+    first call the difference of the first two, the warm one of the last two."""
+    from bench import instructions  # this tree's (the measured processes import the other's)
+
+    print(
+        f"(7) the first odds of a process in instructions (valgrind's callgrind): before"
+        f" ({ref}) and after (this tree), millions"
+    )
+    if not instructions.available():
+        print("    skipped: no valgrind on the PATH (Debian: apt-get install -y valgrind)")
+        return
+    print(
+        f"    {'case':<34}  {'first: before':>13}  {'after':>8}  {'change':>7}"
+        f"  {'warm: before':>12}  {'after':>8}  {'change':>7}"
+    )
+    script = str(Path(__file__).resolve())
+    with tempfile.TemporaryDirectory() as tmp:
+        old = before_tree(ref, Path(tmp))
+        new = Path(sys.modules["fracas"].__file__ or "").resolve().parents[1]
+        for case in FIRST_CASES:
+            jobs = [
+                ([sys.executable, script, "--first", case, "--calls", str(k)], tree)
+                for tree in (old, new)
+                for k in range(3)
+            ]
+            n = instructions.counts(jobs)
+            first = (n[1] - n[0], n[4] - n[3])
+            warm = (n[2] - n[1], n[5] - n[4])
+            print(
+                f"    {case:<34}  {first[0] / 1e6:>13,.1f}  {first[1] / 1e6:>8,.1f}"
+                f"  {first[1] / first[0] - 1:>+7.1%}  {warm[0] / 1e6:>12,.1f}"
+                f"  {warm[1] / 1e6:>8,.1f}  {warm[1] / warm[0] - 1:>+7.1%}"
+            )
+    print(
+        "    this script's part (6) measurement in both trees under callgrind, the hash"
+        " seed fixed: instructions, not time (a cache miss costs more than its count);"
+        " two processes at a time"
     )
 
 
@@ -850,10 +903,15 @@ def main() -> None:
         help="the 'before' code of (6): a commit, or a checkout's folder",
     )
     parser.add_argument(
-        "--only", type=int, choices=range(1, 7), action="append", help="run this part (1-6)"
+        "--only",
+        type=int,
+        choices=range(1, 8),
+        action="append",
+        help="run this part (1-7; 7, instructions under valgrind, runs only when named)",
     )
     parser.add_argument("--measure", choices=sorted(BEFORE_CASES), help=argparse.SUPPRESS)
     parser.add_argument("--first", choices=sorted(FIRST_CASES), help=argparse.SUPPRESS)
+    parser.add_argument("--calls", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--command", choices=[c.name for c in commands()], help=argparse.SUPPRESS)
     args = parser.parse_args()
     repeat = args.repeat if args.repeat is not None else (3 if args.quick else 7)
@@ -863,8 +921,8 @@ def main() -> None:
     if args.command:  # a subprocess of (5)
         print(json.dumps(command_measure(args.command, repeat)))
         return
-    if args.first:  # a subprocess of (6)
-        print(json.dumps(first_measure(args.first)))
+    if args.first:  # a subprocess of (6) or (7)
+        print(json.dumps(first_measure(args.first, args.calls)))
         return
     parts = set(args.only or range(1, 7))
     started = time.perf_counter()
@@ -894,6 +952,9 @@ def main() -> None:
     if 6 in parts:
         print()
         bench_first(args.before_first, 3 if args.quick else FIRST_ROUNDS)
+    if 7 in parts:
+        print()
+        bench_first_instructions(args.before_first)
     if 4 in parts:
         print()
         count = args.actions if args.actions is not None else (300 if args.quick else 1000)
