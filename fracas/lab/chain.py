@@ -7,10 +7,10 @@ which may name one state for several whose fights go on alike: dice-combat's mag
 that refill for free); its
 edges are the exact distribution of the states the policy's action leads to
 (:func:`~fracas.lab.fight.next_states`). A state where at most one side stands absorbs.
-The chain is solved exactly in Fractions, one strongly connected component at a time
-from the last (Tarjan's order), by Gaussian elimination inside each. A closed
-component no side wins from (nobody can hurt anybody any more) is a stalemate, counted
-as a draw.
+The chain is solved exactly (:mod:`fracas.lab.exact_solve`), one strongly connected
+component at a time from the last (Tarjan's order), by Gaussian elimination inside
+each. A closed component no side wins from (nobody can hurt anybody any more) is a
+stalemate, counted as a draw.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 from fracas.errors import FracasError
 from fracas.lab.collect import fewer_collections
+from fracas.lab.exact_solve import Edges, solve_exact
 from fracas.lab.fight import DRAW, canonical, outcome, sides_of
 from fracas.lab.keys import chain_key
 from fracas.lab.policy import Policy
@@ -77,7 +78,6 @@ def _frac(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-_ZERO = Fraction(0)
 _CUT = "\0cut"
 _STUCK = "\0stalemate"
 
@@ -226,7 +226,9 @@ class Chain:
     def exact(self) -> Solved:
         """The chain solved in Fractions (every state's odds)."""
         with fewer_collections():
-            values, rounds = _solve(_passed_through(self.edges, self.ends), self.ends, self.labels)
+            values, rounds = solve_exact(
+                _passed_through(self.edges, self.ends), self.ends, self.labels
+            )
         return Solved(self, "exact", values, rounds)
 
     def floating(self) -> Solved:
@@ -324,10 +326,6 @@ def win_odds(
     return chain.odds(chain.exact())
 
 
-Vector = list[Fraction]
-Edges = Sequence[Sequence[tuple[int, Fraction, int]]]
-
-
 def _passed_through(edges: Edges, ends: dict[int, str]) -> list[list[tuple[int, Fraction, int]]]:
     """The edges with every state that leads to one state for certain (an end of turn)
     passed through: an edge into it goes on to where it leads, its rounds added. The
@@ -364,151 +362,4 @@ def _passed_through(edges: Edges, ends: dict[int, str]) -> list[list[tuple[int, 
             k, more = through(j)
             row.append((k, p, inc + more))
         out.append(row)
-    return out
-
-
-def _solve(
-    edges: Sequence[Sequence[tuple[int, Fraction, int]]],
-    ends: dict[int, str],
-    labels: list[str],
-) -> tuple[list[Vector], list[Fraction]]:
-    """Absorption probabilities per label and the expected round increments, per state."""
-    n = len(edges)
-    width = len(labels)
-    values: list[Vector | None] = [None] * n
-    rounds: list[Fraction] = [Fraction(0)] * n
-    comp_of = [-1] * n
-    for c, comp in enumerate(_sccs(edges)):
-        for v in comp:
-            comp_of[v] = c
-        if len(comp) == 1 and comp[0] in ends:
-            vec = [Fraction(0)] * width
-            vec[labels.index(ends[comp[0]])] = Fraction(1)
-            values[comp[0]] = vec
-            continue
-        closed = all(comp_of[j] == c for v in comp for j, _, _ in edges[v])
-        if closed:  # a stalemate: the fight never ends from here
-            for v in comp:
-                vec = [Fraction(0)] * width
-                vec[labels.index(_STUCK)] = Fraction(1)
-                values[v] = vec
-            continue
-        _solve_component(comp, c, comp_of, edges, values, rounds, width)
-    return [v if v is not None else [] for v in values], rounds
-
-
-def _solve_component(
-    comp: list[int],
-    c: int,
-    comp_of: list[int],
-    edges: Sequence[Sequence[tuple[int, Fraction, int]]],
-    values: list[Vector | None],
-    rounds: list[Fraction],
-    width: int,
-) -> None:
-    """Solve x = Q x + b over one component (b: what leaves it, and the rounds), by
-    eliminating its states one at a time on sparse rows (a state's row names only the
-    states it leads to, so a fight's cycles of misses and reloads stay small), then
-    substituting back. Exact, in Fractions."""
-    members = set(comp)
-    inner: dict[int, dict[int, Fraction]] = {}
-    const: dict[int, dict[int, Fraction]] = {}
-    users: dict[int, set[int]] = {v: set() for v in comp}
-    for v in comp:
-        row: dict[int, Fraction] = {}
-        b: dict[int, Fraction] = {}
-        for j, p, inc in edges[v]:
-            if inc:
-                b[width] = b.get(width, _ZERO) + p * inc
-            if j in members:
-                row[j] = row.get(j, _ZERO) + p
-            else:
-                vj = values[j]
-                assert vj is not None
-                for k, q in enumerate(vj):
-                    if q:
-                        b[k] = b.get(k, _ZERO) + p * q
-                if rounds[j]:
-                    b[width] = b.get(width, _ZERO) + p * rounds[j]
-        inner[v] = row
-        const[v] = b
-        for j in row:
-            if j != v:
-                users[j].add(v)
-    order: list[int] = []
-    for k in comp:
-        row, b = inner.pop(k), const[k]
-        loop = row.pop(k, _ZERO)
-        if loop:
-            scale = 1 / (1 - loop)
-            row = {j: q * scale for j, q in row.items()}
-            b = const[k] = {i: q * scale for i, q in b.items()}
-        inner[k] = row
-        order.append(k)
-        for r in users.pop(k):
-            if r not in users:  # eliminated already: it names k no more
-                continue
-            rr, rb = inner[r], const[r]
-            f = rr.pop(k)
-            for j, q in row.items():
-                rr[j] = rr.get(j, _ZERO) + f * q
-                if j != r:
-                    users[j].add(r)
-            for i, q in b.items():
-                rb[i] = rb.get(i, _ZERO) + f * q
-    solved: dict[int, dict[int, Fraction]] = {}
-    for k in reversed(order):
-        total = dict(const[k])
-        for j, q in inner[k].items():
-            for i, x in solved[j].items():
-                total[i] = total.get(i, _ZERO) + q * x
-        solved[k] = total
-        values[k] = [total.get(i, _ZERO) for i in range(width)]
-        rounds[k] = total.get(width, _ZERO)
-
-
-def _sccs(edges: Sequence[Sequence[tuple[int, Fraction, int]]]) -> list[list[int]]:
-    """Tarjan's strongly connected components, iteratively; sinks first."""
-    n = len(edges)
-    index = [-1] * n
-    low = [0] * n
-    on = [False] * n
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        while work:
-            v, k = work.pop()
-            if k == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on[v] = True
-            succ = edges[v]
-            while k < len(succ):
-                w = succ[k][0]
-                k += 1
-                if index[w] < 0:
-                    work.append((v, k))
-                    work.append((w, 0))
-                    break
-                if on[w]:
-                    low[v] = min(low[v], index[w])
-            else:
-                if low[v] == index[v]:
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on[w] = False
-                        comp.append(w)
-                        if w == v:
-                            break
-                    out.append(comp)
-                if work:
-                    u = work[-1][0]
-                    low[u] = min(low[u], low[v])
-                continue
     return out

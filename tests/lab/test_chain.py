@@ -15,7 +15,8 @@ import pytest
 
 from fracas.errors import FracasError
 from fracas.io.files import parse_text
-from fracas.lab.chain import _passed_through, _solve, win_odds
+from fracas.lab.chain import _passed_through, win_odds
+from fracas.lab.exact_solve import solve_exact
 from fracas.lab.fight import file_start
 from fracas.lab.policy import Policy
 from fracas.model import Action, Encounter
@@ -218,12 +219,12 @@ def test_solver_gamblers_ruin_through_certain_states_and_a_ring() -> None:
     through = _passed_through(edges, ends)
     assert through[1] == [(2, third, 1), (0, two_thirds, 0)]
     assert through[8] == [(9, Fraction(1), 0)]  # the ring is left as it is
-    values, _ = _solve(through, ends, labels)
+    values, _ = solve_exact(through, ends, labels)
     assert values[1][0] == Fraction(1, 15) and values[2][0] == Fraction(1, 5)
     assert values[10] == [Fraction(4, 75), Fraction(56, 75), 0, 0, Fraction(1, 5)]
-    plain, rounds = _solve(edges, ends, labels)
+    plain, rounds = solve_exact(edges, ends, labels)
     assert plain[10] == values[10]
-    assert rounds[1] == _solve(through, ends, labels)[1][1]
+    assert rounds[1] == solve_exact(through, ends, labels)[1][1]
 
 
 def test_stalemate_is_a_draw() -> None:
