@@ -76,18 +76,23 @@ def _unit(width: int, at: int) -> _Vec:
     return vec
 
 
-def _add(acc: _Vec, num: int, den: int, vec: _Vec) -> None:
-    """``acc += num / den * vec``, in place, over their least common denominator."""
-    term = den * vec[-1]
+def _common(acc: _Vec, den: int) -> int:
+    """``acc`` brought over the least common multiple of its denominator and ``den``, in
+    place; what a numerator over ``den`` is multiplied by to be over it too."""
     have = acc[-1]
-    if term != have:
-        g = gcd(have, term)
-        up = term // g
-        if up != 1:
-            for i in range(len(acc) - 1):
-                acc[i] *= up
-            acc[-1] = have * up
-        num *= have // g
+    if den == have:
+        return 1
+    g = gcd(have, den)
+    up = den // g
+    if up != 1:
+        for i in range(len(acc)):
+            acc[i] *= up
+    return have // g
+
+
+def _add(acc: _Vec, num: int, den: int, vec: _Vec) -> None:
+    """``acc += num / den * vec``, in place."""
+    num *= _common(acc, den * vec[-1])
     for i in range(len(vec) - 1):
         x = vec[i]
         if x:
@@ -95,16 +100,8 @@ def _add(acc: _Vec, num: int, den: int, vec: _Vec) -> None:
 
 
 def _add_at(acc: _Vec, i: int, num: int, den: int) -> None:
-    """``acc[i] += num / den``, in place, over their least common denominator."""
-    have = acc[-1]
-    if den != have:
-        g = gcd(have, den)
-        up = den // g
-        if up != 1:
-            for k in range(len(acc) - 1):
-                acc[k] *= up
-            acc[-1] = have * up
-        num *= have // g
+    """``acc[i] += num / den``, in place."""
+    num *= _common(acc, den)  # first: it rescales acc[i] too
     acc[i] += num
 
 
