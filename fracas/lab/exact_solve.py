@@ -56,7 +56,7 @@ def solve_exact(
         if len(comp) == 1 and all(j != comp[0] for j, _, _ in edges[comp[0]]):
             vecs[comp[0]] = _moved_on(edges[comp[0]], vecs, width)  # most states
             continue
-        _component(comp, c, comp_of, edges, vecs, width)
+        _component(comp, edges, vecs, width)
     values: list[list[Fraction]] = []
     rounds: list[Fraction] = []
     for vec in vecs:
@@ -71,6 +71,7 @@ def solve_exact(
 
 
 def _unit(width: int, at: int) -> _Vec:
+    """Certainly label ``at`` (an end, a stalemate), no rounds."""
     vec = [0] * (width + 2)
     vec[at] = vec[-1] = 1
     return vec
@@ -134,8 +135,6 @@ def _reduced(acc: _Vec) -> _Vec:
 
 def _component(
     comp: list[int],
-    c: int,
-    comp_of: list[int],
     edges: Edges,
     vecs: list[_Vec | None],
     width: int,
