@@ -137,7 +137,7 @@ def exact_outcomes(
         if share is not None:  # with dice given, shared only as far as they were taken
             share = (share, progress)
         known_dice = shared.get(share) if share is not None else None
-        if known_dice is not None:  # the same dice as another step's: its results rebuilt
+        if known_dice is not None:  # another node's step's dice (any state): rebuilt
             dist = known_dice[1]
             counts, cuts = _rebound(dist, step, known_dice[0], progress is not None)
         else:

@@ -28,7 +28,9 @@ several, each with its own die, cost the sum of their dice, not the product
 
 A step may also say that its dice do not depend on all its key says: a method
 ``odds_shared()`` returning a hashable (None: nothing shared) such that two steps with
-equal ones, rolled on the same state, roll the same dice the same way, and a method
+equal ones roll the same dice the same way on whatever state the odds meet them (it
+names everything the dice read: the nodes that share them differ in their state, as in
+their key), and a method
 ``odds_rebind(source)`` returning a function that makes of each result of ``source`` (a
 step with the same ``odds_shared()``; a result: its summary's events as exact odds keep
 them) the result this step gives on the same dice (what the two steps differ in is
